@@ -1,0 +1,30 @@
+"""A House Divided: a faithful rules engine for the board wargame of the American Civil War.
+
+    >>> import ahd
+    >>> game = ahd.new_game("1861", seed=1)
+    >>> game.army_max("union"), game.army_max("confederate")
+    (34, 29)
+
+The engine needs only the standard library and numpy; it never imports Jupyter packages.
+"""
+from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
+                      Entrench, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
+                      Recruit, Reinforce, Retreat, Roll, Target, Volley, action_from_dict)
+from .board import Board, Box, default_board, load_board
+from .calendar import Turn
+from .errors import AhdError, DataFileError, IllegalActionError, RecordError
+from .game import Game, load, new_game
+from .options import Options
+from .scenario import Scenario, load_scenario
+from .sides import CHANCE, Side
+from .state import Outcome
+
+__all__ = [
+    "Action", "BeginMarch", "CavalryRetreat", "ChooseBattle", "EndMarch", "EndMovement", "EndRecruitment",
+    "Entrench", "FireAuto", "HoldGround", "Invade", "Move", "NavalMove", "NoPromotion", "OpenFire", "Promote",
+    "Recruit", "Reinforce", "Retreat", "Roll", "Target", "Volley", "action_from_dict",
+    "Board", "Box", "default_board", "load_board", "Turn",
+    "AhdError", "DataFileError", "IllegalActionError", "RecordError",
+    "Game", "load", "new_game", "Options", "Scenario", "load_scenario", "CHANCE", "Side", "Outcome",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,295 @@
+"""Actions: small frozen values, one per kind of decision.
+
+Each has an evaluable ``repr``, ``to_dict()`` / ``action_from_dict()``, and a ``str()`` a teacher
+can read aloud. Big decisions are decomposed (a march = begin, order each unit, end) so that
+``Game.legal_actions()`` stays small.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from .board import default_board
+from .units import describe_unit_id
+
+_ARROW = " → "
+
+
+def _name(box: str) -> str:
+    return default_board().name(box)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: ClassVar[str] = "action"
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            data[f.name] = value
+        return data
+
+
+# --------------------------------------------------------------------------- chance
+@dataclass(frozen=True, slots=True)
+class Roll(Action):
+    """A die result (0.3): drawn by the game's generator or typed in from a real die."""
+
+    value: int
+    kind: ClassVar[str] = "roll"
+
+    def __str__(self) -> str:
+        return f"Roll a {self.value}"
+
+
+# --------------------------------------------------------------------------- movement
+@dataclass(frozen=True, slots=True)
+class BeginMarch(Action):
+    """Start a march from one box (4.b)."""
+
+    origin: str
+    kind: ClassVar[str] = "begin_march"
+
+    def __str__(self) -> str:
+        return f"March from {_name(self.origin)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """Order one unit of the march along a path (boxes from the origin) by the given lines."""
+
+    unit: str
+    path: tuple[str, ...]
+    lines: tuple[str, ...]
+    kind: ClassVar[str] = "move"
+
+    def __str__(self) -> str:
+        kinds = sorted(set(self.lines))
+        return (f"Move {describe_unit_id(self.unit)}: {_ARROW.join(_name(b) for b in self.path)}"
+                f" by {' and '.join(kinds)}")
+
+
+@dataclass(frozen=True, slots=True)
+class Entrench(Action):
+    """Order a unit of the march to entrench instead of moving (4.2.5)."""
+
+    unit: str
+    kind: ClassVar[str] = "entrench"
+
+    def __str__(self) -> str:
+        return f"Entrench {describe_unit_id(self.unit)}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndMarch(Action):
+    kind: ClassVar[str] = "end_march"
+
+    def __str__(self) -> str:
+        return "End this march"
+
+
+@dataclass(frozen=True, slots=True)
+class NavalMove(Action):
+    """Union naval move port to port (4.2.3); one march per unit."""
+
+    unit: str
+    to: str
+    kind: ClassVar[str] = "naval_move"
+
+    def __str__(self) -> str:
+        return f"Naval move: {describe_unit_id(self.unit)} by sea to {_name(self.to)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Invade(Action):
+    """Union naval invasion from Washington (4.2.4); one march per unit."""
+
+    unit: str
+    port: str
+    kind: ClassVar[str] = "invade"
+
+    def __str__(self) -> str:
+        return f"Naval invasion: {describe_unit_id(self.unit)} from Washington to {_name(self.port)}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndMovement(Action):
+    kind: ClassVar[str] = "end_movement"
+
+    def __str__(self) -> str:
+        return "End movement (unused marches lapse)"
+
+
+# --------------------------------------------------------------------------- combat
+@dataclass(frozen=True, slots=True)
+class ChooseBattle(Action):
+    """The attacker picks the next battle to fight (5.a)."""
+
+    box: str
+    kind: ClassVar[str] = "choose_battle"
+
+    def __str__(self) -> str:
+        return f"Fight the battle at {_name(self.box)}"
+
+
+@dataclass(frozen=True, slots=True)
+class CavalryRetreat(Action):
+    """An all-cavalry defender withdraws before round 1 (5.2.6)."""
+
+    to: str
+    kind: ClassVar[str] = "cavalry_retreat"
+
+    def __str__(self) -> str:
+        return f"Cavalry withdraws to {_name(self.to)} before the battle"
+
+
+@dataclass(frozen=True, slots=True)
+class HoldGround(Action):
+    kind: ClassVar[str] = "hold_ground"
+
+    def __str__(self) -> str:
+        return "Stand and fight"
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat(Action):
+    """Retreat all battle units to one adjacent box; the battle is lost (5.2.5)."""
+
+    to: str
+    kind: ClassVar[str] = "retreat"
+
+    def __str__(self) -> str:
+        return f"Retreat to {_name(self.to)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforce(Action):
+    """Bring one unit from an adjacent box into the battle (5.2.4)."""
+
+    unit: str
+    kind: ClassVar[str] = "reinforce"
+
+    def __str__(self) -> str:
+        return f"Reinforce with {describe_unit_id(self.unit)}"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenFire(Action):
+    """Neither retreat nor (more) reinforcement: go on to choosing targets."""
+
+    kind: ClassVar[str] = "open_fire"
+
+    def __str__(self) -> str:
+        return "Open fire"
+
+
+@dataclass(frozen=True, slots=True)
+class Target(Action):
+    """Declare one shooter's target (5.1.a)."""
+
+    shooter: str
+    target: str
+    kind: ClassVar[str] = "target"
+
+    def __str__(self) -> str:
+        return f"{describe_unit_id(self.shooter)} fires at {describe_unit_id(self.target)}"
+
+
+@dataclass(frozen=True, slots=True)
+class FireAuto(Action):
+    """Declare the remaining targets by the default spread (best shots at weakest targets, evenly)."""
+
+    kind: ClassVar[str] = "fire_auto"
+
+    def __str__(self) -> str:
+        return "Fire: spread evenly"
+
+
+@dataclass(frozen=True, slots=True)
+class Volley(Action):
+    """Declare every shooter's target at once: ((shooter, target), ...)."""
+
+    targets: tuple[tuple[str, str], ...]
+    kind: ClassVar[str] = "volley"
+
+    def __str__(self) -> str:
+        return "Fire: " + "; ".join(f"{s} at {t}" for s, t in self.targets)
+
+
+# --------------------------------------------------------------------------- promotion, recruitment
+@dataclass(frozen=True, slots=True)
+class Promote(Action):
+    unit: str
+    kind: ClassVar[str] = "promote"
+
+    def __str__(self) -> str:
+        return f"Promote {describe_unit_id(self.unit)}"
+
+
+@dataclass(frozen=True, slots=True)
+class NoPromotion(Action):
+    kind: ClassVar[str] = "no_promotion"
+
+    def __str__(self) -> str:
+        return "No promotion"
+
+
+@dataclass(frozen=True, slots=True)
+class Recruit(Action):
+    """Place one pool militia counter (type ``MF`` or ``MC``) in a recruiting city (7.b)."""
+
+    box: str
+    unit_type: str
+    kind: ClassVar[str] = "recruit"
+
+    def __str__(self) -> str:
+        from .units import UNIT_TYPES
+        return f"Recruit {UNIT_TYPES[self.unit_type].name if self.unit_type in UNIT_TYPES else self.unit_type}" \
+               f" at {_name(self.box)}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndRecruitment(Action):
+    kind: ClassVar[str] = "end_recruitment"
+
+    def __str__(self) -> str:
+        return "End recruitment"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (
+    Roll, BeginMarch, Move, Entrench, EndMarch, NavalMove, Invade, EndMovement,
+    ChooseBattle, CavalryRetreat, HoldGround, Retreat, Reinforce, OpenFire, Target, FireAuto, Volley,
+    Promote, NoPromotion, Recruit, EndRecruitment,
+)}
+
+
+def action_from_dict(data: Any) -> Action:
+    """Inverse of ``Action.to_dict``; raises ValueError on anything malformed."""
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ValueError(f"not an action: {data!r}")
+    cls = ACTION_TYPES.get(data["type"])
+    if cls is None:
+        raise ValueError(f"unknown action type {data['type']!r}")
+    kwargs = {}
+    for f in fields(cls):
+        if f.name not in data:
+            raise ValueError(f"action {data['type']!r} lacks field {f.name!r}")
+        value = data[f.name]
+        expected = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")
+        if expected.startswith("tuple"):
+            if not isinstance(value, list):
+                raise ValueError(f"action {data['type']!r}: {f.name} must be a list")
+            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+        elif expected == "int":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"action {data['type']!r}: {f.name} must be an integer")
+        elif expected == "str" and not isinstance(value, str):
+            raise ValueError(f"action {data['type']!r}: {f.name} must be a string")
+        kwargs[f.name] = value
+    extra = set(data) - {"type"} - set(kwargs)
+    if extra:
+        raise ValueError(f"action {data['type']!r} has unknown fields {sorted(extra)}")
+    return cls(**kwargs)

@@ -1,0 +1,257 @@
+"""Battles (§5, H-1, H-2, C-1): fire, targets, damage, reinforcements, retreats.
+
+Pure rule functions over a State and its current Battle; the flow of rounds and firing moments
+lives in ``engine.py``.
+"""
+from __future__ import annotations
+
+from .errors import IllegalActionError
+from .sides import Side
+from .state import Battle, State
+from .units import CRACK, MILITIA, OUT, POOL, REDUCED, Unit
+
+
+def battle_units(state: State, battle: Battle, side: Side) -> list[Unit]:
+    """The side's units in the battle, in a stable order (by id)."""
+    return sorted((u for u in state.by_box[battle.box] if u.side is side), key=lambda u: u.id)
+
+
+def is_entrenched_in_battle(state: State, battle: Battle, unit: Unit) -> bool:
+    """4.2.5 for targets in this battle; H-1: reinforcements are never entrenched in it."""
+    if "H-1" in state.options and unit.id in battle.reinforced:
+        return False
+    return state.is_entrenched(unit)
+
+
+def effective_value(state: State, battle: Battle, shooter: Unit, target: Unit) -> int:
+    """5.2.a: value + 1 river crossing − 1 entrenched target − 1 crack infantry target."""
+    value = shooter.type.value
+    if (shooter.side is battle.defender and battle.round <= 2 and target.crossing
+            and target.id not in battle.reinforced):
+        value += 1  # 5.2.3
+    if is_entrenched_in_battle(state, battle, target):
+        value -= 1  # 5.2.1
+    if target.type.is_crack_infantry:
+        value -= 1  # 5.2.2
+    return value
+
+
+def hit_roll_needed(state: State, value: int) -> bool:
+    """Is the outcome of a shot uncertain? ≤ 0 never hits; ≥ 6 always hits unless H-2."""
+    if value <= 0:
+        return False
+    return value < 6 or "H-2" in state.options
+
+
+def is_hit(state: State, value: int, natural: int) -> bool:
+    """5.1.b: hit if roll ≤ effective value; H-2: a natural 6 always misses."""
+    if value <= 0:
+        return False
+    if natural == 6 and "H-2" in state.options:
+        return False
+    return natural <= value
+
+
+# --------------------------------------------------------------------------- targets (5.1.a)
+def required_distinct(shooters: int, enemies: int) -> int:
+    return min(shooters, enemies)
+
+
+def next_shooter(state: State, battle: Battle) -> Unit | None:
+    declared = {s for s, _ in battle.targets}
+    for unit in battle_units(state, battle, battle.firing):
+        if unit.id not in declared:
+            return unit
+    return None
+
+
+def check_target(state: State, battle: Battle, shooter_id: str, target_id: str) -> IllegalActionError | None:
+    shooters = battle_units(state, battle, battle.firing)
+    enemies = battle_units(state, battle, battle.firing.enemy)
+    declared = {s for s, _ in battle.targets}
+    if shooter_id not in {u.id for u in shooters}:
+        return IllegalActionError("5.1.a", f"{shooter_id} is not a firing unit of this battle")
+    if shooter_id in declared:
+        return IllegalActionError("5.1.a", f"{shooter_id} has already declared its target")
+    if target_id not in {u.id for u in enemies}:
+        return IllegalActionError("5.1.a", f"{target_id} is not an enemy unit in this battle")
+    targeted = {t for _, t in battle.targets}
+    distinct_after = len(targeted | {target_id})
+    remaining_after = len(shooters) - len(battle.targets) - 1
+    needed = required_distinct(len(shooters), len(enemies))
+    if distinct_after + remaining_after < needed:
+        return IllegalActionError(
+            "5.1.a", f"targets must be spread: {needed} different enemy units must be targeted before any "
+                     f"unit is fired at twice")
+    return None
+
+
+def check_volley(state: State, battle: Battle, targets: tuple[tuple[str, str], ...]) -> IllegalActionError | None:
+    shooters = {u.id for u in battle_units(state, battle, battle.firing)}
+    if battle.targets:
+        return IllegalActionError("5.1.a", "some targets are already declared; declare the rest one by one")
+    given = [s for s, _ in targets]
+    if sorted(given) != sorted(shooters):
+        return IllegalActionError("5.1.a", "a volley declares exactly one target for every firing unit")
+    trial = battle.copy()
+    for shooter, target in targets:
+        error = check_target(state, trial, shooter, target)
+        if error:
+            return error
+        trial.targets.append((shooter, target))
+    return None
+
+
+def auto_targets(state: State, battle: Battle) -> list[tuple[str, str]]:
+    """The default spread: cover every enemy once (likeliest kills first), then double up on the
+    targets easiest to finish. Always legal under 5.1.a."""
+    shooters = [u for u in battle_units(state, battle, battle.firing) if u.id not in {s for s, _ in battle.targets}]
+    enemies = battle_units(state, battle, battle.firing.enemy)
+    if not enemies:
+        return []
+    targeted = {t for _, t in battle.targets}
+    units = {u.id: u for u in enemies}
+
+    def weakness(target: Unit) -> tuple:
+        best = max((effective_value(state, battle, s, target) for s in shooters), default=0)
+        return (target.strength != REDUCED, -best, -target.type.value, target.id)
+
+    order = sorted(enemies, key=weakness)
+    uncovered = [t for t in order if t.id not in targeted]
+    shooters.sort(key=lambda s: -max(effective_value(state, battle, s, t) for t in enemies))
+    result = []
+    for i, shooter in enumerate(shooters):
+        if uncovered:
+            # the shooter with the best odds against this target takes it
+            target = max(uncovered, key=lambda t: effective_value(state, battle, shooter, t))
+            uncovered.remove(target)
+        else:
+            target = order[i % len(order)]
+        result.append((shooter.id, units[target.id].id))
+    return result
+
+
+# --------------------------------------------------------------------------- damage (5.1.c, 5.d)
+def eliminate(state: State, unit: Unit) -> None:
+    """5.d: militia back to the owner's pool; veteran and crack out of the game."""
+    state.place(unit, POOL if unit.type.quality == MILITIA else OUT)
+
+
+def damage(state: State, unit: Unit) -> bool:
+    """5.1.c: full → reduced, reduced → eliminated. Returns True if eliminated."""
+    if unit.strength == REDUCED:
+        eliminate(state, unit)
+        return True
+    unit.strength = REDUCED
+    return False
+
+
+# --------------------------------------------------------------------------- retreat (5.2.5, 5.2.6, C-1)
+def retreat_barrier(state: State, battle: Battle, side: Side, to: str) -> IllegalActionError | None:
+    """Why ``side`` may not retreat from the battle to ``to`` under 5.2.5 (a)–(d), or None."""
+    board = state.board
+    enemy = side.enemy
+    if to not in board or not board.are_adjacent(battle.box, to):
+        return IllegalActionError("5.2.5", f"{board.name(to)} is not adjacent to {board.name(battle.box)}")
+    if side is Side.CONFEDERATE and board.is_potomac(battle.box, to):
+        return IllegalActionError("4.2.6", "Confederate units may never retreat across the Potomac")
+    if state.has_units(to, enemy):
+        return IllegalActionError("5.2.5", f"{board.name(to)} holds enemy units")
+    if state.control[to] is enemy and board.boxes[to].value_for(enemy) > 0:
+        return IllegalActionError("5.2.5", f"{board.name(to)} is an enemy recruiting city")
+    if side is battle.defender and to in battle.entry_boxes:
+        return IllegalActionError("5.2.5", f"the enemy entered the battle from {board.name(to)}")
+    if to in battle.reinforce_origins.get(enemy, ()):
+        return IllegalActionError("C-1", f"enemy reinforcements came from {board.name(to)}")
+    return None
+
+
+def retreat_boxes(state: State, battle: Battle, side: Side) -> list[str]:
+    """Legal retreat boxes, after the friendly preference (a friendly box must be chosen if any)."""
+    legal = [b for b in sorted(state.board.neighbours(battle.box))
+             if retreat_barrier(state, battle, side, b) is None]
+    friendly = [b for b in legal if state.control[b] is side]
+    return friendly or legal
+
+
+def check_retreat(state: State, battle: Battle, side: Side, to: str, *, cavalry: bool = False) -> IllegalActionError | None:
+    rule = "5.2.6" if cavalry else "5.2.5"
+    barrier = retreat_barrier(state, battle, side, to)
+    if barrier:
+        return barrier
+    if to not in retreat_boxes(state, battle, side):
+        return IllegalActionError(rule, "a friendly box is available, so the retreat must go to a friendly box")
+    return None
+
+
+def cavalry_retreat_possible(state: State, battle: Battle) -> bool:
+    """5.2.6: all defenders cavalry, at least one attacker not, and a box to go to."""
+    defenders = battle_units(state, battle, battle.defender)
+    attackers = battle_units(state, battle, battle.attacker)
+    return (bool(defenders) and all(u.type.is_cavalry for u in defenders)
+            and any(not u.type.is_cavalry for u in attackers)
+            and any(retreat_barrier(state, battle, battle.defender, b) is None
+                    for b in state.board.neighbours(battle.box)))
+
+
+def cavalry_retreat_boxes(state: State, battle: Battle) -> list[str]:
+    """5.2.6 boxes: 5.2.5 (a)–(d), with no friendly preference."""
+    return [b for b in sorted(state.board.neighbours(battle.box))
+            if retreat_barrier(state, battle, battle.defender, b) is None]
+
+
+# --------------------------------------------------------------------------- reinforcements (5.2.4)
+def reinforcement_barrier(state: State, battle: Battle, unit_id: str) -> IllegalActionError | None:
+    board = state.board
+    side = battle.firing
+    unit = state.units.get(unit_id)
+    if battle.round < 2:
+        return IllegalActionError("5.2.4", "reinforcements arrive from round 2 on")
+    if unit is None or not unit.on_map or unit.side is not side:
+        return IllegalActionError("5.2.4", f"{unit_id} is not a unit of the firing side on the map")
+    origin = unit.location
+    if origin == battle.box or not board.are_adjacent(origin, battle.box):
+        return IllegalActionError("5.2.4", f"{unit.label} is not in a box adjacent to the battle")
+    if side is Side.CONFEDERATE and board.is_potomac(origin, battle.box):
+        return IllegalActionError("4.2.6", "Confederate units may never reinforce across the Potomac")
+    if origin in battle.used_origins:
+        return IllegalActionError("5.2.4", f"a unit from {board.name(origin)} has already come this firing moment")
+    if unit.retreated:
+        return IllegalActionError("5.2.4", f"{unit.label} retreated from a battle this turn")
+    enemy_there = state.count_in(origin, side.enemy)
+    if side is battle.attacker:
+        if enemy_there:
+            return IllegalActionError("5.2.4", f"the attacker may not reinforce from {board.name(origin)}, "
+                                               f"which holds enemy units")
+        if unit.fought:
+            return IllegalActionError("5.2.4", f"{unit.label} took part in another battle this turn")
+    elif enemy_there and state.count_in(origin, side) - 1 < enemy_there:
+        return IllegalActionError("5.2.4", f"leaving {board.name(origin)} would leave fewer units than the enemy has there")
+    return None
+
+
+def reinforcements(state: State, battle: Battle) -> list[Unit]:
+    side = battle.firing
+    board = state.board
+    result = []
+    for origin in sorted(board.neighbours(battle.box)):
+        if origin in battle.used_origins:
+            continue
+        for unit in sorted(state.by_box[origin], key=lambda u: u.id):
+            if unit.side is side and reinforcement_barrier(state, battle, unit.id) is None:
+                result.append(unit)
+    return result
+
+
+# --------------------------------------------------------------------------- recovery (5.2.7)
+def recover_all(state: State) -> int:
+    count = 0
+    for unit in state.units.values():
+        if unit.on_map and unit.strength == REDUCED:
+            unit.strength = "full"
+            count += 1
+    return count
+
+
+def is_promotable(unit: Unit) -> bool:
+    return unit.type.quality != CRACK

@@ -1,0 +1,38 @@
+"""Errors: one base class, a few subclasses by cause."""
+from __future__ import annotations
+
+from .rules import cite
+
+
+class AhdError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class IllegalActionError(AhdError, ValueError):
+    """An action the rules forbid. ``rule`` is the spec's rule ID (e.g. ``"4.2.6"``).
+
+    The game is unchanged after it is raised.
+    """
+
+    def __init__(self, rule: str, message: str, action: object = None) -> None:
+        self.rule = rule
+        self.reason = message
+        self.action = action
+        text = f"{message} ({cite(rule)})"
+        if action is not None:
+            text = f"illegal action {action}: {text}"
+        super().__init__(text)
+
+
+class DataFileError(AhdError, ValueError):
+    """A malformed board or scenario file: names the file, the key and the problem."""
+
+    def __init__(self, path: object, key: str, problem: str) -> None:
+        self.path = str(path)
+        self.key = key
+        self.problem = problem
+        super().__init__(f"{self.path}: {key}: {problem}")
+
+
+class RecordError(AhdError, ValueError):
+    """A game record (save file) that cannot be loaded: corrupt, truncated or foreign."""

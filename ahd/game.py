@@ -1,0 +1,375 @@
+"""The public Game: one object per game, its decisions, dice, undo and record.
+
+Dice are chance events: while a die is pending ``current_player`` is ``"chance"``. With
+``dice="auto"`` (default) the game's seeded ``numpy.random.Generator`` rolls it at once; with
+``dice="manual"`` the game waits for ``apply(Roll(n))`` typed in from a real die. Either way every
+roll is an action in the record, so ``seed + record`` replays bit for bit.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from .actions import Action, Roll, action_from_dict
+from .board import Board, default_board
+from .calendar import Turn
+from .engine import CHANCE_STEPS, SEGMENT_OF_STEP, Engine, Event
+from .errors import AhdError, IllegalActionError, RecordError
+from .options import Options
+from .scenario import Scenario, load_scenario, scenario_from_dict
+from .sides import CHANCE, Side
+from .state import Battle, Outcome, State
+from .units import OUT, POOL, RESERVE, Unit
+
+RECORD_FORMAT = "house-divided-record"
+RECORD_VERSION = 1
+DICE_MODES = ("auto", "manual")
+
+
+class Game:
+    """A game of A House Divided. Make one with :func:`ahd.new_game`."""
+
+    def __init__(self, scenario: "Scenario | str" = "1861", *, options: Any = None, seed: int | None = None,
+                 dice: str = "auto", board: Board | None = None) -> None:
+        self._board = board or default_board()
+        self._scenario = load_scenario(scenario, self._board)
+        self._options = Options.parse(options)
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % (2 ** 63))
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        self._seed = int(seed)
+        self.dice = dice
+        self._history: list[tuple[Action, bool]] = []
+        self._checkpoints: list[tuple[int, State, dict, int]] = []
+        self._legal_cache: list[Action] | None = None
+        self._reset()
+        self._run_chance()
+
+    def _reset(self) -> None:
+        self._rng = np.random.default_rng(self._seed)
+        state = self._scenario.setup(self._board, self._options)
+        self._engine = Engine(state, self._scenario, on_half_turn=self._checkpoint)
+        self._history = []
+        self._checkpoints = []
+        self._engine.start()
+
+    def _checkpoint(self) -> None:
+        """Called by the engine at the start of every half-turn: a restart point for undo."""
+        self._checkpoints.append((len(self._history), self._engine.state.copy(),
+                                  self._rng.bit_generator.state, len(self._engine.events)))
+
+    # ================================================================== read-only view
+    @property
+    def board(self) -> Board:
+        return self._board
+
+    @property
+    def scenario(self) -> Scenario:
+        return self._scenario
+
+    @property
+    def options(self) -> Options:
+        return self._options
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def state(self) -> State:
+        """The engine's state, for reading only (bots, odds, widgets). Never mutate it."""
+        return self._engine.state
+
+    @property
+    def dice(self) -> str:
+        return self._dice
+
+    @dice.setter
+    def dice(self, mode: str) -> None:
+        if mode not in DICE_MODES:
+            raise ValueError(f"dice must be one of {DICE_MODES}, got {mode!r}")
+        self._dice = mode
+        if mode == "auto" and hasattr(self, "_engine"):
+            self._run_chance()
+
+    @property
+    def current_player(self) -> Side | str | None:
+        """Side.UNION, Side.CONFEDERATE, ``"chance"`` (a die is pending) or None (game over)."""
+        return self._engine.current_player()
+
+    @property
+    def turn(self) -> Turn:
+        return Turn.of(self.state.turn)
+
+    @property
+    def phasing(self) -> Side:
+        """Whose half-turn it is."""
+        return self.state.phasing
+
+    @property
+    def phase(self) -> str:
+        """The segment (3.a): ``movement``, ``combat``, ``promotion``, ``recruitment`` or ``over``."""
+        return SEGMENT_OF_STEP[self.state.step]
+
+    @property
+    def decision(self) -> str:
+        """The decision in progress, e.g. ``march``, ``targets``, ``recruitment``, ``march_roll``."""
+        return self.state.step
+
+    @property
+    def pending_roll(self) -> str | None:
+        """What the die about to be rolled is for, or None."""
+        return self._engine.roll_purpose() if self.state.step in CHANCE_STEPS else None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.outcome is not None
+
+    @property
+    def log(self) -> list[Event]:
+        return list(self._engine.events)
+
+    @property
+    def history(self) -> list[Action]:
+        return [action for action, _ in self._history]
+
+    @property
+    def marches_left(self) -> int:
+        return self.state.marches_left
+
+    @property
+    def march_roll(self) -> int | None:
+        return self.state.march_roll
+
+    @property
+    def march_origin(self) -> str | None:
+        return self.state.march_origin
+
+    @property
+    def battle(self) -> Battle | None:
+        return self.state.battle
+
+    def army_max(self, side: Side | str) -> int:
+        return self.state.army_max(Side.parse(side))
+
+    def controller(self, box_id: str) -> Side | None:
+        self._board[box_id]
+        return self.state.control[box_id]
+
+    def is_cavalry_held(self, box_id: str) -> bool:
+        return box_id in self.state.cavalry_held
+
+    def units_in(self, box_id: str, side: Side | str | None = None) -> list[Unit]:
+        self._board[box_id]
+        return self.state.units_in(box_id, None if side is None else Side.parse(side))
+
+    def unit(self, unit_id: str) -> Unit:
+        return self.state.units[unit_id]
+
+    def units(self, side: Side | str, where: str = "map") -> list[Unit]:
+        """A side's units ``where`` = ``map``, ``pool``, ``reserve`` or ``out``."""
+        places = {"map": None, "pool": POOL, "reserve": RESERVE, "out": OUT}
+        return self.state.units_of(Side.parse(side), places[where])
+
+    def is_entrenched(self, unit_id: str) -> bool:
+        return self.state.is_entrenched(self.state.units[unit_id])
+
+    # ================================================================== decisions
+    def legal_actions(self) -> list[Action]:
+        """Every legal action at the current decision (empty once the game is over)."""
+        if self._legal_cache is None:
+            self._legal_cache = [] if self.is_over else self._engine.legal()
+        return list(self._legal_cache)
+
+    def why_not(self, action: Action) -> IllegalActionError | None:
+        """None if ``action`` is legal now, else the error ``apply`` would raise."""
+        if not isinstance(action, Action):
+            return IllegalActionError("3.a", f"{action!r} is not an action")
+        if isinstance(action, Roll) and self.current_player != CHANCE:
+            return IllegalActionError("0.3", "no die is to be rolled now", action)
+        return self._engine.check(action)
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; an illegal one raises IllegalActionError and changes nothing."""
+        error = self.why_not(action)
+        if error is not None:
+            raise error
+        mark = len(self._history)
+        try:
+            self._step(action, auto=False)
+            self._run_chance()
+        except BaseException:
+            self._rewind(mark)
+            raise
+
+    def roll(self, value: int | None = None) -> int:
+        """Resolve the pending die: ``value`` typed in from a real die, or drawn from the generator."""
+        if self.current_player != CHANCE:
+            raise IllegalActionError("0.3", "no die is to be rolled now")
+        auto = value is None
+        if auto:
+            value = self._draw()
+        action = Roll(int(value))
+        error = self.why_not(action)
+        if error:
+            raise error
+        self._step(action, auto=auto)
+        self._run_chance()
+        return action.value
+
+    def _draw(self) -> int:
+        return int(self._rng.integers(1, 7))
+
+    def _step(self, action: Action, auto: bool) -> None:
+        self._legal_cache = None
+        self._engine.do(action)
+        self._history.append((action, auto))
+
+    def _run_chance(self) -> None:
+        while self._dice == "auto" and self.state.step in CHANCE_STEPS:
+            self._step(Roll(self._draw()), auto=True)
+
+    # ================================================================== undo and replay
+    def can_undo(self) -> bool:
+        return any(not auto for _, auto in self._history)
+
+    def undo(self) -> Action:
+        """Take back the last decision (and the automatic rolls that followed it); returns it."""
+        for index in range(len(self._history) - 1, -1, -1):
+            action, auto = self._history[index]
+            if not auto:
+                self._rewind(index)
+                return action
+        raise AhdError("nothing to undo")
+
+    def _rewind(self, length: int) -> None:
+        """Restore the game as it was after its first ``length`` recorded actions."""
+        keep = self._history[:length]
+        while self._checkpoints and self._checkpoints[-1][0] > length:
+            self._checkpoints.pop()
+        start, state, rng_state, events = self._checkpoints[-1]
+        self._engine.state = state.copy()
+        self._engine.events = self._engine.events[:events]
+        self._rng = np.random.default_rng(self._seed)
+        self._rng.bit_generator.state = rng_state
+        self._history = keep[:start]
+        self._legal_cache = None
+        self._checkpoints.pop()
+        self._checkpoints.append((start, state, rng_state, events))
+        for action, auto in keep[start:]:
+            self._replay_one(action, auto)
+
+    def _replay_one(self, action: Action, auto: bool) -> None:
+        if auto:
+            drawn = self._draw()
+            if not isinstance(action, Roll) or drawn != action.value:
+                raise RecordError(f"the record's automatic roll {action} does not match its seed (drew {drawn})")
+        self._step(action, auto)
+
+    # ================================================================== records
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "scenario": self._scenario.id if self._scenario.is_built_in else self._scenario.data,
+            "options": self._options.to_list(),
+            "seed": self._seed,
+            "dice": self._dice,
+            "actions": [dict(action.to_dict(), **({"auto": True} if auto else {}))
+                        for action, auto in self._history],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json(), encoding="utf-8")
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Game":
+        """Replay a record; a corrupt, truncated or foreign one raises RecordError."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise RecordError(f"not a game record: invalid JSON ({exc})") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Game":
+        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+            raise RecordError("not a House Divided game record (missing format "
+                              f"{RECORD_FORMAT!r})")
+        if data.get("version") != RECORD_VERSION:
+            raise RecordError(f"unsupported record version {data.get('version')!r}; "
+                              f"this program reads version {RECORD_VERSION}")
+        for key in ("scenario", "options", "seed", "actions"):
+            if key not in data:
+                raise RecordError(f"the record lacks {key!r}: truncated or damaged")
+        if not isinstance(data["actions"], list) or not isinstance(data["options"], list):
+            raise RecordError("the record's actions and options must be lists")
+        try:
+            scenario = data["scenario"]
+            if isinstance(scenario, dict):
+                scenario = scenario_from_dict(scenario, "<record>")
+            game = cls(scenario, options=data["options"], seed=data["seed"], dice="manual")
+        except (AhdError, ValueError, TypeError) as exc:
+            raise RecordError(f"the record's set-up is invalid: {exc}") from None
+        for index, raw in enumerate(data["actions"]):
+            try:
+                action = action_from_dict({k: v for k, v in raw.items() if k != "auto"}
+                                          if isinstance(raw, dict) else raw)
+            except ValueError as exc:
+                raise RecordError(f"action {index} of the record is malformed: {exc}") from None
+            error = game.why_not(action)
+            if error is not None:
+                raise RecordError(f"action {index} of the record ({action}) is illegal: {error}")
+            game._replay_one(action, bool(raw.get("auto", False)))
+        dice = data.get("dice", "auto")
+        game.dice = dice if dice in DICE_MODES else "auto"
+        return game
+
+    def copy(self) -> "Game":
+        """An independent game in the same position (same future dice), e.g. for lookahead."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new._engine = Engine(self.state.copy(), self._scenario, on_half_turn=new._checkpoint)
+        new._engine.events = list(self._engine.events)
+        new._history = list(self._history)
+        new._checkpoints = list(self._checkpoints)
+        new._rng = np.random.default_rng(self._seed)
+        new._rng.bit_generator.state = self._rng.bit_generator.state
+        new._legal_cache = None
+        return new
+
+    def __repr__(self) -> str:
+        return (f"<Game {self._scenario.id} seed={self._seed} {self.turn} {self.phasing.adjective} "
+                f"{self.decision}{' over' if self.is_over else ''}>")
+
+
+def new_game(scenario: "str | Path | Scenario" = "1861", *, options: Any = None, seed: int | None = None,
+             dice: str = "auto") -> Game:
+    """Start a game: ``scenario`` = ``"1861"``, ``"short"`` (S-13) or a scenario file path;
+    ``options`` = Options, a preset name (``"novice-union"`` for S-12), rule IDs or {rule: on}."""
+    return Game(scenario, options=options, seed=seed, dice=dice)
+
+
+def load(path: str | Path) -> Game:
+    """Load a saved game; a missing, corrupt or foreign file raises RecordError."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a game record (not text)") from None
+    try:
+        return Game.from_json(text)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None

@@ -1,0 +1,296 @@
+"""Movement (§4): march allowance, paths (T-3), jumps, naval moves, invasions, entrenchment.
+
+``check_*`` functions return None or the IllegalActionError that applying would raise; they are the
+single source of truth, and ``legal_*`` enumerations only offer what they accept.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from .errors import IllegalActionError
+from .sides import Side
+from .state import State
+from .units import Unit
+
+SEA = "@sea"  # entered_from of an invading unit
+
+
+def march_allowance(natural: int) -> int:
+    """4.a: the die gives the marches, a 1 counting as 2."""
+    return max(2, natural)
+
+
+# --------------------------------------------------------------------------- unit readiness
+def _ready(state: State, unit: Unit) -> IllegalActionError | None:
+    """Can this unit take part in another march at all (4.f, 4.g, 4.2.3, 4.2.4)?"""
+    if unit.naval:
+        return IllegalActionError("4.2.3", f"{unit.label} moved by sea this turn and may not move again")
+    if unit.stopped:
+        return IllegalActionError("4.g", f"{unit.label} entered a box with enemy units and may not move again this turn")
+    if unit.marches >= 2:
+        return IllegalActionError("4.f", f"{unit.label} has already taken part in two marches this turn")
+    return None
+
+
+def _in_march(state: State, unit_id: str) -> tuple[Unit | None, IllegalActionError | None]:
+    unit = state.units.get(unit_id)
+    if unit is None:
+        return None, IllegalActionError("4.b", f"there is no unit {unit_id!r}")
+    if unit.side is not state.phasing:
+        return None, IllegalActionError("4.b", f"{unit.label} is not a unit of the side to move")
+    if unit.location != state.march_origin:
+        return None, IllegalActionError(
+            "4.b", f"{unit.label} is not in {state.board.name(state.march_origin or '?')}, the origin of this march")
+    if unit.id in state.march_ordered:
+        return None, IllegalActionError("4.b", f"{unit.label} already has its order in this march")
+    return unit, _ready(state, unit)
+
+
+# --------------------------------------------------------------------------- paths
+def max_links(state: State, unit: Unit, lines: frozenset[str]) -> int:
+    """T-3: the longest path for this unit over these line types (basic rules)."""
+    if unit.type.is_cavalry:
+        return 2
+    if lines == {"river"}:
+        return 2
+    if lines == {"rail"}:
+        return 2  # the second link only over friendly rail (4.d), checked separately
+    return 1
+
+
+def check_path(state: State, unit: Unit, path: tuple[str, ...], lines: tuple[str, ...]) -> IllegalActionError | None:
+    """Is moving ``unit`` along ``path`` (boxes from its own) by ``lines`` legal now? (4.c–4.g, 4.2.1, 4.2.2, 4.2.6)"""
+    board = state.board
+    side = unit.side
+    if len(path) < 2 or path[0] != unit.location:
+        return IllegalActionError("4.c", "a path starts at the unit's box and crosses at least one link")
+    if len(lines) != len(path) - 1:
+        return IllegalActionError("4.c", "a path names one line type per link")
+    if len(set(path)) != len(path):
+        return IllegalActionError("4.c", "a path may not pass the same box twice")
+    for box in path:
+        if box not in board:
+            return IllegalActionError("1.2", f"there is no box {box!r}")
+    for a, b, kind in zip(path, path[1:], lines):
+        if kind not in board.link_kinds(a, b):
+            return IllegalActionError("1.2", f"no {kind} line joins {board.name(a)} and {board.name(b)}")
+        if side is Side.CONFEDERATE and kind == "river" and board.is_potomac(a, b):
+            return IllegalActionError("4.2.6", "Confederate units may never use the Potomac line")
+    kinds = frozenset(lines)
+    n = len(lines)
+    if unit.type.is_cavalry:
+        if "river" in kinds and len(kinds) > 1:
+            return IllegalActionError("4.e", "cavalry may mix road and rail, but a path with a river uses only rivers")
+    elif len(kinds) > 1:
+        return IllegalActionError("4.e", "infantry uses one line type per march")
+    limit = max_links(state, unit, kinds)
+    if n > limit:
+        return IllegalActionError("4.c", f"{unit.type.name} may move at most {limit} link(s) by {'/'.join(sorted(kinds))}")
+    if not unit.type.is_cavalry and kinds == {"rail"} and n > 1:
+        for box in path:
+            if state.control[box] is not side:
+                return IllegalActionError(
+                    "4.d", f"infantry moves two rail links only over friendly rail; "
+                           f"{board.name(box)} is not controlled by the {side.adjective} side")
+    enemy = side.enemy
+    blocked = [box for box in path[1:-1] if state.has_units(box, enemy)]
+    if blocked:
+        if len(blocked) > 1:
+            return IllegalActionError("4.g", "a path may pass at most one box holding enemy units, by a jump")
+        jumped = blocked[0]
+        downstream = kinds == {"river"} and all(board.is_downstream(a, b) for a, b in zip(path, path[1:]))
+        if side is Side.UNION and downstream:
+            rule = "4.2.2"
+        elif unit.type.is_cavalry:
+            rule = "4.2.1"
+            if "river" in kinds:
+                return IllegalActionError(rule, "a cavalry jump may not use a river link")
+            if any(u.type.is_cavalry for u in state.by_box[jumped] if u.side is enemy):
+                return IllegalActionError(rule, f"cavalry may not jump {board.name(jumped)}: enemy cavalry is there")
+        else:
+            return IllegalActionError(
+                "4.g", f"{unit.type.name} may not pass {board.name(jumped)}, which holds enemy units")
+        if unit.jumped:
+            return IllegalActionError(rule, f"{unit.label} has already jumped this turn")
+        if state.has_units(path[-1], enemy):
+            return IllegalActionError(rule, "a jump must end in a box without enemy units")
+    return None
+
+
+def _candidate_paths(state: State, unit: Unit) -> Iterator[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every path shape the unit could possibly take (filtered by check_path afterwards)."""
+    board = state.board
+    enemy = unit.side.enemy
+    longest = 2
+    origin = unit.location
+
+    def extend(path: tuple[str, ...], lines: tuple[str, ...]) -> Iterator:
+        here = path[-1]
+        if len(path) > 1:
+            yield path, lines
+            if len(lines) >= longest or state.has_units(here, enemy) and len(path) > 2:
+                return
+        for step in board.steps(here):
+            if step.to in path:
+                continue
+            yield from extend(path + (step.to,), lines + (step.kind,))
+
+    yield from extend((origin,), ())
+
+
+def legal_paths(state: State, unit: Unit) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    return [(p, k) for p, k in _candidate_paths(state, unit) if check_path(state, unit, p, k) is None]
+
+
+def has_one_link_move(state: State, unit: Unit) -> bool:
+    """Quick test used to decide whether a box can start a march."""
+    for step in state.board.steps(unit.location):
+        if check_path(state, unit, (unit.location, step.to), (step.kind,)) is None:
+            return True
+    return False
+
+
+def check_move(state: State, unit_id: str, path: tuple[str, ...], lines: tuple[str, ...]) -> IllegalActionError | None:
+    unit, error = _in_march(state, unit_id)
+    return error or check_path(state, unit, tuple(path), tuple(lines))
+
+
+def apply_move(state: State, unit: Unit, path: tuple[str, ...]) -> None:
+    dest = path[-1]
+    state.place(unit, dest)
+    unit.marches += 1
+    unit.entered_from = path[-2]
+    unit.crossing = state.board.enters_over_water(dest, path[-2])
+    if any(state.has_units(b, unit.side.enemy) for b in path[1:-1]):
+        unit.jumped = True
+    if state.has_units(dest, unit.side.enemy):
+        unit.stopped = True
+
+
+# --------------------------------------------------------------------------- entrenchment
+def check_entrench(state: State, unit_id: str) -> IllegalActionError | None:
+    unit, error = _in_march(state, unit_id)
+    if error:
+        return error
+    box = state.board.boxes[unit.location]
+    if state.has_units(box.id, unit.side.enemy):
+        return IllegalActionError("4.2.5", "units may not entrench in a box holding enemy units")
+    if state.is_entrenched(unit):
+        return IllegalActionError("4.2.5", f"{unit.label} is already entrenched")
+    if not box.is_recruiting_city and unit.entrench_progress == 0 and unit.marches > 0:
+        return IllegalActionError(
+            "4.2.5", "outside a recruiting city a unit entrenches only by taking part in two marches, "
+                     "both ordering it to entrench; it has already used a march this turn")
+    return None
+
+
+def apply_entrench(state: State, unit: Unit) -> bool:
+    """Returns True if the unit is now entrenched, False if it spent the first of two marches."""
+    unit.marches += 1
+    if state.board.boxes[unit.location].is_recruiting_city or unit.entrench_progress == 1:
+        unit.entrenched = True
+        unit.entrench_progress = 0
+        return True
+    unit.entrench_progress = 1
+    return False
+
+
+# --------------------------------------------------------------------------- naval moves and invasions
+def _check_sea_unit(state: State, unit_id: str, rule: str) -> tuple[Unit | None, IllegalActionError | None]:
+    unit = state.units.get(unit_id)
+    if unit is None or not unit.on_map:
+        return None, IllegalActionError(rule, f"there is no unit {unit_id!r} on the map")
+    if unit.side is not Side.UNION or state.phasing is not Side.UNION:
+        return None, IllegalActionError(rule, "only the Union moves by sea, in its own half-turn")
+    if state.marches_left < 1:
+        return None, IllegalActionError("4.b", "no marches are left")
+    if unit.marches > 0 or unit.naval or unit.location != unit.start_box:
+        return None, IllegalActionError(rule, f"{unit.label} has already moved this turn; a unit moving by sea "
+                                              f"makes no other movement that turn")
+    return unit, None
+
+
+def check_naval_move(state: State, unit_id: str, to: str) -> IllegalActionError | None:
+    unit, error = _check_sea_unit(state, unit_id, "4.2.3")
+    if error:
+        return error
+    board = state.board
+    if not board.boxes[unit.location].port:
+        return IllegalActionError("4.2.3", f"{unit.label} did not begin the turn in a port")
+    if to not in board or not board.boxes[to].port:
+        return IllegalActionError("4.2.3", f"{board.name(to)} is not a port")
+    if to == unit.location:
+        return IllegalActionError("4.2.3", "a naval move goes to another port")
+    if state.control[to] is not Side.UNION:
+        return IllegalActionError("4.2.3", f"{board.name(to)} is not Union-controlled; naval moves go to Union ports")
+    if state.has_units(to, Side.CONFEDERATE):
+        return IllegalActionError("4.2.3", f"{board.name(to)} holds enemy units")
+    return None
+
+
+def check_invade(state: State, unit_id: str, port: str) -> IllegalActionError | None:
+    unit, error = _check_sea_unit(state, unit_id, "4.2.4")
+    if error:
+        return error
+    board = state.board
+    if state.march_roll != 6:
+        return IllegalActionError("4.2.4", "a naval invasion needs a natural 6 on this half-turn's march die")
+    if unit.location != "washington":
+        return IllegalActionError("4.2.4", "only units that began the turn in Washington may invade")
+    if port not in board or not board.boxes[port].port:
+        return IllegalActionError("4.2.4", f"{board.name(port)} is not a port")
+    if state.control[port] is Side.UNION:
+        return IllegalActionError("4.2.4", f"{board.name(port)} is Union-controlled; invasions target other ports")
+    if state.invasion_port is not None and port != state.invasion_port:
+        return IllegalActionError("4.2.4", f"this turn's invasion goes to {board.name(state.invasion_port)}: "
+                                           f"one destination port per turn")
+    return None
+
+
+def apply_sea_move(state: State, unit: Unit, to: str, invasion: bool) -> None:
+    state.place(unit, to)
+    unit.naval = True
+    unit.marches = 2
+    unit.entered_from = SEA
+    unit.crossing = invasion
+    unit.stopped = state.has_units(to, unit.side.enemy)
+    if invasion:
+        state.invasion_port = to
+
+
+def legal_sea_moves(state: State) -> Iterator[tuple[str, Unit, str]]:
+    """(kind, unit, destination) for every legal naval move and invasion."""
+    if state.phasing is not Side.UNION or state.marches_left < 1:
+        return
+    board = state.board
+    for unit in state.units_of(Side.UNION):
+        if unit.marches or unit.naval or unit.location != unit.start_box or not board.boxes[unit.location].port:
+            continue
+        for port in sorted(board.ports):
+            if check_naval_move(state, unit.id, port) is None:
+                yield "naval", unit, port
+            if unit.location == "washington" and check_invade(state, unit.id, port) is None:
+                yield "invade", unit, port
+
+
+# --------------------------------------------------------------------------- march origins
+def can_act_in_march(state: State, unit: Unit) -> bool:
+    """Has this unit at least one legal order (move or entrench) from its box?"""
+    if _ready(state, unit) is not None:
+        return False
+    if has_one_link_move(state, unit):
+        return True
+    box = state.board.boxes[unit.location]
+    if not state.has_units(box.id, unit.side.enemy) and not state.is_entrenched(unit):
+        if box.is_recruiting_city or unit.entrench_progress == 1 or unit.marches == 0:
+            return True
+    return bool(legal_paths(state, unit))
+
+
+def march_origins(state: State) -> list[str]:
+    """Boxes from which a march can start: holding a phasing unit with a legal order."""
+    origins = []
+    for box, units in state.by_box.items():
+        if any(u.side is state.phasing and can_act_in_march(state, u) for u in units):
+            origins.append(box)
+    return origins

@@ -1,0 +1,208 @@
+"""Scenarios (§2 = S-1, S-13, S-0): data files in ``ahd/data/scenarios``, validated on load.
+
+A scenario file is JSON::
+
+    {"format": "house-divided-scenario", "version": 1,
+     "id": "1861", "rule": "S-1", "title": "...", "description": "...",
+     "start_turn": 1, "first_turn_marches": 2, "last_turn": 40, "end": "campaign",
+     "units": [{"side": "union", "type": "MF", "count": 3, "box": "washington", "entrenched": false}, ...],
+     "control": {"union": ["louisville"], "confederate": []}}
+
+``"based_on": "<id>"`` copies every field of a shipped scenario that the file does not set.
+A malformed file raises DataFileError naming the file, the key and the problem.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .board import Board, default_board
+from .calendar import DRAFT_TURNS, LAST_TURN
+from .control import update_control
+from .errors import DataFileError
+from .options import Options
+from .sides import Side
+from .state import State
+from .units import MILITIA_MIX, POOL, RESERVE, TYPE_ALIASES, UNIT_TYPES
+
+FORMAT = "house-divided-scenario"
+ENDS = ("campaign", "short")
+BUILT_IN = ("1861", "short")
+ALIASES = {"s-1": "1861", "campaign": "1861", "s-13": "short"}
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    side: Side
+    type: str
+    box: str
+    entrenched: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    id: str
+    rule: str
+    title: str
+    description: str
+    start_turn: int
+    first_turn_marches: int
+    last_turn: int
+    end: str
+    units: tuple[Placement, ...]
+    control: tuple[tuple[str, Side | None], ...]
+    source: str
+    data: Any  # the validated JSON, kept for game records of custom scenarios
+
+    @property
+    def is_built_in(self) -> bool:
+        return self.source.startswith("ahd/data/")
+
+    def setup(self, board: Board, options: Options) -> State:
+        """Build the starting State (2.b–2.d, S-0): counters, pools, reserve, control."""
+        state = State(board, options)
+        state.first_turn = self.start_turn
+        for side, mix in MILITIA_MIX.items():
+            for code, count in mix.items():
+                for _ in range(count):
+                    state.new_unit(side, UNIT_TYPES[code], POOL)
+        for p in self.units:
+            if p.type in MILITIA_MIX[p.side]:
+                unit = min((u for u in state.pool(p.side, p.type)), key=lambda u: u.id)
+                state.place(unit, p.box)
+            else:
+                unit = state.new_unit(p.side, UNIT_TYPES[p.type], p.box)
+            unit.entrenched = p.entrenched
+        reserve = 4 * sum(1 for t in DRAFT_TURNS if t >= self.start_turn)
+        for unit in sorted(state.pool(Side.UNION, "MF"), key=lambda u: u.id, reverse=True)[:reserve]:
+            state.place(unit, RESERVE)
+        for box, side in self.control:
+            state.set_control(box, side)
+        update_control(state)
+        state.turn = self.start_turn
+        return state
+
+
+def _fail(path: str, key: str, problem: str) -> DataFileError:
+    return DataFileError(path, key, problem)
+
+
+def _get(data: dict, key: str, kind: type, path: str, where: str = "") -> Any:
+    full = f"{where}.{key}" if where else key
+    if key not in data:
+        raise _fail(path, full, "missing")
+    value = data[key]
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)) or not isinstance(value, kind):
+        raise _fail(path, full, f"expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scenario:
+    """Validate a scenario structure and build the Scenario."""
+    board = board or default_board()
+    if not isinstance(data, dict):
+        raise _fail(path, "<root>", "expected a JSON object")
+    if "based_on" in data:
+        base_id = _get(data, "based_on", str, path)
+        if base_id not in BUILT_IN:
+            raise _fail(path, "based_on", f"unknown scenario {base_id!r}; shipped: {', '.join(BUILT_IN)}")
+        base = dict(load_scenario(base_id).data)
+        base.update({k: v for k, v in data.items() if k != "based_on"})
+        data = base
+    if data.get("format") != FORMAT:
+        raise _fail(path, "format", f"expected {FORMAT!r}, got {data.get('format')!r}: not a scenario file")
+    if _get(data, "version", int, path) != 1:
+        raise _fail(path, "version", f"unsupported version {data['version']!r} (this program reads version 1)")
+    start = _get(data, "start_turn", int, path)
+    last = _get(data, "last_turn", int, path)
+    if not 1 <= start <= LAST_TURN:
+        raise _fail(path, "start_turn", f"must be 1–{LAST_TURN}, got {start}")
+    if not start <= last <= LAST_TURN:
+        raise _fail(path, "last_turn", f"must be between start_turn ({start}) and {LAST_TURN}, got {last}")
+    marches = _get(data, "first_turn_marches", int, path)
+    if not 1 <= marches <= 6:
+        raise _fail(path, "first_turn_marches", f"must be 1–6, got {marches}")
+    end = _get(data, "end", str, path)
+    if end not in ENDS:
+        raise _fail(path, "end", f"expected one of {', '.join(ENDS)}, got {end!r}")
+    placements = []
+    militia_on_map = {side: {code: 0 for code in mix} for side, mix in MILITIA_MIX.items()}
+    for i, raw in enumerate(_get(data, "units", list, path)):
+        where = f"units[{i}]"
+        if not isinstance(raw, dict):
+            raise _fail(path, where, "expected an object")
+        try:
+            side = Side.parse(_get(raw, "side", str, path, where))
+        except ValueError:
+            raise _fail(path, f"{where}.side", f"unknown side {raw['side']!r}: expected 'union' or 'confederate'") from None
+        code = _get(raw, "type", str, path, where).upper()
+        code = TYPE_ALIASES.get(code, code)
+        if code not in UNIT_TYPES:
+            raise _fail(path, f"{where}.type", f"unknown unit type {raw['type']!r}: expected one of {', '.join(UNIT_TYPES)}")
+        box = _get(raw, "box", str, path, where)
+        if box not in board:
+            raise _fail(path, f"{where}.box", f"unknown box {box!r}")
+        count = raw.get("count", 1)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise _fail(path, f"{where}.count", f"must be a positive integer, got {count!r}")
+        entrenched = raw.get("entrenched", False)
+        if not isinstance(entrenched, bool):
+            raise _fail(path, f"{where}.entrenched", f"expected true or false, got {entrenched!r}")
+        if code in militia_on_map[side]:
+            militia_on_map[side][code] += count
+        placements.extend(Placement(side, code, box, entrenched) for _ in range(count))
+    reserve = 4 * sum(1 for t in DRAFT_TURNS if t >= start)
+    for side, counts in militia_on_map.items():
+        for code, n in counts.items():
+            limit = MILITIA_MIX[side][code] - (reserve if side is Side.UNION and code == "MF" else 0)
+            if n > limit:
+                raise _fail(path, "units", f"{n} {side.adjective} {UNIT_TYPES[code].name} counters on the map, but "
+                                           f"the counter mix allows {limit} at turn {start} (1.3.a)")
+    control = []
+    raw_control = data.get("control", {})
+    if not isinstance(raw_control, dict):
+        raise _fail(path, "control", "expected an object {side: [box, ...]}")
+    for side_name, boxes in raw_control.items():
+        try:
+            side = None if side_name == "neutral" else Side.parse(side_name)
+        except ValueError:
+            raise _fail(path, f"control.{side_name}", "unknown side") from None
+        if not isinstance(boxes, list):
+            raise _fail(path, f"control.{side_name}", "expected a list of box ids")
+        for j, box in enumerate(boxes):
+            if box not in board:
+                raise _fail(path, f"control.{side_name}[{j}]", f"unknown box {box!r}")
+            control.append((box, side))
+    return Scenario(
+        id=_get(data, "id", str, path), rule=_get(data, "rule", str, path), title=_get(data, "title", str, path),
+        description=str(data.get("description", "")), start_turn=start, first_turn_marches=marches,
+        last_turn=last, end=end, units=tuple(placements), control=tuple(control), source=path, data=data)
+
+
+def load_scenario(name_or_path: "str | Path | Scenario", board: Board | None = None) -> Scenario:
+    """A shipped scenario by id (``"1861"``, ``"short"``) or a scenario file by path."""
+    if isinstance(name_or_path, Scenario):
+        return name_or_path
+    key = str(name_or_path).strip()
+    key = ALIASES.get(key.lower(), key)
+    if key in BUILT_IN:
+        ref = resources.files("ahd") / "data" / "scenarios" / f"{key}.json"
+        return scenario_from_dict(json.loads(ref.read_text(encoding="utf-8")), f"ahd/data/scenarios/{key}.json", board)
+    path = Path(key)
+    if not path.suffix and not path.exists():
+        raise ValueError(f"unknown scenario {key!r}: shipped scenarios are {', '.join(BUILT_IN)}, "
+                         f"or give the path of a scenario file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataFileError(path, "<file>", f"cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise DataFileError(path, "<file>", "not a text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataFileError(path, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+    return scenario_from_dict(data, str(path), board)

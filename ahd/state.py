@@ -1,0 +1,238 @@
+"""The mutable game state behind a Game: units, control, the turn and the decision in progress.
+
+Only the engine mutates a State; everything outside reads it through ``Game``. ``copy()`` is
+cheap (used for undo checkpoints).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable
+
+from .board import Board, VICTORY_CITIES
+from .options import Options
+from .sides import Side
+from .units import MILITIA_MIX, OFF_MAP, OUT, POOL, RESERVE, UNIT_TYPES, Unit, UnitType
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the winner, the rule that decided it, a sentence, and the turn."""
+
+    winner: Side | None
+    rule: str
+    reason: str
+    turn: int
+
+    def __str__(self) -> str:
+        who = "Nobody" if self.winner is None else self.winner.adjective
+        return f"{who} victory on turn {self.turn}: {self.reason} ({self.rule})"
+
+
+@dataclass(slots=True)
+class Battle:
+    """A battle in progress (§5)."""
+
+    box: str
+    attacker: Side
+    defender: Side
+    round: int = 1
+    firing: Side | None = None                 # whose firing moment it is
+    participants: dict = field(default_factory=dict)   # Side -> set of unit ids that took part
+    entry_boxes: frozenset = frozenset()       # 5.2.5 c: last boxes of the attackers' paths
+    reinforce_origins: dict = field(default_factory=dict)  # Side -> boxes reinforcements came from (C-1)
+    reinforced: set = field(default_factory=set)  # units that joined as reinforcements (H-1)
+    used_origins: set = field(default_factory=set)  # boxes used for reinforcement this firing moment
+    reinforced_now: bool = False               # a reinforcement already came this moment: no retreat
+    targets: list = field(default_factory=list)   # [(shooter, target)] declared this moment
+    shot_index: int = 0                        # next declared shot to resolve
+    winner: Side | None = None
+
+    def copy(self) -> "Battle":
+        return replace(self,
+                       participants={s: set(v) for s, v in self.participants.items()},
+                       reinforce_origins={s: set(v) for s, v in self.reinforce_origins.items()},
+                       reinforced=set(self.reinforced), used_origins=set(self.used_origins),
+                       targets=list(self.targets))
+
+
+class State:
+    """Everything needed to continue a game (besides its dice generator)."""
+
+    def __init__(self, board: Board, options: Options) -> None:
+        self.board = board
+        self.options = options
+        self.units: dict[str, Unit] = {}
+        self.by_box: dict[str, list[Unit]] = {box.id: [] for box in board}
+        self.control: dict[str, Side | None] = {box.id: box.owner for box in board}
+        self.cavalry_held: set[str] = set()
+        self.serial: dict[str, int] = {}
+        self.turn = 1
+        self.first_turn = 1
+        self.phasing = Side.UNION
+        self.step = "start"
+        # movement segment
+        self.marches_left = 0
+        self.marches_made = 0
+        self.march_roll: int | None = None      # natural die of this half-turn's march roll
+        self.march_origin: str | None = None
+        self.march_ordered: list[str] = []
+        self.march_moves: list[tuple[str, str]] = []  # (unit id, text) of the march in progress
+        self.invasion_port: str | None = None
+        # combat segment
+        self.battles: list[str] = []
+        self.battle: Battle | None = None
+        # promotion / recruitment
+        self.promotions_left = 0
+        self.recruit_limit = 0
+        self.recruits_placed = 0
+        self.recruit_boxes: set[str] = set()
+        self.outcome: Outcome | None = None
+        self.reverted: list[tuple[str, Side]] = []  # 9.b reversions not yet logged
+        self._maxima: dict[Side, int] | None = None
+
+    # ----------------------------------------------------------------- copying
+    def copy(self) -> "State":
+        new = State.__new__(State)
+        new.__dict__.update(self.__dict__)
+        new.reverted = []
+        new.units = {uid: u.clone() for uid, u in self.units.items()}
+        new.by_box = {box: [] for box in self.by_box}
+        for unit in new.units.values():
+            if unit.on_map:
+                new.by_box[unit.location].append(unit)
+        new.control = dict(self.control)
+        new.cavalry_held = set(self.cavalry_held)
+        new.serial = dict(self.serial)
+        new.march_ordered = list(self.march_ordered)
+        new.march_moves = list(self.march_moves)
+        new.battles = list(self.battles)
+        new.battle = self.battle.copy() if self.battle else None
+        new.recruit_boxes = set(self.recruit_boxes)
+        new._maxima = None
+        return new
+
+    # ----------------------------------------------------------------- units
+    def new_unit(self, side: Side, unit_type: UnitType, location: str) -> Unit:
+        """Create a counter with the next id of its side and type (``U-FV-01``)."""
+        key = f"{side.letter}-{unit_type.code}"
+        number = self.serial.get(key, 0) + 1
+        self.serial[key] = number
+        unit = Unit(f"{key}-{number:02d}", side, unit_type, location)
+        self.units[unit.id] = unit
+        if unit.on_map:
+            self.by_box[location].append(unit)
+        return unit
+
+    def units_in(self, box: str, side: Side | None = None) -> list[Unit]:
+        units = self.by_box[box]
+        return list(units) if side is None else [u for u in units if u.side is side]
+
+    def has_units(self, box: str, side: Side) -> bool:
+        return any(u.side is side for u in self.by_box[box])
+
+    def count_in(self, box: str, side: Side) -> int:
+        return sum(1 for u in self.by_box[box] if u.side is side)
+
+    def units_of(self, side: Side, location: str | None = None) -> list[Unit]:
+        """A side's units: on the map (default) or at an off-map place (POOL, RESERVE, OUT)."""
+        if location is None:
+            return [u for u in self.units.values() if u.side is side and u.on_map]
+        return [u for u in self.units.values() if u.side is side and u.location == location]
+
+    def units_on_map(self, side: Side) -> int:
+        return sum(1 for u in self.units.values() if u.side is side and u.on_map)
+
+    def pool(self, side: Side, code: str | None = None) -> list[Unit]:
+        return [u for u in self.units.values()
+                if u.side is side and u.location == POOL and (code is None or u.type.code == code)]
+
+    def place(self, unit: Unit, location: str) -> None:
+        """Move a counter anywhere; leaving a box ends its entrenchment (4.2.5 c) and may end
+        cavalry-held control there (9.b)."""
+        old = unit.location
+        if old == location:
+            return
+        if old[0] != "@":
+            self.by_box[old].remove(unit)
+            unit.entrenched = False
+            unit.entrench_progress = 0
+            self._revert_if_abandoned(old, unit.side)
+        if location in OFF_MAP:
+            unit.strength = "full"
+            unit.entrenched = False
+        else:
+            self.by_box[location].append(unit)
+        unit.location = location
+
+    def is_entrenched(self, unit: Unit) -> bool:
+        """Explicitly entrenched, or in a fort its side controls (4.2.5 d)."""
+        if unit.entrenched:
+            return True
+        box = self.board.boxes[unit.location]
+        return box.fort and self.control[unit.location] is unit.side
+
+    # ----------------------------------------------------------------- control
+    def controller(self, box: str) -> Side | None:
+        return self.control[box]
+
+    def set_control(self, box: str, side: Side | None, *, cavalry_held: bool = False) -> bool:
+        """Set a box's controller; returns True if control changed."""
+        changed = self.control[box] is not side
+        self.control[box] = side
+        if cavalry_held:
+            self.cavalry_held.add(box)
+        else:
+            self.cavalry_held.discard(box)
+        if changed:
+            self._maxima = None
+        return changed
+
+    def _revert_if_abandoned(self, box: str, side: Side) -> None:
+        """9.b: a cavalry-held box reverts to its printed owner when the holder's last unit leaves."""
+        if box in self.cavalry_held and self.control[box] is side and not self.has_units(box, side):
+            self.set_control(box, self.board.boxes[box].owner)
+            self.reverted.append((box, side))
+
+    def army_max(self, side: Side) -> int:
+        """7.c: the sum of own-colour values of the recruiting cities the side controls."""
+        if self._maxima is None:
+            maxima = {Side.UNION: 0, Side.CONFEDERATE: 0}
+            for box in self.board:
+                owner = self.control[box.id]
+                if owner is not None:
+                    maxima[owner] += box.value_for(owner)
+            self._maxima = maxima
+        return self._maxima[side]
+
+    def controls_all(self, side: Side, boxes: Iterable[str]) -> bool:
+        return all(self.control[b] is side for b in boxes)
+
+    def victory_cities_held(self) -> int:
+        return sum(1 for b in VICTORY_CITIES if self.control[b] is Side.UNION)
+
+    # ----------------------------------------------------------------- checks
+    def counter_mix_ok(self) -> list[str]:
+        """Invariant: every militia counter of the mix exists exactly once (1.3.a); every unit
+        is in exactly one place and the box index agrees. Returns the problems found."""
+        problems = []
+        for side, mix in MILITIA_MIX.items():
+            for code, count in mix.items():
+                have = sum(1 for u in self.units.values() if u.side is side and u.type.code == code)
+                if have != count:
+                    problems.append(f"{side} has {have} {code} counters, the mix has {count}")
+        indexed = [u.id for units in self.by_box.values() for u in units]
+        if len(indexed) != len(set(indexed)):
+            problems.append("a unit is indexed in two boxes")
+        on_map = {u.id for u in self.units.values() if u.on_map}
+        if set(indexed) != on_map:
+            problems.append("box index and unit locations disagree")
+        for box, units in self.by_box.items():
+            for u in units:
+                if u.location != box:
+                    problems.append(f"{u.id} indexed in {box} but located at {u.location}")
+        for u in self.units.values():
+            if not u.on_map and u.location not in (POOL, RESERVE, OUT):
+                problems.append(f"{u.id} at unknown place {u.location}")
+            if u.type.code not in UNIT_TYPES:
+                problems.append(f"{u.id} has unknown type")
+        return problems

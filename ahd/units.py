@@ -1,0 +1,145 @@
+"""Unit types (T-1), the counter mix (1.3.a) and the unit counters themselves."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .sides import Side
+
+INFANTRY, CAVALRY = "infantry", "cavalry"
+MILITIA, VETERAN, CRACK = "militia", "veteran", "crack"
+FULL, REDUCED = "full", "reduced"
+
+#: Where an off-map counter is: the owner's pool, the Union draft reserve, or out of the game.
+POOL, RESERVE, OUT = "@pool", "@reserve", "@out"
+OFF_MAP = (POOL, RESERVE, OUT)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitType:
+    """A row of T-1."""
+
+    code: str
+    name: str
+    arm: str
+    quality: str
+    value: int
+
+    @property
+    def is_cavalry(self) -> bool:
+        return self.arm == CAVALRY
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.arm == INFANTRY
+
+    @property
+    def is_militia(self) -> bool:
+        return self.quality == MILITIA
+
+    @property
+    def is_crack_infantry(self) -> bool:
+        """Crack infantry is the only type with the fired-at modifier (5.2.2)."""
+        return self.quality == CRACK and self.arm == INFANTRY
+
+    @property
+    def promoted(self) -> "UnitType | None":
+        """The next quality of the same arm (6.c); None for crack."""
+        ladder = {MILITIA: VETERAN, VETERAN: CRACK}
+        nxt = ladder.get(self.quality)
+        return None if nxt is None else type_of(self.arm, nxt)
+
+
+UNIT_TYPES: dict[str, UnitType] = {t.code: t for t in (
+    UnitType("MF", "militia infantry", INFANTRY, MILITIA, 2),
+    UnitType("FV", "veteran infantry", INFANTRY, VETERAN, 3),
+    UnitType("FS", "crack infantry", INFANTRY, CRACK, 3),
+    UnitType("MC", "militia cavalry", CAVALRY, MILITIA, 1),
+    UnitType("CV", "veteran cavalry", CAVALRY, VETERAN, 2),
+    UnitType("CS", "crack cavalry", CAVALRY, CRACK, 3),
+)}
+#: Aliases found in the scenario texts ("CM" in the 1864 setup = MC).
+TYPE_ALIASES = {"CM": "MC"}
+
+
+def type_of(arm: str, quality: str) -> UnitType:
+    for unit_type in UNIT_TYPES.values():
+        if unit_type.arm == arm and unit_type.quality == quality:
+            return unit_type
+    raise KeyError((arm, quality))
+
+
+def parse_type(code: str) -> UnitType:
+    code = TYPE_ALIASES.get(code.upper(), code.upper())
+    try:
+        return UNIT_TYPES[code]
+    except KeyError:
+        raise ValueError(f"unknown unit type {code!r}: expected one of {', '.join(UNIT_TYPES)}") from None
+
+
+#: Militia counters in the game (1.3.a): the only finite part of the counter mix.
+MILITIA_MIX: dict[Side, dict[str, int]] = {
+    Side.UNION: {"MF": 24, "MC": 1},
+    Side.CONFEDERATE: {"MF": 8, "MC": 1},
+}
+
+
+class Unit:
+    """One counter. Mutable, owned by a game State; ``location`` is a box id or an OFF_MAP place."""
+
+    __slots__ = ("id", "side", "type", "strength", "location", "entrenched", "entrench_progress",
+                 "marches", "stopped", "jumped", "naval", "entered_from", "crossing",
+                 "retreated", "fought", "start_box")
+
+    def __init__(self, unit_id: str, side: Side, unit_type: UnitType, location: str) -> None:
+        self.id = unit_id
+        self.side = side
+        self.type = unit_type
+        self.strength = FULL
+        self.location = location
+        self.entrenched = False        # 4.2.5: explicit entrenchment (forts are derived, see State)
+        self.entrench_progress = 0     # 4.2.5 a: marches spent entrenching outside an RC this turn
+        self.marches = 0               # 4.f: marches taken part in this turn
+        self.stopped = False           # 4.g: ended a path in an enemy box
+        self.jumped = False            # 4.2.1 a: a jump used this turn
+        self.naval = False             # 4.2.3/4.2.4: moved by sea this turn
+        self.entered_from: str | None = None  # 5.2.5 c: last box of its path ("@sea" for invasions)
+        self.crossing = False          # 5.2.3: entered the box over a blue side or by invasion
+        self.retreated = False         # 5.2.4 a: retreated this game turn
+        self.fought = False            # 5.2.4 b: took part in a battle this game turn
+        self.start_box: str | None = None  # where it began the half-turn (4.2.3, 4.2.4)
+
+    def clone(self) -> "Unit":
+        new = Unit.__new__(Unit)
+        for name in Unit.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    @property
+    def on_map(self) -> bool:
+        return self.location[0] != "@"
+
+    @property
+    def is_reduced(self) -> bool:
+        return self.strength == REDUCED
+
+    @property
+    def label(self) -> str:
+        """``"militia infantry U-MF-03"``: what logs and action texts show."""
+        reduced = "reduced " if self.strength == REDUCED else ""
+        return f"{reduced}{self.type.name} {self.id}"
+
+    def __repr__(self) -> str:
+        return f"<Unit {self.id} {self.strength} at {self.location}>"
+
+
+def unit_code(unit_id: str) -> str:
+    """``"U-MF-03"`` -> ``"MF"``: unit ids carry side and type."""
+    return unit_id.split("-")[1]
+
+
+def describe_unit_id(unit_id: str) -> str:
+    """A readable name from an id alone: ``"U-MF-03"`` -> ``"militia infantry U-MF-03"``."""
+    try:
+        return f"{UNIT_TYPES[unit_code(unit_id)].name} {unit_id}"
+    except (IndexError, KeyError):
+        return unit_id

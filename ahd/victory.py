@@ -1,0 +1,50 @@
+"""Victory (§10, §11, §12 = S-12, §13 = S-13)."""
+from __future__ import annotations
+
+from .board import VICTORY_CITIES
+from .calendar import LAST_TURN
+from .sides import Side
+from .state import Outcome, State
+
+SHORT_GAME_MARGIN = 5
+
+
+def check_update(state: State) -> Outcome | None:
+    """11.c: the checks after a control update: 11.a, 11.b(1), 11.b(2); S-12 limits the latter two
+    to updates ending a Union half-turn; if both sides qualify, the phasing player wins."""
+    union = state.controls_all(Side.UNION, VICTORY_CITIES)
+    confederate_checks = "S-12" not in state.options or state.phasing is Side.UNION
+    washington = confederate_checks and state.control["washington"] is Side.CONFEDERATE
+    maxima = confederate_checks and state.army_max(Side.CONFEDERATE) > state.army_max(Side.UNION)
+    u_max, c_max = state.army_max(Side.UNION), state.army_max(Side.CONFEDERATE)
+    candidates = []
+    if union:
+        candidates.append(Outcome(Side.UNION, "11.a", "the Union controls all seven Confederate cities "
+                                                      "(New Orleans, Mobile, Atlanta, Memphis, Charleston, "
+                                                      "Wilmington, Richmond)", state.turn))
+    if washington:
+        candidates.append(Outcome(Side.CONFEDERATE, "11.b", "the Confederacy controls Washington", state.turn))
+    elif maxima:
+        candidates.append(Outcome(Side.CONFEDERATE, "11.b",
+                                  f"the Confederate army maximum ({c_max}) exceeds the Union's ({u_max})", state.turn))
+    if not candidates:
+        return None
+    if len(candidates) > 1:
+        winner = next(o for o in candidates if o.winner is state.phasing)
+        return Outcome(winner.winner, "11.c", f"{winner.reason}; both sides qualified at once and the "
+                                              f"phasing player wins", state.turn)
+    return candidates[0]
+
+
+def check_end_of_turn(state: State, last_turn: int, short_game: bool) -> Outcome | None:
+    """After the Confederate half: S-13 at its last turn, 11.b(3) at turn 40."""
+    if short_game and state.turn >= last_turn:
+        u_max, c_max = state.army_max(Side.UNION), state.army_max(Side.CONFEDERATE)
+        if u_max >= c_max + SHORT_GAME_MARGIN:
+            return Outcome(Side.UNION, "13", f"short game over: the Union maximum ({u_max}) is at least "
+                                             f"{SHORT_GAME_MARGIN} above the Confederate ({c_max})", state.turn)
+        return Outcome(Side.CONFEDERATE, "13", f"short game over: the Union maximum ({u_max}) is not "
+                                               f"{SHORT_GAME_MARGIN} above the Confederate ({c_max})", state.turn)
+    if state.turn >= LAST_TURN:
+        return Outcome(Side.CONFEDERATE, "11.b", "turn 40 ended without a Union victory", state.turn)
+    return None
