@@ -40,7 +40,7 @@ case "${1:-}" in
     test)
         setup
         shift
-        exec .venv/bin/python -m pytest "$@"
+        exec .venv/bin/python -m pytest -n auto "$@"
         ;;
     *)
         echo "usage: ./run.sh app | ./run.sh test [pytest args]" >&2

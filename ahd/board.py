@@ -95,6 +95,11 @@ class Board:
                     potomac=link.potomac))
         self._steps = {box_id: tuple(s) for box_id, s in steps.items()}
         self._adjacent = {box_id: frozenset(s.to for s in st) for box_id, st in self._steps.items()}
+        kinds: dict[tuple[str, str], set[str]] = {}
+        for link in links:
+            kinds.setdefault((link.a, link.b), set()).add(link.kind)
+            kinds.setdefault((link.b, link.a), set()).add(link.kind)
+        self._kinds = {pair: frozenset(k) for pair, k in kinds.items()}
         self.ports = frozenset(b.id for b in boxes.values() if b.port)
         self.forts = frozenset(b.id for b in boxes.values() if b.fort)
         potomac = [link for link in links if link.potomac]
@@ -133,7 +138,7 @@ class Board:
         return b in self._adjacent[a]
 
     def link_kinds(self, a: str, b: str) -> frozenset[str]:
-        return frozenset(s.kind for s in self._steps[a] if s.to == b)
+        return self._kinds.get((a, b), frozenset())
 
     def is_potomac(self, a: str, b: str) -> bool:
         """Is the only line between ``a`` and ``b`` the Potomac (4.2.6)?"""

@@ -53,6 +53,10 @@ class Engine:
         self.scenario = scenario
         self.events: list[Event] = []
         self.on_half_turn = on_half_turn or (lambda: None)
+        self._cache: tuple[str, list[Action]] | None = None  # legal actions of the current step
+
+    def invalidate(self) -> None:
+        self._cache = None
 
     # ================================================================== queries
     @property
@@ -99,8 +103,20 @@ class Engine:
 
     # ================================================================== dispatch
     def legal(self) -> list[Action]:
+        step = self.state.step
+        if self._cache is not None and self._cache[0] == step:
+            return self._cache[1]
+        handler = getattr(self, f"_legal_{step}", None)
+        return handler() if handler else []
+
+    def legal_uncached(self) -> list[Action]:
         handler = getattr(self, f"_legal_{self.state.step}", None)
         return handler() if handler else []
+
+    def _remember(self, actions: list[Action]) -> list[Action]:
+        """Keep the legal actions computed at the end of a transition (the state is final then)."""
+        self._cache = (self.state.step, actions)
+        return actions
 
     def check(self, action: Action) -> IllegalActionError | None:
         s = self.state
@@ -117,6 +133,7 @@ class Engine:
         return error
 
     def do(self, action: Action) -> None:
+        self._cache = None
         getattr(self, f"_do_{action.kind}")(action)
         self.flush_reversions()
 
@@ -201,7 +218,7 @@ class Engine:
 
     def _movement_or_end(self) -> None:
         s = self.state
-        if s.marches_left <= 0 or len(self._legal_movement()) == 1:
+        if s.marches_left <= 0 or len(self._remember(self._legal_movement())) == 1:
             self._end_movement()
 
     def _check_begin_march(self, action: BeginMarch) -> IllegalActionError | None:
@@ -299,7 +316,7 @@ class Engine:
         self._march_or_end()
 
     def _march_or_end(self) -> None:
-        if self._legal_march() == [EndMarch()]:
+        if self._remember(self._legal_march()) == [EndMarch()]:
             self._end_march()
 
     def _check_end_march(self, action: EndMarch) -> IllegalActionError | None:
@@ -673,7 +690,7 @@ class Engine:
         return actions
 
     def _recruitment_or_end(self) -> None:
-        if len(self._legal_recruitment()) == 1:
+        if len(self._remember(self._legal_recruitment())) == 1:
             self._end_half()
 
     def _check_recruit(self, action: Recruit) -> IllegalActionError | None:

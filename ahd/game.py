@@ -55,10 +55,17 @@ class Game:
         self._engine = Engine(state, self._scenario, on_half_turn=self._checkpoint)
         self._history = []
         self._checkpoints = []
+        self._half_turn_started = False
         self._engine.start()
+        self._store_checkpoint()
 
     def _checkpoint(self) -> None:
-        """Called by the engine at the start of every half-turn: a restart point for undo."""
+        """Called by the engine when a half-turn starts; the restart point for undo is stored once
+        the action that started it is complete."""
+        self._half_turn_started = True
+
+    def _store_checkpoint(self) -> None:
+        self._half_turn_started = False
         self._checkpoints.append((len(self._history), self._engine.state.copy(),
                                   self._rng.bit_generator.state, len(self._engine.events)))
 
@@ -187,7 +194,12 @@ class Game:
         """Every legal action at the current decision (empty once the game is over)."""
         if self._legal_cache is None:
             self._legal_cache = [] if self.is_over else self._engine.legal()
+            self._legal_set = frozenset(self._legal_cache)
         return list(self._legal_cache)
+
+    def is_legal(self, action: Action) -> bool:
+        self.legal_actions()
+        return action in self._legal_set or self.why_not(action) is None
 
     def why_not(self, action: Action) -> IllegalActionError | None:
         """None if ``action`` is legal now, else the error ``apply`` would raise."""
@@ -199,9 +211,11 @@ class Game:
 
     def apply(self, action: Action) -> None:
         """Apply a legal action; an illegal one raises IllegalActionError and changes nothing."""
-        error = self.why_not(action)
-        if error is not None:
-            raise error
+        listed = self._legal_cache is not None and action in self._legal_set
+        if not listed:
+            error = self.why_not(action)
+            if error is not None:
+                raise error
         mark = len(self._history)
         try:
             self._step(action, auto=False)
@@ -232,6 +246,8 @@ class Game:
         self._legal_cache = None
         self._engine.do(action)
         self._history.append((action, auto))
+        if self._half_turn_started:
+            self._store_checkpoint()
 
     def _run_chance(self) -> None:
         while self._dice == "auto" and self.state.step in CHANCE_STEPS:
@@ -257,13 +273,13 @@ class Game:
             self._checkpoints.pop()
         start, state, rng_state, events = self._checkpoints[-1]
         self._engine.state = state.copy()
+        self._engine.invalidate()
         self._engine.events = self._engine.events[:events]
         self._rng = np.random.default_rng(self._seed)
         self._rng.bit_generator.state = rng_state
         self._history = keep[:start]
         self._legal_cache = None
-        self._checkpoints.pop()
-        self._checkpoints.append((start, state, rng_state, events))
+        self._half_turn_started = False
         for action, auto in keep[start:]:
             self._replay_one(action, auto)
 
@@ -275,6 +291,11 @@ class Game:
         self._step(action, auto)
 
     # ================================================================== records
+    def record_actions(self, start: int = 0) -> list[dict[str, Any]]:
+        """The recorded actions from index ``start`` on, as they appear in the game record."""
+        return [dict(action.to_dict(), **({"auto": True} if auto else {}))
+                for action, auto in self._history[start:]]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": RECORD_FORMAT,
@@ -283,8 +304,7 @@ class Game:
             "options": self._options.to_list(),
             "seed": self._seed,
             "dice": self._dice,
-            "actions": [dict(action.to_dict(), **({"auto": True} if auto else {}))
-                        for action, auto in self._history],
+            "actions": self.record_actions(),
         }
 
     def to_json(self) -> str:

@@ -62,22 +62,24 @@ def check_path(state: State, unit: Unit, path: tuple[str, ...], lines: tuple[str
     """Is moving ``unit`` along ``path`` (boxes from its own) by ``lines`` legal now? (4.c–4.g, 4.2.1, 4.2.2, 4.2.6)"""
     board = state.board
     side = unit.side
+    n = len(lines)
     if len(path) < 2 or path[0] != unit.location:
         return IllegalActionError("4.c", "a path starts at the unit's box and crosses at least one link")
-    if len(lines) != len(path) - 1:
+    if n != len(path) - 1:
         return IllegalActionError("4.c", "a path names one line type per link")
     if len(set(path)) != len(path):
         return IllegalActionError("4.c", "a path may not pass the same box twice")
     for box in path:
-        if box not in board:
+        if box not in board.boxes:
             return IllegalActionError("1.2", f"there is no box {box!r}")
     for a, b, kind in zip(path, path[1:], lines):
         if kind not in board.link_kinds(a, b):
             return IllegalActionError("1.2", f"no {kind} line joins {board.name(a)} and {board.name(b)}")
         if side is Side.CONFEDERATE and kind == "river" and board.is_potomac(a, b):
             return IllegalActionError("4.2.6", "Confederate units may never use the Potomac line")
+    if n == 1 and _one_link_ok(state, unit):
+        return None  # one link of any type, no box passed: T-3 always allows it
     kinds = frozenset(lines)
-    n = len(lines)
     if unit.type.is_cavalry:
         if "river" in kinds and len(kinds) > 1:
             return IllegalActionError("4.e", "cavalry may mix road and rail, but a path with a river uses only rivers")
@@ -115,6 +117,11 @@ def check_path(state: State, unit: Unit, path: tuple[str, ...], lines: tuple[str
         if state.has_units(path[-1], enemy):
             return IllegalActionError(rule, "a jump must end in a box without enemy units")
     return None
+
+
+def _one_link_ok(state: State, unit: Unit) -> bool:
+    """May this unit always move one link (no option restricts single links)?"""
+    return True
 
 
 def _candidate_paths(state: State, unit: Unit) -> Iterator[tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -263,14 +270,20 @@ def legal_sea_moves(state: State) -> Iterator[tuple[str, Unit, str]]:
     if state.phasing is not Side.UNION or state.marches_left < 1:
         return
     board = state.board
+    ports = sorted(board.ports)
+    # cheap filters first; every yielded move is still confirmed by its check function
+    union_ports = [p for p in ports if state.control[p] is Side.UNION and not state.has_units(p, Side.CONFEDERATE)]
+    invasion_ports = [p for p in ports if state.control[p] is not Side.UNION] if state.march_roll == 6 else []
     for unit in state.units_of(Side.UNION):
         if unit.marches or unit.naval or unit.location != unit.start_box or not board.boxes[unit.location].port:
             continue
-        for port in sorted(board.ports):
+        for port in union_ports:
             if check_naval_move(state, unit.id, port) is None:
                 yield "naval", unit, port
-            if unit.location == "washington" and check_invade(state, unit.id, port) is None:
-                yield "invade", unit, port
+        if unit.location == "washington":
+            for port in invasion_ports:
+                if check_invade(state, unit.id, port) is None:
+                    yield "invade", unit, port
 
 
 # --------------------------------------------------------------------------- march origins

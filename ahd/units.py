@@ -109,9 +109,19 @@ class Unit:
         self.start_box: str | None = None  # where it began the half-turn (4.2.3, 4.2.4)
 
     def clone(self) -> "Unit":
-        new = Unit.__new__(Unit)
-        for name in Unit.__slots__:
-            setattr(new, name, getattr(self, name))
+        new = Unit(self.id, self.side, self.type, self.location)
+        new.strength = self.strength
+        new.entrenched = self.entrenched
+        new.entrench_progress = self.entrench_progress
+        new.marches = self.marches
+        new.stopped = self.stopped
+        new.jumped = self.jumped
+        new.naval = self.naval
+        new.entered_from = self.entered_from
+        new.crossing = self.crossing
+        new.retreated = self.retreated
+        new.fought = self.fought
+        new.start_box = self.start_box
         return new
 
     @property

@@ -1,0 +1,69 @@
+"""Speed figures of the engine (``python -m ahd bench``): printed, never asserted by tests."""
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import sys
+import time
+
+from .bots import RandomBot, play
+from .game import new_game
+from .sides import CHANCE
+
+
+def _machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def run(games: int = 200, out=sys.stdout) -> dict:
+    print(f"machine: {_machine()}", file=out)
+    legal_times: dict[str, list[float]] = {}
+    apply_times: dict[str, list[float]] = {}
+    game_times = []
+    actions = 0
+    for seed in range(games):
+        game = new_game("1861", seed=seed)
+        bot = RandomBot(seed)
+        start = time.perf_counter()
+        while not game.is_over:
+            if game.current_player == CHANCE:
+                game.roll()
+                continue
+            decision = game.decision
+            t0 = time.perf_counter()
+            legal = game.legal_actions()
+            t1 = time.perf_counter()
+            action = legal[int(bot.rng.integers(len(legal)))]
+            t2 = time.perf_counter()
+            game.apply(action)
+            t3 = time.perf_counter()
+            legal_times.setdefault(decision, []).append(t1 - t0)
+            apply_times.setdefault(decision, []).append(t3 - t2)
+            actions += 1
+        game_times.append(time.perf_counter() - start)
+    all_legal = [t for ts in legal_times.values() for t in ts]
+    all_apply = [t for ts in apply_times.values() for t in ts]
+    print(f"{games} random 1861 games, {actions} decisions", file=out)
+    print(f"{'decision':<18}{'count':>8}{'legal_actions median':>22}{'apply median':>15}", file=out)
+    for decision in sorted(legal_times, key=lambda d: -len(legal_times[d])):
+        print(f"{decision:<18}{len(legal_times[decision]):>8}"
+              f"{statistics.median(legal_times[decision]) * 1e3:>19.3f} ms"
+              f"{statistics.median(apply_times[decision]) * 1e3:>12.3f} ms", file=out)
+    figures = {
+        "legal_actions_median_ms": statistics.median(all_legal) * 1e3,
+        "apply_median_ms": statistics.median(all_apply) * 1e3,
+        "game_median_ms": statistics.median(game_times) * 1e3,
+        "games_per_second": games / sum(game_times),
+    }
+    print(f"all decisions: legal_actions median {figures['legal_actions_median_ms']:.3f} ms, "
+          f"apply median {figures['apply_median_ms']:.3f} ms", file=out)
+    print(f"full random game (incl. the random players' choices): median {figures['game_median_ms']:.1f} ms, "
+          f"{figures['games_per_second']:.1f} games/s on one core", file=out)
+    return figures

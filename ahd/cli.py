@@ -1,0 +1,87 @@
+"""Command line: ``python -m ahd demo | play | bench``."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .bots import RandomBot, play
+from .errors import AhdError
+from .game import Game, new_game
+from .options import Options
+
+BOTS = {"random": RandomBot}
+
+
+def _make_bot(name: str, seed: int):
+    try:
+        return BOTS[name](seed=seed)
+    except KeyError:
+        raise SystemExit(f"unknown player {name!r}; choose from: {', '.join(BOTS)}") from None
+
+
+def _print_game(game: Game, quiet: bool, out) -> None:
+    if not quiet:
+        for event in game.log:
+            print(event, file=out)
+    print(f"Outcome: {game.outcome}", file=out)
+    print(f"Army maxima at the end: Union {game.army_max('union')}, Confederacy {game.army_max('confederate')}; "
+          f"{len(game.history)} actions recorded", file=out)
+
+
+def cmd_play(args, out) -> int:
+    options = Options.parse(args.preset)
+    if args.novice_union:
+        options = options.with_rule("S-12")
+    game = new_game(args.scenario, options=options, seed=args.seed)
+    play(game, _make_bot(args.union, args.seed * 2 + 1), _make_bot(args.confederate, args.seed * 2 + 2))
+    _print_game(game, args.quiet, out)
+    if args.save:
+        game.save(args.save)
+        print(f"Game record saved to {args.save}", file=out)
+    return 0
+
+
+def cmd_demo(args, out) -> int:
+    print("A House Divided — demo: the short game (July 1861 – June 1862), two random players.\n", file=out)
+    game = new_game("short", seed=args.seed)
+    play(game, RandomBot(seed=args.seed + 1), RandomBot(seed=args.seed + 2))
+    _print_game(game, False, out)
+    return 0
+
+
+def cmd_bench(args, out) -> int:
+    from .bench import run
+    run(games=args.games, out=out)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m ahd", description="A House Divided rules engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play", help="play a game between computer players and print its course")
+    p.add_argument("--scenario", default="1861", help="1861, short, or a scenario file (default 1861)")
+    p.add_argument("--union", default="random", help="player for the Union: " + ", ".join(BOTS))
+    p.add_argument("--confederate", default="random", help="player for the Confederacy: " + ", ".join(BOTS))
+    p.add_argument("--seed", type=int, default=1, help="seed of the dice and the players (default 1)")
+    p.add_argument("--preset", default="basic", help="option preset: basic, novice-union")
+    p.add_argument("--novice-union", action="store_true", help="inexperienced Union player (S-12)")
+    p.add_argument("--quiet", action="store_true", help="print only the outcome")
+    p.add_argument("--save", help="write the game record to this file")
+    p.set_defaults(func=cmd_play)
+    d = sub.add_parser("demo", help="watch a short game between two random players")
+    d.add_argument("--seed", type=int, default=1)
+    d.set_defaults(func=cmd_demo)
+    b = sub.add_parser("bench", help="measure engine speed and print the figures")
+    b.add_argument("--games", type=int, default=200, help="random games to time (default 200)")
+    b.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None, out=None) -> int:
+    out = out or sys.stdout
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args, out)
+    except (AhdError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

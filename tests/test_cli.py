@@ -1,0 +1,55 @@
+"""The command line: ``python -m ahd``."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import ahd
+from ahd.cli import main
+
+
+def run(*argv):
+    out = io.StringIO()
+    code = main(list(argv), out=out)
+    return code, out.getvalue()
+
+
+def test_play_prints_the_course_and_the_outcome():
+    code, text = run("play", "--scenario", "1861", "--union", "random", "--confederate", "random", "--seed", "1")
+    assert code == 0
+    assert "Turn 1 (July 1861)" in text
+    assert "Outcome:" in text and "victory" in text
+
+
+def test_play_short_and_novice_union(tmp_path):
+    path = tmp_path / "g.json"
+    code, text = run("play", "--scenario", "short", "--novice-union", "--seed", "3", "--quiet", "--save", str(path))
+    assert code == 0
+    assert text.startswith("Outcome:")
+    game = ahd.load(path)
+    assert "S-12" in game.options
+    assert game.scenario.id == "short"
+    assert game.is_over
+
+
+def test_same_seed_same_output():
+    assert run("play", "--seed", "5")[1] == run("play", "--seed", "5")[1]
+
+
+def test_demo_and_bench():
+    code, text = run("demo", "--seed", "2")
+    assert code == 0 and "Outcome:" in text
+    code, text = run("bench", "--games", "3")
+    assert code == 0
+    assert "legal_actions median" in text and "games/s" in text and "machine:" in text
+
+
+def test_bad_arguments_give_a_message_not_a_traceback():
+    result = subprocess.run([sys.executable, "-m", "ahd", "play", "--scenario", "1492"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "unknown scenario" in result.stderr and "Traceback" not in result.stderr
+    result = subprocess.run([sys.executable, "-m", "ahd", "play", "--union", "napoleon"],
+                            capture_output=True, text=True)
+    assert result.returncode != 0 and "unknown player" in result.stderr

@@ -1,0 +1,29 @@
+"""Every rule in the implemented scope is named by at least one test's rule marker."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+#: Rules 1–13, H-1, H-2, C-1, S-1, S-12, S-13 (the basic game).
+BASIC_GAME = [
+    "1.1", "1.3", "1.3.a", "2", "3.a", "3.b", "3.c",
+    "4.a", "4.b", "4.c", "4.d", "4.e", "4.f", "4.g", "4.1",
+    "4.2.1", "4.2.2", "4.2.3", "4.2.4", "4.2.5", "4.2.6",
+    "5.a", "5.b", "5.c", "5.d", "5.1.a", "5.1.b", "5.1.c", "5.2.a",
+    "5.2.1", "5.2.2", "5.2.3", "5.2.4", "5.2.5", "5.2.6", "5.2.7",
+    "6.a", "6.b", "6.c", "7.a", "7.b", "7.c", "7.d", "8",
+    "9.a", "9.b", "9.c", "9.d", "9.e", "10", "11.a", "11.b", "11.c", "12", "13",
+    "H-1", "H-2", "C-1", "S-1", "S-12", "S-13",
+]
+
+
+def marked_rules() -> set[str]:
+    rules = set()
+    for path in Path(__file__).parent.glob("test_*.py"):
+        rules |= set(re.findall(r"mark\.rule\(\s*\"([^\"]+)\"", path.read_text()))
+    return rules
+
+
+def test_every_basic_rule_has_a_marked_test():
+    missing = [rule for rule in BASIC_GAME if rule not in marked_rules()]
+    assert not missing, f"rules without a marked test: {missing}"
