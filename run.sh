@@ -24,8 +24,13 @@ setup() {
         "$(pick_python)" -m venv .venv
     fi
     if [ ! -f "$stamp" ]; then
-        .venv/bin/python -m pip install --quiet --upgrade pip
-        .venv/bin/python -m pip install --quiet -e ".[test]"
+        echo "Setting up .venv (first run or changed dependencies; about a minute)..."
+        if ! { .venv/bin/python -m pip install --upgrade pip &&
+               .venv/bin/python -m pip install -e ".[test]"; } > .venv/install.log 2>&1; then
+            cat .venv/install.log
+            echo "error: installing the dependencies failed (log above, also in .venv/install.log)" >&2
+            exit 1
+        fi
         rm -f .venv/.installed-*
         touch "$stamp"
     fi

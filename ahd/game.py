@@ -60,9 +60,10 @@ class Game:
         self._store_checkpoint()
 
     def _checkpoint(self) -> None:
-        """Called by the engine when a half-turn starts; the restart point for undo is stored once
-        the action that started it is complete."""
-        self._half_turn_started = True
+        """Called by the engine when a half-turn starts. At each Union half (once per game turn) a
+        restart point for undo is stored, once the action that started it is complete."""
+        if self._engine.state.phasing is Side.UNION:
+            self._half_turn_started = True
 
     def _store_checkpoint(self) -> None:
         self._half_turn_started = False

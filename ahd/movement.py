@@ -124,25 +124,31 @@ def _one_link_ok(state: State, unit: Unit) -> bool:
     return True
 
 
+def _lines_compatible(unit: Unit, lines: tuple[str, ...]) -> bool:
+    """4.e: infantry keeps one line type; cavalry mixes road and rail but not rivers."""
+    if unit.type.is_cavalry:
+        return len({kind == "river" for kind in lines}) == 1
+    return len(set(lines)) == 1
+
+
 def _candidate_paths(state: State, unit: Unit) -> Iterator[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Every path shape the unit could possibly take (filtered by check_path afterwards)."""
+    """Path shapes the unit could take: line types compatible (4.e) and no longer than T-3 allows.
+    Each is still confirmed by check_path."""
     board = state.board
-    enemy = unit.side.enemy
-    longest = 2
-    origin = unit.location
 
     def extend(path: tuple[str, ...], lines: tuple[str, ...]) -> Iterator:
-        here = path[-1]
-        if len(path) > 1:
-            yield path, lines
-            if len(lines) >= longest or state.has_units(here, enemy) and len(path) > 2:
-                return
-        for step in board.steps(here):
+        for step in board.steps(path[-1]):
             if step.to in path:
                 continue
-            yield from extend(path + (step.to,), lines + (step.kind,))
+            new_path, new_lines = path + (step.to,), lines + (step.kind,)
+            if not _lines_compatible(unit, new_lines):
+                continue
+            if len(new_lines) > max_links(state, unit, frozenset(new_lines)):
+                continue
+            yield new_path, new_lines
+            yield from extend(new_path, new_lines)
 
-    yield from extend((origin,), ())
+    yield from extend((unit.location,), ())
 
 
 def legal_paths(state: State, unit: Unit) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -302,8 +308,8 @@ def can_act_in_march(state: State, unit: Unit) -> bool:
 
 def march_origins(state: State) -> list[str]:
     """Boxes from which a march can start: holding a phasing unit with a legal order."""
-    origins = []
-    for box, units in state.by_box.items():
-        if any(u.side is state.phasing and can_act_in_march(state, u) for u in units):
-            origins.append(box)
-    return origins
+    origins = set()
+    for unit in state.units_of(state.phasing):
+        if unit.location not in origins and can_act_in_march(state, unit):
+            origins.add(unit.location)
+    return sorted(origins)
