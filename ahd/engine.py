@@ -20,7 +20,7 @@ from .errors import IllegalActionError
 from .scenario import Scenario
 from .sides import CHANCE, Side
 from .state import Battle, Outcome, State
-from .victory import check_end_of_turn, check_update
+from .victory import check_end_of_turn, check_update, scenario_score
 
 SEGMENT_OF_STEP = {
     "march_roll": "movement", "movement": "movement", "march": "movement",
@@ -48,9 +48,11 @@ class Event:
 class Engine:
     """Applies actions to a State in the order of 3.b. Validation is ``check``; ``do`` trusts it."""
 
-    def __init__(self, state: State, scenario: Scenario, on_half_turn: Callable[[], None] | None = None) -> None:
+    def __init__(self, state: State, scenario: Scenario, on_half_turn: Callable[[], None] | None = None,
+                 play_on: bool = False) -> None:
         self.state = state
         self.scenario = scenario
+        self.play_on = play_on
         self.events: list[Event] = []
         self.on_half_turn = on_half_turn or (lambda: None)
         self._cache: tuple[str, list[Action]] | None = None  # legal actions of the current step
@@ -725,6 +727,12 @@ class Engine:
         outcome = check_end_of_turn(s, self.scenario.last_turn, self.scenario.end == "short")
         if outcome:
             return self._finish(outcome)
+        if s.turn == self.scenario.score_turn:
+            result = scenario_score(s, self.scenario.score_turn)
+            if not self.play_on:
+                return self._finish(result)
+            s.scenario_result = result
+            self.log("end", f"{result}. Play continues under the campaign rules to turn 40 (S-0).")
         s.turn += 1
         self._start_turn()
 

@@ -33,7 +33,7 @@ class Game:
     """A game of A House Divided. Make one with :func:`ahd.new_game`."""
 
     def __init__(self, scenario: "Scenario | str" = "1861", *, options: Any = None, seed: int | None = None,
-                 dice: str = "auto", board: Board | None = None) -> None:
+                 dice: str = "auto", play_on: bool = False, board: Board | None = None) -> None:
         self._board = board or default_board()
         self._scenario = load_scenario(scenario, self._board)
         self._options = Options.parse(options)
@@ -42,6 +42,7 @@ class Game:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
         self._seed = int(seed)
+        self._play_on = bool(play_on)
         self.dice = dice
         self._history: list[tuple[Action, bool]] = []
         self._checkpoints: list[tuple[int, State, dict, int]] = []
@@ -52,7 +53,7 @@ class Game:
     def _reset(self) -> None:
         self._rng = np.random.default_rng(self._seed)
         state = self._scenario.setup(self._board, self._options)
-        self._engine = Engine(state, self._scenario, on_half_turn=self._checkpoint)
+        self._engine = Engine(state, self._scenario, on_half_turn=self._checkpoint, play_on=self._play_on)
         self._history = []
         self._checkpoints = []
         self._half_turn_started = False
@@ -136,6 +137,15 @@ class Game:
     @property
     def outcome(self) -> Outcome | None:
         return self.state.outcome
+
+    @property
+    def scenario_result(self) -> Outcome | None:
+        """The S-VT score of a year scenario played on past its end (see ``play_on``), else None."""
+        return self.state.scenario_result
+
+    @property
+    def play_on(self) -> bool:
+        return self._play_on
 
     @property
     def is_over(self) -> bool:
@@ -304,6 +314,7 @@ class Game:
             "scenario": self._scenario.id if self._scenario.is_built_in else self._scenario.data,
             "options": self._options.to_list(),
             "seed": self._seed,
+            "play_on": self._play_on,
             "dice": self._dice,
             "actions": self.record_actions(),
         }
@@ -340,7 +351,8 @@ class Game:
             scenario = data["scenario"]
             if isinstance(scenario, dict):
                 scenario = scenario_from_dict(scenario, "<record>")
-            game = cls(scenario, options=data["options"], seed=data["seed"], dice="manual")
+            game = cls(scenario, options=data["options"], seed=data["seed"], dice="manual",
+                       play_on=bool(data.get("play_on", False)))
         except (AhdError, ValueError, TypeError) as exc:
             raise RecordError(f"the record's set-up is invalid: {exc}") from None
         for index, raw in enumerate(data["actions"]):
@@ -361,7 +373,7 @@ class Game:
         """An independent game in the same position (same future dice), e.g. for lookahead."""
         new = Game.__new__(Game)
         new.__dict__.update(self.__dict__)
-        new._engine = Engine(self.state.copy(), self._scenario, on_half_turn=new._checkpoint)
+        new._engine = Engine(self.state.copy(), self._scenario, on_half_turn=new._checkpoint, play_on=self._play_on)
         new._engine.events = list(self._engine.events)
         new._history = list(self._history)
         new._checkpoints = list(self._checkpoints)
@@ -376,10 +388,15 @@ class Game:
 
 
 def new_game(scenario: "str | Path | Scenario" = "1861", *, options: Any = None, seed: int | None = None,
-             dice: str = "auto") -> Game:
-    """Start a game: ``scenario`` = ``"1861"``, ``"short"`` (S-13) or a scenario file path;
-    ``options`` = Options, a preset name (``"novice-union"`` for S-12), rule IDs or {rule: on}."""
-    return Game(scenario, options=options, seed=seed, dice=dice)
+             dice: str = "auto", play_on: bool = False) -> Game:
+    """Start a game.
+
+    ``scenario``: ``"1861"`` (S-1), ``"short"`` (S-13), ``"1862"``, ``"1863"``, ``"1864"`` or a scenario file path.
+    ``options``: Options, a preset name (``"novice-union"`` for S-12), rule IDs or {rule: on}.
+    ``dice``: ``"auto"`` (seeded generator) or ``"manual"`` (typed-in rolls).
+    ``play_on``: for the year scenarios, record the S-VT score at its turn and go on to turn 40 (S-0).
+    """
+    return Game(scenario, options=options, seed=seed, dice=dice, play_on=play_on)
 
 
 def load(path: str | Path) -> Game:

@@ -27,11 +27,14 @@ from .options import Options
 from .sides import Side
 from .state import State
 from .units import MILITIA_MIX, POOL, RESERVE, TYPE_ALIASES, UNIT_TYPES
+from .victory import SCORE_TABLE
 
 FORMAT = "house-divided-scenario"
-ENDS = ("campaign", "short")
-BUILT_IN = ("1861", "short")
-ALIASES = {"s-1": "1861", "campaign": "1861", "s-13": "short"}
+ENDS = ("campaign", "short", "table")
+BUILT_IN = ("1861", "short", "1862", "1863", "1864")
+ALIASES = {"s-1": "1861", "campaign": "1861", "s-13": "short", "s-1862": "1862", "s-1863": "1863",
+           "s-1864": "1864"}
+LEADERS = ("grant", "sherman", "lee")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,9 @@ class Scenario:
     end: str
     units: tuple[Placement, ...]
     control: tuple[tuple[str, Side | None], ...]
+    score_turn: int | None  # S-0: the scenario is scored on T-8 after this turn ("table" end)
+    leaders: tuple[tuple[str, str], ...]  # (leader, box): placed only when leader rules are on
+    stated_maxima: dict | None  # the army maxima the scenario text states (validation target)
     source: str
     data: Any  # the validated JSON, kept for game records of custom scenarios
 
@@ -128,6 +134,31 @@ def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scen
     end = _get(data, "end", str, path)
     if end not in ENDS:
         raise _fail(path, "end", f"expected one of {', '.join(ENDS)}, got {end!r}")
+    score_turn = None
+    if end == "table":
+        score_turn = _get(data, "score_turn", int, path)
+        if score_turn not in SCORE_TABLE:
+            raise _fail(path, "score_turn", f"the scenario victory table (T-8) scores turns "
+                                            f"{', '.join(map(str, SCORE_TABLE))}, not {score_turn}")
+        if not start <= score_turn <= last:
+            raise _fail(path, "score_turn", f"must lie between start_turn and last_turn, got {score_turn}")
+    leaders = []
+    for i, raw in enumerate(data.get("leaders", [])):
+        where = f"leaders[{i}]"
+        if not isinstance(raw, dict):
+            raise _fail(path, where, "expected an object {name, box}")
+        name = _get(raw, "name", str, path, where).lower()
+        if name not in LEADERS:
+            raise _fail(path, f"{where}.name", f"unknown leader {raw['name']!r}: expected one of {', '.join(LEADERS)}")
+        box = _get(raw, "box", str, path, where)
+        if box not in board:
+            raise _fail(path, f"{where}.box", f"unknown box {box!r}")
+        leaders.append((name, box))
+    stated = data.get("stated_maxima")
+    if stated is not None:
+        if not isinstance(stated, dict) or set(stated) != {"union", "confederate"} or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in stated.values()):
+            raise _fail(path, "stated_maxima", "expected {\"union\": int, \"confederate\": int}")
     placements = []
     militia_on_map = {side: {code: 0 for code in mix} for side, mix in MILITIA_MIX.items()}
     for i, raw in enumerate(_get(data, "units", list, path)):
@@ -179,7 +210,8 @@ def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scen
     return Scenario(
         id=_get(data, "id", str, path), rule=_get(data, "rule", str, path), title=_get(data, "title", str, path),
         description=str(data.get("description", "")), start_turn=start, first_turn_marches=marches,
-        last_turn=last, end=end, units=tuple(placements), control=tuple(control), source=path, data=data)
+        last_turn=last, end=end, units=tuple(placements), control=tuple(control), score_turn=score_turn,
+        leaders=tuple(leaders), stated_maxima=stated, source=path, data=data)
 
 
 def load_scenario(name_or_path: "str | Path | Scenario", board: Board | None = None) -> Scenario:

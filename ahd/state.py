@@ -22,8 +22,11 @@ class Outcome:
     rule: str
     reason: str
     turn: int
+    level: str | None = None  # scenario results (S-VT): "Union edge", "historical result (draw)", ...
 
     def __str__(self) -> str:
+        if self.level is not None:
+            return f"Scenario result after turn {self.turn}: {self.reason} ({self.rule})"
         who = "Nobody" if self.winner is None else self.winner.adjective
         return f"{who} victory on turn {self.turn}: {self.reason} ({self.rule})"
 
@@ -87,6 +90,7 @@ class State:
         self.recruits_placed = 0
         self.recruit_boxes: set[str] = set()
         self.outcome: Outcome | None = None
+        self.scenario_result: Outcome | None = None  # S-0 score when play continues past it
         self.reverted: list[tuple[str, Side]] = []  # 9.b reversions not yet logged
         self._maxima: dict[Side, int] | None = None
 

@@ -8,6 +8,22 @@ from .state import Outcome, State
 
 SHORT_GAME_MARGIN = 5
 
+#: T-8: scenario scored after this turn -> the difference D (Union max − Confederate max) of a draw.
+SCORE_TABLE = {17: 8, 27: 12, 37: 16}
+#: T-8 bands, from D = draw + 3 and above down to D = draw − 3 and below.
+BANDS = ((3, Side.UNION, "Union victory"), (2, Side.UNION, "Union advantage"), (1, Side.UNION, "Union edge"),
+         (0, None, "historical result (draw)"), (-1, Side.CONFEDERATE, "Confederate edge"),
+         (-2, Side.CONFEDERATE, "Confederate advantage"), (-3, Side.CONFEDERATE, "Confederate victory"))
+
+
+def scenario_score(state: State, score_turn: int) -> Outcome:
+    """S-VT / T-8: score D = Union max − Confederate max on the scenario's row."""
+    d = state.army_max(Side.UNION) - state.army_max(Side.CONFEDERATE)
+    offset = max(-3, min(3, d - SCORE_TABLE[score_turn]))
+    _, winner, level = next(b for b in BANDS if b[0] == offset)
+    return Outcome(winner, "S-VT", f"{level}: the Union maximum exceeds the Confederate by {d} "
+                                   f"(a draw is {SCORE_TABLE[score_turn]})", state.turn, level)
+
 
 def check_update(state: State) -> Outcome | None:
     """11.c: the checks after a control update: 11.a, 11.b(1), 11.b(2); S-12 limits the latter two
