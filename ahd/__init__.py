@@ -8,7 +8,7 @@
 The engine needs only the standard library and numpy; it never imports Jupyter packages.
 """
 from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
-                      Entrench, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
+                      Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Target, Volley, action_from_dict)
 from .board import Board, Box, default_board, load_board
 from .calendar import Turn
@@ -21,7 +21,7 @@ from .state import Outcome
 
 __all__ = [
     "Action", "BeginMarch", "CavalryRetreat", "ChooseBattle", "EndMarch", "EndMovement", "EndRecruitment",
-    "Entrench", "FireAuto", "HoldGround", "Invade", "Move", "NavalMove", "NoPromotion", "OpenFire", "Promote",
+    "Entrench", "Evacuate", "FireAuto", "HoldGround", "Invade", "Move", "NavalMove", "NoPromotion", "OpenFire", "Promote",
     "Recruit", "Reinforce", "Retreat", "Roll", "Target", "Volley", "action_from_dict",
     "Board", "Box", "default_board", "load_board", "Turn",
     "AhdError", "DataFileError", "IllegalActionError", "RecordError",

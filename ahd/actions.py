@@ -166,6 +166,16 @@ class Retreat(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Evacuate(Action):
+    """O-3.1: the Union retreats all its battle units by sea to Washington (a retreat: the battle is lost)."""
+
+    kind: ClassVar[str] = "evacuate"
+
+    def __str__(self) -> str:
+        return "Evacuate by sea to Washington"
+
+
+@dataclass(frozen=True, slots=True)
 class Reinforce(Action):
     """Bring one unit from an adjacent box into the battle (5.2.4)."""
 
@@ -261,7 +271,7 @@ class EndRecruitment(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (
     Roll, BeginMarch, Move, Entrench, EndMarch, NavalMove, Invade, EndMovement,
-    ChooseBattle, CavalryRetreat, HoldGround, Retreat, Reinforce, OpenFire, Target, FireAuto, Volley,
+    ChooseBattle, CavalryRetreat, HoldGround, Retreat, Evacuate, Reinforce, OpenFire, Target, FireAuto, Volley,
     Promote, NoPromotion, Recruit, EndRecruitment,
 )}
 

@@ -65,6 +65,34 @@ def next_shooter(state: State, battle: Battle) -> Unit | None:
     return None
 
 
+def _spread_feasible(shooters: list[Unit], enemies: list[Unit], targets: list[tuple[str, str]]) -> bool:
+    """5.1.a: can the remaining shooters still reach min(shooters, enemies) distinct targets?"""
+    distinct = len({t for _, t in targets})
+    return distinct + len(shooters) - len(targets) >= required_distinct(len(shooters), len(enemies))
+
+
+def _priorities_feasible(shooters: list[Unit], enemies: list[Unit], targets: list[tuple[str, str]]) -> bool:
+    """O-2.2: cavalry covers min(cavalry, enemy cavalry) distinct enemy cavalry and then spreads over
+    the other enemies before doubling; infantry covers min(infantry, enemy infantry) distinct enemy
+    infantry and may fire at cavalry only once every enemy infantry is covered by infantry."""
+    arm = {u.id: u.type.is_cavalry for u in shooters + enemies}
+    enemy_cav = sum(1 for u in enemies if u.type.is_cavalry)
+    enemy_inf = len(enemies) - enemy_cav
+    for cavalry in (True, False):
+        group = [u for u in shooters if arm[u.id] is cavalry]
+        declared = [t for s, t in targets if arm[s] is cavalry]
+        remaining = len(group) - len(declared)
+        same_arm = {t for t in declared if arm[t] is cavalry}
+        need_same = min(len(group), enemy_cav if cavalry else enemy_inf) - len(same_arm)
+        if need_same > remaining:
+            return False
+        if cavalry:
+            need_distinct = min(len(group), len(enemies)) - len(set(declared))
+            if need_distinct > remaining:
+                return False
+    return True
+
+
 def check_target(state: State, battle: Battle, shooter_id: str, target_id: str) -> IllegalActionError | None:
     shooters = battle_units(state, battle, battle.firing)
     enemies = battle_units(state, battle, battle.firing.enemy)
@@ -75,11 +103,15 @@ def check_target(state: State, battle: Battle, shooter_id: str, target_id: str) 
         return IllegalActionError("5.1.a", f"{shooter_id} has already declared its target")
     if target_id not in {u.id for u in enemies}:
         return IllegalActionError("5.1.a", f"{target_id} is not an enemy unit in this battle")
-    targeted = {t for _, t in battle.targets}
-    distinct_after = len(targeted | {target_id})
-    remaining_after = len(shooters) - len(battle.targets) - 1
-    needed = required_distinct(len(shooters), len(enemies))
-    if distinct_after + remaining_after < needed:
+    targets = battle.targets + [(shooter_id, target_id)]
+    if "O-2.2" in state.options:
+        if not _priorities_feasible(shooters, enemies, targets):
+            return IllegalActionError(
+                "O-2.2", "battlefield targets: cavalry first fires at distinct enemy cavalry, then at other enemies "
+                         "before doubling up; infantry fires at enemy cavalry only once every enemy infantry unit "
+                         "is targeted by infantry")
+    elif not _spread_feasible(shooters, enemies, targets):
+        needed = required_distinct(len(shooters), len(enemies))
         return IllegalActionError(
             "5.1.a", f"targets must be spread: {needed} different enemy units must be targeted before any "
                      f"unit is fired at twice")
@@ -103,37 +135,31 @@ def check_volley(state: State, battle: Battle, targets: tuple[tuple[str, str], .
 
 
 def auto_targets(state: State, battle: Battle) -> list[tuple[str, str]]:
-    """The default spread: cover every enemy once (likeliest kills first), then double up on the
-    targets easiest to finish. Always legal under 5.1.a."""
-    shooters = [u for u in battle_units(state, battle, battle.firing) if u.id not in {s for s, _ in battle.targets}]
+    """The default spread: each shooter in turn (best shots first) takes the legal target it is likeliest
+    to hit, preferring enemies not yet covered and reduced ones. Always legal (5.1.a or O-2.2)."""
     enemies = battle_units(state, battle, battle.firing.enemy)
     if not enemies:
         return []
-    targeted = {t for _, t in battle.targets}
-    units = {u.id: u for u in enemies}
-
-    def weakness(target: Unit) -> tuple:
-        best = max((effective_value(state, battle, s, target) for s in shooters), default=0)
-        return (target.strength != REDUCED, -best, -target.type.value, target.id)
-
-    order = sorted(enemies, key=weakness)
-    uncovered = [t for t in order if t.id not in targeted]
+    trial = battle.copy()
+    declared = {s for s, _ in trial.targets}
+    shooters = [u for u in battle_units(state, battle, battle.firing) if u.id not in declared]
     shooters.sort(key=lambda s: -max(effective_value(state, battle, s, t) for t in enemies))
     result = []
-    for i, shooter in enumerate(shooters):
-        if uncovered:
-            # the shooter with the best odds against this target takes it
-            target = max(uncovered, key=lambda t: effective_value(state, battle, shooter, t))
-            uncovered.remove(target)
-        else:
-            target = order[i % len(order)]
-        result.append((shooter.id, units[target.id].id))
+    for shooter in shooters:
+        covered = {t for _, t in trial.targets}
+        legal = [t for t in enemies if check_target(state, trial, shooter.id, t.id) is None]
+        target = max(legal, key=lambda t: (t.id not in covered, effective_value(state, battle, shooter, t),
+                                           t.strength == REDUCED, t.type.value, t.id))
+        trial.targets.append((shooter.id, target.id))
+        result.append((shooter.id, target.id))
     return result
 
 
 # --------------------------------------------------------------------------- damage (5.1.c, 5.d)
 def eliminate(state: State, unit: Unit) -> None:
     """5.d: militia back to the owner's pool; veteran and crack out of the game."""
+    if unit.side is Side.CONFEDERATE and unit.type.is_infantry and unit.type.quality != MILITIA:
+        state.veteran_losses += 1  # O-4.3
     state.place(unit, POOL if unit.type.quality == MILITIA else OUT)
 
 
@@ -155,6 +181,8 @@ def retreat_barrier(state: State, battle: Battle, side: Side, to: str) -> Illega
         return IllegalActionError("5.2.5", f"{board.name(to)} is not adjacent to {board.name(battle.box)}")
     if side is Side.CONFEDERATE and board.is_potomac(battle.box, to):
         return IllegalActionError("4.2.6", "Confederate units may never retreat across the Potomac")
+    if state.turn == 1 and "O-4.1" in state.options and board.boxes[to].owner is None:
+        return IllegalActionError("O-4.1", "on turn 1 no unit enters Kentucky")
     if state.has_units(to, enemy):
         return IllegalActionError("5.2.5", f"{board.name(to)} holds enemy units")
     if state.control[to] is enemy and board.boxes[to].value_for(enemy) > 0:
@@ -198,6 +226,29 @@ def cavalry_retreat_boxes(state: State, battle: Battle) -> list[str]:
     """5.2.6 boxes: 5.2.5 (a)–(d), with no friendly preference."""
     return [b for b in sorted(state.board.neighbours(battle.box))
             if retreat_barrier(state, battle, battle.defender, b) is None]
+
+
+SOUTHERN_EXTRA_PORTS = ("fort_monroe", "pensacola")
+
+
+def evacuation_barrier(state: State, battle: Battle) -> IllegalActionError | None:
+    """O-3.1: may the Union retreat by sea to Washington from this battle now?"""
+    board = state.board
+    box = board.boxes[battle.box]
+    if "O-3.1" not in state.options:
+        return IllegalActionError("O-3.1", "naval evacuation is an optional rule that is off")
+    if battle.firing is not Side.UNION or battle.round < 2:
+        return IllegalActionError("O-3.1", "the Union evacuates by sea in its own firing moment, from round 2")
+    if battle.reinforced_now:
+        return IllegalActionError("5.2.5", "a retreat comes before reinforcing, not after")
+    southern = box.port and (box.owner is Side.CONFEDERATE or box.id in SOUTHERN_EXTRA_PORTS)
+    if not southern:
+        return IllegalActionError("O-3.1", f"{box.name} is not a southern port")
+    if battle.attacker is Side.UNION and not battle.invasion:
+        return IllegalActionError("O-3.1", "the Union evacuates only a port it invaded by sea or defends")
+    if state.control["washington"] is not Side.UNION or state.has_units("washington", Side.CONFEDERATE):
+        return IllegalActionError("O-3.1", "Washington must be Union-controlled and free of enemy units")
+    return None
 
 
 # --------------------------------------------------------------------------- reinforcements (5.2.4)

@@ -12,7 +12,7 @@ from typing import Callable
 
 from . import combat, movement, promotion, recruitment
 from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
-                      Entrench, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
+                      Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Target, Volley)
 from .calendar import Turn
 from .control import update_control
@@ -26,10 +26,10 @@ SEGMENT_OF_STEP = {
     "march_roll": "movement", "movement": "movement", "march": "movement",
     "choose_battle": "combat", "cavalry_retreat": "combat", "battle_options": "combat", "targets": "combat",
     "shot": "combat", "battle_promotion": "combat",
-    "promotion": "promotion", "recruit_roll": "recruitment", "recruitment": "recruitment",
+    "training_roll": "promotion", "promotion": "promotion", "recruit_roll": "recruitment", "recruitment": "recruitment",
     "over": "over",
 }
-CHANCE_STEPS = ("march_roll", "shot", "recruit_roll")
+CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +86,9 @@ class Engine:
             return f"{s.phasing.adjective} march roll (4.a)"
         if s.step == "recruit_roll":
             return f"{s.phasing.adjective} recruitment roll (7.a)"
+        if s.step == "training_roll":
+            return (f"Confederate replacement training roll, minus {s.veteran_losses} for veteran/crack "
+                    f"infantry lost this turn: 1 or less gives two promotions (O-4.3)")
         if s.step == "shot":
             shooter, target = s.battle.targets[s.battle.shot_index]
             value = combat.effective_value(s, s.battle, s.units[shooter], s.units[target])
@@ -149,10 +152,12 @@ class Engine:
         s = self.state
         for unit in s.units.values():
             unit.retreated = unit.fought = False
+        s.veteran_losses = 0
         self.log("turn", f"— {Turn.of(s.turn)} —")
         drafted = recruitment.draft(s)
         if drafted:
-            self.log("draft", f"Draft: {drafted} militia infantry join the Union pool (8)")
+            rule = "O-4.4" if drafted != recruitment.DRAFT_SIZE else "8"
+            self.log("draft", f"Draft: {drafted} militia infantry join the Union pool ({rule})")
         s.phasing = Side.UNION
         self._start_half()
 
@@ -188,7 +193,7 @@ class Engine:
     def _legal_march_roll(self) -> list[Action]:
         return [Roll(v) for v in range(1, 7)]
 
-    _legal_shot = _legal_recruit_roll = _legal_march_roll
+    _legal_shot = _legal_recruit_roll = _legal_training_roll = _legal_march_roll
 
     def _do_roll(self, action: Roll) -> None:
         s = self.state
@@ -202,8 +207,14 @@ class Engine:
             self._movement_or_end()
         elif s.step == "shot":
             self._resolve_shot(action.value)
+        elif s.step == "training_roll":
+            modified = action.value - s.veteran_losses
+            s.promotions_left = 2 if modified <= 1 else 1
+            self.log("roll", f"Confederate replacement training roll {action.value} − {s.veteran_losses} = "
+                             f"{modified}: {s.promotions_left} promotion(s) this segment (O-4.3)")
+            s.step = "promotion"
         elif s.step == "recruit_roll":
-            s.recruit_limit = recruitment.recruit_limit(action.value)
+            s.recruit_limit = recruitment.recruit_limit(s, s.phasing, action.value)
             self.log("roll", f"{s.phasing.adjective} recruitment roll {action.value}: up to "
                              f"{s.recruit_limit} recruits (7.a)")
             s.step = "recruitment"
@@ -385,8 +396,9 @@ class Engine:
             battle.reinforce_origins[side] = set()
             for u in units:
                 u.fought = True
-        battle.entry_boxes = frozenset(u.entered_from for u in combat.battle_units(s, battle, battle.attacker)
-                                       if u.entered_from)
+        attackers = combat.battle_units(s, battle, battle.attacker)
+        battle.entry_boxes = frozenset(u.entered_from for u in attackers if u.entered_from)
+        battle.invasion = any(u.entered_from == movement.SEA and u.crossing for u in attackers)
         self.log("battle", f"Battle at {s.board.name(box)}: {self._forces(battle, battle.attacker)} attack "
                            f"{self._forces(battle, battle.defender)}")
         if combat.cavalry_retreat_possible(s, battle):
@@ -442,6 +454,8 @@ class Engine:
         actions: list[Action] = []
         if not battle.reinforced_now:
             actions.extend(Retreat(b) for b in combat.retreat_boxes(s, battle, battle.firing))
+            if "O-3.1" in s.options and combat.evacuation_barrier(s, battle) is None:
+                actions.append(Evacuate())
         actions.extend(Reinforce(u.id) for u in combat.reinforcements(s, battle))
         actions.append(OpenFire())
         return actions
@@ -462,6 +476,20 @@ class Engine:
         self.log("retreat", f"{side.adjective} retreats from {s.board.name(battle.box)} to "
                             f"{s.board.name(action.to)} and loses the battle (5.2.5)")
         self._finish_battle(side.enemy)
+
+    def _check_evacuate(self, action: Evacuate) -> IllegalActionError | None:
+        s = self.state
+        return combat.evacuation_barrier(s, s.battle)
+
+    def _do_evacuate(self, action: Evacuate) -> None:
+        s = self.state
+        battle = s.battle
+        for unit in combat.battle_units(s, battle, Side.UNION):
+            s.place(unit, "washington")
+            unit.retreated = True
+        self.log("retreat", f"The Union evacuates {s.board.name(battle.box)} by sea to Washington and loses "
+                            f"the battle (O-3.1)")
+        self._finish_battle(Side.CONFEDERATE)
 
     def _check_reinforce(self, action: Reinforce) -> IllegalActionError | None:
         s = self.state
@@ -670,10 +698,12 @@ class Engine:
         s.promotions_left = 1
         if len(self._legal_promotion()) == 1:
             self._start_recruitment()
+        elif "O-4.3" in s.options and s.phasing is Side.CONFEDERATE:
+            s.step = "training_roll"
 
     def _start_recruitment(self) -> None:
         s = self.state
-        s.recruit_boxes = set()
+        s.recruit_boxes = {}
         s.recruits_placed = 0
         s.recruit_limit = 0
         if recruitment.can_recruit_any(s, s.phasing):
@@ -743,12 +773,12 @@ class Engine:
         self.log("end", f"Game over. {outcome}")
 
     ACCEPTS: dict[str, tuple[type, ...]] = {
-        "march_roll": (Roll,), "shot": (Roll,), "recruit_roll": (Roll,),
+        "march_roll": (Roll,), "shot": (Roll,), "recruit_roll": (Roll,), "training_roll": (Roll,),
         "movement": (BeginMarch, NavalMove, Invade, EndMovement),
         "march": (Move, Entrench, EndMarch),
         "choose_battle": (ChooseBattle,),
         "cavalry_retreat": (CavalryRetreat, HoldGround),
-        "battle_options": (Retreat, Reinforce, OpenFire),
+        "battle_options": (Retreat, Evacuate, Reinforce, OpenFire),
         "targets": (Target, FireAuto, Volley),
         "battle_promotion": (Promote, NoPromotion),
         "promotion": (Promote, NoPromotion),

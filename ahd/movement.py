@@ -47,10 +47,26 @@ def _in_march(state: State, unit_id: str) -> tuple[Unit | None, IllegalActionErr
 
 
 # --------------------------------------------------------------------------- paths
+def moves_like_cavalry(state: State, unit: Unit) -> bool:
+    """Cavalry, and crack infantry under O-2.1 (road/rail only; it never jumps)."""
+    return unit.type.is_cavalry or ("O-2.1" in state.options and unit.type.is_crack_infantry)
+
+
+def first_turn_limits(state: State) -> bool:
+    """O-4.1 is in force: turn 1 with the first-turn restrictions on."""
+    return state.turn == 1 and "O-4.1" in state.options
+
+
 def max_links(state: State, unit: Unit, lines: frozenset[str]) -> int:
-    """T-3: the longest path for this unit over these line types (basic rules)."""
+    """T-3: the longest path for this unit over these line types."""
+    if "river" in lines and first_turn_limits(state):
+        return 1  # O-4.1
+    if lines == {"rail"} and unit.side is Side.UNION and "O-3.2" in state.options:
+        return 3  # O-3.2: the third link only over friendly rail, checked in check_path
     if unit.type.is_cavalry:
         return 2
+    if moves_like_cavalry(state, unit) and "river" not in lines:
+        return 2  # O-2.1
     if lines == {"river"}:
         return 2
     if lines == {"rail"}:
@@ -77,10 +93,18 @@ def check_path(state: State, unit: Unit, path: tuple[str, ...], lines: tuple[str
             return IllegalActionError("1.2", f"no {kind} line joins {board.name(a)} and {board.name(b)}")
         if side is Side.CONFEDERATE and kind == "river" and board.is_potomac(a, b):
             return IllegalActionError("4.2.6", "Confederate units may never use the Potomac line")
-    if n == 1 and _one_link_ok(state, unit):
+    first_turn = first_turn_limits(state)
+    if first_turn:
+        for box in path[1:]:
+            if board.boxes[box].owner is None:
+                return IllegalActionError("O-4.1", "on turn 1 no unit enters Kentucky")
+    if n == 1:
         return None  # one link of any type, no box passed: T-3 always allows it
     kinds = frozenset(lines)
-    if unit.type.is_cavalry:
+    if first_turn and "river" in kinds:
+        return IllegalActionError("O-4.1", "on turn 1 river moves are one link per march")
+    cavalry_like = moves_like_cavalry(state, unit)
+    if cavalry_like:
         if "river" in kinds and len(kinds) > 1:
             return IllegalActionError("4.e", "cavalry may mix road and rail, but a path with a river uses only rivers")
     elif len(kinds) > 1:
@@ -88,12 +112,13 @@ def check_path(state: State, unit: Unit, path: tuple[str, ...], lines: tuple[str
     limit = max_links(state, unit, kinds)
     if n > limit:
         return IllegalActionError("4.c", f"{unit.type.name} may move at most {limit} link(s) by {'/'.join(sorted(kinds))}")
-    if not unit.type.is_cavalry and kinds == {"rail"} and n > 1:
+    if kinds == {"rail"} and (n > 2 or n == 2 and not cavalry_like):
+        rule = "O-3.2" if n > 2 else "4.d"
         for box in path:
             if state.control[box] is not side:
                 return IllegalActionError(
-                    "4.d", f"infantry moves two rail links only over friendly rail; "
-                           f"{board.name(box)} is not controlled by the {side.adjective} side")
+                    rule, f"{'three' if n > 2 else 'two'} rail links only over friendly rail; "
+                          f"{board.name(box)} is not controlled by the {side.adjective} side")
     enemy = side.enemy
     blocked = [box for box in path[1:-1] if state.has_units(box, enemy)]
     if blocked:
@@ -119,14 +144,9 @@ def check_path(state: State, unit: Unit, path: tuple[str, ...], lines: tuple[str
     return None
 
 
-def _one_link_ok(state: State, unit: Unit) -> bool:
-    """May this unit always move one link (no option restricts single links)?"""
-    return True
-
-
-def _lines_compatible(unit: Unit, lines: tuple[str, ...]) -> bool:
+def _lines_compatible(state: State, unit: Unit, lines: tuple[str, ...]) -> bool:
     """4.e: infantry keeps one line type; cavalry mixes road and rail but not rivers."""
-    if unit.type.is_cavalry:
+    if moves_like_cavalry(state, unit):
         return len({kind == "river" for kind in lines}) == 1
     return len(set(lines)) == 1
 
@@ -141,7 +161,7 @@ def _candidate_paths(state: State, unit: Unit) -> Iterator[tuple[tuple[str, ...]
             if step.to in path:
                 continue
             new_path, new_lines = path + (step.to,), lines + (step.kind,)
-            if not _lines_compatible(unit, new_lines):
+            if not _lines_compatible(state, unit, new_lines):
                 continue
             if len(new_lines) > max_links(state, unit, frozenset(new_lines)):
                 continue
@@ -236,6 +256,8 @@ def check_naval_move(state: State, unit_id: str, to: str) -> IllegalActionError 
         return IllegalActionError("4.2.3", "a naval move goes to another port")
     if state.control[to] is not Side.UNION:
         return IllegalActionError("4.2.3", f"{board.name(to)} is not Union-controlled; naval moves go to Union ports")
+    if first_turn_limits(state):
+        return IllegalActionError("O-4.1", "on turn 1 the Union makes no naval moves")
     if state.has_units(to, Side.CONFEDERATE):
         return IllegalActionError("4.2.3", f"{board.name(to)} holds enemy units")
     return None
@@ -254,6 +276,10 @@ def check_invade(state: State, unit_id: str, port: str) -> IllegalActionError | 
         return IllegalActionError("4.2.4", f"{board.name(port)} is not a port")
     if state.control[port] is Side.UNION:
         return IllegalActionError("4.2.4", f"{board.name(port)} is Union-controlled; invasions target other ports")
+    if ("O-4.2" in state.options and port in ("yorktown", "norfolk")
+            and state.control["fort_monroe"] is Side.CONFEDERATE):
+        return IllegalActionError("O-4.2", f"while the Confederacy holds Fort Monroe there is no invasion of "
+                                           f"{board.name(port)}")
     if state.invasion_port is not None and port != state.invasion_port:
         return IllegalActionError("4.2.4", f"this turn's invasion goes to {board.name(state.invasion_port)}: "
                                            f"one destination port per turn")

@@ -23,14 +23,50 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
            "A unit joining a battle as a reinforcement is not entrenched in it, even in its own fort.", True),
     Switch("H-2", "A 6 always misses",
            "A natural 6 misses whatever the modifiers.", True),
+    Switch("H-4", "6 of 7",
+           "The Union wins with six of the seven Confederate cities, Richmond included."),
     Switch("S-12", "Inexperienced Union player",
            "Confederate victory by Washington or by army maxima is checked only after Union half-turns."),
+    Switch("O-2.1", "Crack infantry movement",
+           "Crack infantry moves like cavalry on roads and railroads (2 links, mixed), never jumping."),
+    Switch("O-2.2", "Battlefield targets",
+           "Cavalry must first fire at enemy cavalry; infantry fires at enemy cavalry only once every "
+           "enemy infantry unit is targeted by infantry."),
+    Switch("O-3.1", "Naval evacuation",
+           "In a battle in a southern port the Union invaded or defends, the Union may retreat by sea to Washington."),
+    Switch("O-3.2", "Union rail bonus",
+           "A Union unit moving only on friendly rail may move 3 links."),
+    Switch("O-3.3", "Historical recruiting",
+           "The Union recruits at least 3, the Confederacy at most 4; two recruits may go to a city worth 3 or more."),
+    Switch("O-3.4", "Increased Union forces",
+           "The Union may keep 4 units above its army maximum per draft held (+4/+8/+12); never for victory."),
+    Switch("O-4.1", "First-turn restrictions",
+           "On turn 1 no unit enters Kentucky, river moves are 1 link, and the Union makes no naval moves."),
+    Switch("O-4.2", "Fort Monroe",
+           "While the Confederacy holds Fort Monroe the Union may not invade Yorktown or Norfolk."),
+    Switch("O-4.3", "Confederate replacement training",
+           "Each Confederate Promotion segment, d6 minus veteran/crack infantry lost this turn; 1 or less: two promotions."),
+    Switch("O-4.4", "1863 draft riots",
+           "The 1863 draft arrives as one militia infantry at the start of each of turns 18-21."),
 )}
 
-#: Named option sets. More presets arrive with the optional rules.
+_BASIC = tuple(rule for rule, s in SWITCHES.items() if s.default)
+
+#: Named option sets; the optional rules are grouped as the Italian rules group them
+#: (2.x neutral, 3.x pro-Union, 4.x pro-Confederate).
 PRESETS: dict[str, tuple[str, ...]] = {
-    "basic": tuple(rule for rule, s in SWITCHES.items() if s.default),
-    "novice-union": tuple(rule for rule, s in SWITCHES.items() if s.default) + ("S-12",),
+    "basic": _BASIC,
+    "novice-union": _BASIC + ("S-12",),
+    "neutral": _BASIC + ("O-2.1", "O-2.2"),
+    "pro-union": _BASIC + ("O-3.1", "O-3.2", "O-3.3", "O-3.4"),
+    "pro-confederate": _BASIC + ("O-4.1", "O-4.2", "O-4.3", "O-4.4"),
+}
+PRESET_TEXT = {
+    "basic": "the basic game with the house rules H-1 and H-2 (the default)",
+    "novice-union": "basic + S-12, for an inexperienced Union player",
+    "neutral": "basic + the neutral optional rules O-2.1, O-2.2",
+    "pro-union": "basic + the optional rules favouring the Union, O-3.1 to O-3.4",
+    "pro-confederate": "basic + the optional rules favouring the Confederacy, O-4.1 to O-4.4",
 }
 
 

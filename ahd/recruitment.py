@@ -10,21 +10,39 @@ from .units import POOL, RESERVE
 DRAFT_SIZE = 4
 
 
-def recruit_limit(natural: int) -> int:
-    """7.a: the die gives the maximum number of recruits, a 1 counting as 2."""
-    return max(2, natural)
+def recruit_limit(state: State, side: Side, natural: int) -> int:
+    """7.a: the die gives the maximum number of recruits, a 1 counting as 2.
+    O-3.3: the Union recruits at least 3, the Confederacy at most 4."""
+    limit = max(2, natural)
+    if "O-3.3" in state.options:
+        limit = max(3, limit) if side is Side.UNION else min(4, limit)
+    return limit
+
+
+def recruits_allowed_in(state: State, side: Side, box: str) -> int:
+    """7.b: one recruit per box per segment; O-3.3: two in a box with own-colour value 3 or more."""
+    return 2 if "O-3.3" in state.options and state.board.boxes[box].value_for(side) >= 3 else 1
 
 
 def eligible_boxes(state: State, side: Side) -> list[str]:
-    """7.b: boxes the side controls now, with an own-colour value, no enemy units, unused this segment."""
+    """7.b: boxes the side controls now, with an own-colour value, no enemy units, not yet full this segment."""
     return [b.id for b in state.board
             if b.value_for(side) > 0 and state.control[b.id] is side
-            and not state.has_units(b.id, side.enemy) and b.id not in state.recruit_boxes]
+            and not state.has_units(b.id, side.enemy)
+            and state.recruit_boxes.get(b.id, 0) < recruits_allowed_in(state, side, b.id)]
+
+
+def unit_limit(state: State, side: Side) -> int:
+    """7.c: the army maximum; O-3.4: the Union +4 per draft held (+4 from turn 8, +8 from 18, +12 from 28)."""
+    limit = state.army_max(side)
+    if side is Side.UNION and "O-3.4" in state.options:
+        limit += 4 * sum(1 for turn in DRAFT_TURNS if state.turn >= turn)
+    return limit
 
 
 def room(state: State, side: Side) -> int:
     """7.c: how many more units the side may have on the map."""
-    return state.army_max(side) - state.units_on_map(side)
+    return unit_limit(state, side) - state.units_on_map(side)
 
 
 def can_recruit_any(state: State, side: Side) -> bool:
@@ -37,7 +55,8 @@ def check_recruit(state: State, box: str, code: str) -> IllegalActionError | Non
     if state.recruits_placed >= state.recruit_limit:
         return IllegalActionError("7.d", f"the recruitment die allows {state.recruit_limit} recruits, all placed")
     if room(state, side) <= 0:
-        return IllegalActionError("7.c", f"the {side.adjective} army is at its maximum of {state.army_max(side)} units")
+        rule = "O-3.4" if unit_limit(state, side) != state.army_max(side) else "7.c"
+        return IllegalActionError(rule, f"the {side.adjective} army is at its limit of {unit_limit(state, side)} units")
     if code not in ("MF", "MC"):
         return IllegalActionError("7.b", "recruits are militia infantry (MF) or militia cavalry (MC)")
     if not state.pool(side, code):
@@ -51,24 +70,36 @@ def check_recruit(state: State, box: str, code: str) -> IllegalActionError | Non
         return IllegalActionError("7.b", f"{b.name} is not controlled by the {side.adjective} side")
     if state.has_units(box, side.enemy):
         return IllegalActionError("7.b", f"{b.name} holds enemy units")
-    if box in state.recruit_boxes:
-        return IllegalActionError("7.b", f"{b.name} has already received a recruit this segment")
+    if state.recruit_boxes.get(box, 0) >= recruits_allowed_in(state, side, box):
+        two = recruits_allowed_in(state, side, box) == 2
+        return IllegalActionError("O-3.3" if two else "7.b",
+                                  f"{b.name} has already received {'two recruits' if two else 'a recruit'} this segment")
     return None
 
 
 def recruit(state: State, box: str, code: str):
     unit = min(state.pool(state.phasing, code), key=lambda u: u.id)
     state.place(unit, box)
-    state.recruit_boxes.add(box)
+    state.recruit_boxes[box] = state.recruit_boxes.get(box, 0) + 1
     state.recruits_placed += 1
     return unit
 
 
+def draft_schedule(options) -> dict[int, int]:
+    """§8: turn -> militia infantry drafted at its start; O-4.4 spreads 1863 over turns 18–21."""
+    schedule = {turn: DRAFT_SIZE for turn in DRAFT_TURNS}
+    if "O-4.4" in options:
+        del schedule[18]
+        schedule.update({turn: 1 for turn in (18, 19, 20, 21)})
+    return schedule
+
+
 def draft(state: State) -> int:
-    """§8: at the start of turns 8, 18 and 28, four reserve MF join the Union pool."""
-    if state.turn not in DRAFT_TURNS:
+    """§8: at the start of turns 8, 18 and 28, four reserve MF join the Union pool [O-4.4]."""
+    count = draft_schedule(state.options).get(state.turn, 0)
+    if not count:
         return 0
-    reserve = sorted(state.units_of(Side.UNION, RESERVE), key=lambda u: u.id)[:DRAFT_SIZE]
+    reserve = sorted(state.units_of(Side.UNION, RESERVE), key=lambda u: u.id)[:count]
     for unit in reserve:
         state.place(unit, POOL)
     return len(reserve)

@@ -27,6 +27,7 @@ from .options import Options
 from .sides import Side
 from .state import State
 from .units import MILITIA_MIX, POOL, RESERVE, TYPE_ALIASES, UNIT_TYPES
+from .recruitment import draft_schedule
 from .victory import SCORE_TABLE
 
 FORMAT = "house-divided-scenario"
@@ -82,7 +83,7 @@ class Scenario:
             else:
                 unit = state.new_unit(p.side, UNIT_TYPES[p.type], p.box)
             unit.entrenched = p.entrenched
-        reserve = 4 * sum(1 for t in DRAFT_TURNS if t >= self.start_turn)
+        reserve = sum(n for turn, n in draft_schedule(options).items() if turn >= self.start_turn)
         for unit in sorted(state.pool(Side.UNION, "MF"), key=lambda u: u.id, reverse=True)[:reserve]:
             state.place(unit, RESERVE)
         for box, side in self.control:

@@ -46,6 +46,7 @@ class Battle:
     reinforced: set = field(default_factory=set)  # units that joined as reinforcements (H-1)
     used_origins: set = field(default_factory=set)  # boxes used for reinforcement this firing moment
     reinforced_now: bool = False               # a reinforcement already came this moment: no retreat
+    invasion: bool = False                     # the attackers came by naval invasion (O-3.1)
     targets: list = field(default_factory=list)   # [(shooter, target)] declared this moment
     shot_index: int = 0                        # next declared shot to resolve
     winner: Side | None = None
@@ -86,9 +87,10 @@ class State:
         self.battle: Battle | None = None
         # promotion / recruitment
         self.promotions_left = 0
+        self.veteran_losses = 0  # O-4.3: Confederate veteran/crack infantry eliminated this game turn
         self.recruit_limit = 0
         self.recruits_placed = 0
-        self.recruit_boxes: set[str] = set()
+        self.recruit_boxes: dict[str, int] = {}  # recruits placed per box this segment
         self.outcome: Outcome | None = None
         self.scenario_result: Outcome | None = None  # S-0 score when play continues past it
         self.reverted: list[tuple[str, Side]] = []  # 9.b reversions not yet logged
@@ -111,7 +113,7 @@ class State:
         new.march_moves = list(self.march_moves)
         new.battles = list(self.battles)
         new.battle = self.battle.copy() if self.battle else None
-        new.recruit_boxes = set(self.recruit_boxes)
+        new.recruit_boxes = dict(self.recruit_boxes)
         new._maxima = None
         return new
 

@@ -28,16 +28,23 @@ def scenario_score(state: State, score_turn: int) -> Outcome:
 def check_update(state: State) -> Outcome | None:
     """11.c: the checks after a control update: 11.a, 11.b(1), 11.b(2); S-12 limits the latter two
     to updates ending a Union half-turn; if both sides qualify, the phasing player wins."""
-    union = state.controls_all(Side.UNION, VICTORY_CITIES)
+    if "H-4" in state.options:  # six of the seven, Richmond included
+        union = state.victory_cities_held() >= 6 and state.control["richmond"] is Side.UNION
+    else:
+        union = state.controls_all(Side.UNION, VICTORY_CITIES)
     confederate_checks = "S-12" not in state.options or state.phasing is Side.UNION
     washington = confederate_checks and state.control["washington"] is Side.CONFEDERATE
     maxima = confederate_checks and state.army_max(Side.CONFEDERATE) > state.army_max(Side.UNION)
     u_max, c_max = state.army_max(Side.UNION), state.army_max(Side.CONFEDERATE)
     candidates = []
     if union:
-        candidates.append(Outcome(Side.UNION, "11.a", "the Union controls all seven Confederate cities "
-                                                      "(New Orleans, Mobile, Atlanta, Memphis, Charleston, "
-                                                      "Wilmington, Richmond)", state.turn))
+        if "H-4" in state.options:
+            candidates.append(Outcome(Side.UNION, "H-4", f"the Union controls {state.victory_cities_held()} of the "
+                                                         f"seven Confederate cities, Richmond included", state.turn))
+        else:
+            candidates.append(Outcome(Side.UNION, "11.a", "the Union controls all seven Confederate cities "
+                                                          "(New Orleans, Mobile, Atlanta, Memphis, Charleston, "
+                                                          "Wilmington, Richmond)", state.turn))
     if washington:
         candidates.append(Outcome(Side.CONFEDERATE, "11.b", "the Confederacy controls Washington", state.turn))
     elif maxima:
