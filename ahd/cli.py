@@ -7,7 +7,7 @@ import sys
 from .bots import RandomBot, play
 from .errors import AhdError
 from .game import Game, new_game
-from .options import Options
+from .options import PRESET_TEXT, PRESETS, SWITCHES, Options
 
 BOTS = {"random": RandomBot}
 
@@ -23,6 +23,8 @@ def _print_game(game: Game, quiet: bool, out) -> None:
     if not quiet:
         for event in game.log:
             print(event, file=out)
+    if game.scenario_result:
+        print(f"Scenario result: {game.scenario_result}", file=out)
     print(f"Outcome: {game.outcome}", file=out)
     print(f"Army maxima at the end: Union {game.army_max('union')}, Confederacy {game.army_max('confederate')}; "
           f"{len(game.history)} actions recorded", file=out)
@@ -32,7 +34,10 @@ def cmd_play(args, out) -> int:
     options = Options.parse(args.preset)
     if args.novice_union:
         options = options.with_rule("S-12")
-    game = new_game(args.scenario, options=options, seed=args.seed)
+    for rule in args.option:
+        options = options.with_rule(rule.upper())
+    game = new_game(args.scenario, options=options, seed=args.seed, play_on=args.play_on)
+    print(f"{game.scenario.title}; rules on: {', '.join(options.to_list()) or 'basic only'}", file=out)
     play(game, _make_bot(args.union, args.seed * 2 + 1), _make_bot(args.confederate, args.seed * 2 + 2))
     _print_game(game, args.quiet, out)
     if args.save:
@@ -49,6 +54,17 @@ def cmd_demo(args, out) -> int:
     return 0
 
 
+def cmd_options(args, out) -> int:
+    print("Rule switches (--option ID):", file=out)
+    for rule, switch in SWITCHES.items():
+        default = " [on by default]" if switch.default else ""
+        print(f"  {rule:<7} {switch.title}{default}: {switch.text}", file=out)
+    print("\nPresets (--preset NAME):", file=out)
+    for name, rules in PRESETS.items():
+        print(f"  {name:<16} {PRESET_TEXT[name]} ({', '.join(rules)})", file=out)
+    return 0
+
+
 def cmd_bench(args, out) -> int:
     from .bench import run
     run(games=args.games, out=out)
@@ -59,18 +75,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m ahd", description="A House Divided rules engine")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play a game between computer players and print its course")
-    p.add_argument("--scenario", default="1861", help="1861, short, or a scenario file (default 1861)")
+    p.add_argument("--scenario", default="1861",
+                   help="1861, short, 1862, 1863, 1864, or a scenario file (default 1861)")
     p.add_argument("--union", default="random", help="player for the Union: " + ", ".join(BOTS))
     p.add_argument("--confederate", default="random", help="player for the Confederacy: " + ", ".join(BOTS))
     p.add_argument("--seed", type=int, default=1, help="seed of the dice and the players (default 1)")
-    p.add_argument("--preset", default="basic", help="option preset: basic, novice-union")
+    p.add_argument("--preset", default="basic", help="option preset: " + ", ".join(PRESETS))
+    p.add_argument("--option", action="append", default=[], metavar="ID",
+                   help="turn on a rule switch by its rule ID (repeatable); see 'options'")
     p.add_argument("--novice-union", action="store_true", help="inexperienced Union player (S-12)")
+    p.add_argument("--play-on", action="store_true",
+                   help="year scenarios: score at the scenario's end, then play on to turn 40 (S-0)")
     p.add_argument("--quiet", action="store_true", help="print only the outcome")
     p.add_argument("--save", help="write the game record to this file")
     p.set_defaults(func=cmd_play)
     d = sub.add_parser("demo", help="watch a short game between two random players")
     d.add_argument("--seed", type=int, default=1)
     d.set_defaults(func=cmd_demo)
+    o = sub.add_parser("options", help="list every rule switch and preset")
+    o.set_defaults(func=cmd_options)
     b = sub.add_parser("bench", help="measure engine speed and print the figures")
     b.add_argument("--games", type=int, default=200, help="random games to time (default 200)")
     b.set_defaults(func=cmd_bench)
