@@ -218,10 +218,13 @@ def test_increased_union_forces_raise_the_unit_limit_only():
 
 
 @pytest.mark.rule("O-3.4")
-def test_increased_forces_refusal_cites_the_option():
-    game = make_game([("union", "FV", "chicago", 38)], turn=8, options=with_rules("O-3.4"))
-    pass_until(game, lambda g: g.phasing is Side.CONFEDERATE)
-    assert not any(isinstance(a, ahd.Recruit) for a in game.history)
+def test_increased_forces_stop_at_the_maximum_plus_four():
+    game = make_game([("union", "FV", "chicago", 37)], turn=8, options=with_rules("O-3.4"))
+    pass_until(game, lambda g: g.decision == "recruit_roll")
+    game.apply(ahd.Roll(6))
+    game.apply(ahd.Recruit("new_york_city", "MF"))  # 38 = 34 + 4 units now
+    assert game.phasing is Side.CONFEDERATE  # the segment ended: no room left
+    assert len(game.units("union")) == 38
 
 
 # --------------------------------------------------------------------------- O-4.1
