@@ -88,6 +88,30 @@ def test_random_games_keep_every_invariant(block):
         assert [str(e) for e in reloaded.log] == [str(e) for e in game.log]
 
 
+OPTION_GAMES = 300
+SCENARIOS = ("1861", "short", "1862", "1863", "1864")
+
+
+def random_options(seed: int) -> list[str]:
+    import numpy as np
+    from ahd.options import SWITCHES
+    rng = np.random.default_rng(10_000 + seed)
+    return sorted(rule for rule in SWITCHES if rng.random() < 0.5)
+
+
+@pytest.mark.rule("S-0")
+@pytest.mark.parametrize("block", range(10))
+def test_random_games_with_options_keep_every_invariant(block):
+    per_block = OPTION_GAMES // 10
+    for seed in range(block * per_block, (block + 1) * per_block):
+        scenario = SCENARIOS[seed % len(SCENARIOS)]
+        options = random_options(seed)
+        game = play_checked(seed, scenario, options)
+        assert game.outcome is not None
+        assert game.outcome.turn <= ahd.load_scenario(scenario).last_turn
+        assert ahd.Game.from_json(game.to_json()).options.to_list() == options
+
+
 def test_same_seed_same_game():
     def run(seed):
         game = ahd.new_game("short", seed=seed)
