@@ -23,8 +23,8 @@ def march_allowance(natural: int) -> int:
 # --------------------------------------------------------------------------- unit readiness
 def _ready(state: State, unit: Unit) -> IllegalActionError | None:
     """Can this unit take part in another march at all (4.f, 4.g, 4.2.3, 4.2.4)?"""
-    if unit.naval:
-        return IllegalActionError("4.2.3", f"{unit.label} moved by sea this turn and may not move again")
+    if unit.naval:  # the rule it moved by sea under: "4.2.3" naval move or "4.2.4" invasion
+        return IllegalActionError(unit.naval, f"{unit.label} moved by sea this turn and may not move again")
     if unit.stopped:
         return IllegalActionError("4.g", f"{unit.label} entered a box with enemy units and may not move again this turn")
     if unit.marches >= 2:
@@ -288,7 +288,7 @@ def check_invade(state: State, unit_id: str, port: str) -> IllegalActionError | 
 
 def apply_sea_move(state: State, unit: Unit, to: str, invasion: bool) -> None:
     state.place(unit, to)
-    unit.naval = True
+    unit.naval = "4.2.4" if invasion else "4.2.3"
     unit.marches = 2
     unit.entered_from = SEA
     unit.crossing = invasion

@@ -101,7 +101,7 @@ class Unit:
         self.marches = 0               # 4.f: marches taken part in this turn
         self.stopped = False           # 4.g: ended a path in an enemy box
         self.jumped = False            # 4.2.1 a: a jump used this turn
-        self.naval = False             # 4.2.3/4.2.4: moved by sea this turn
+        self.naval: str | bool = False  # moved by sea this turn: the rule, "4.2.3" or "4.2.4"
         self.entered_from: str | None = None  # 5.2.5 c: last box of its path ("@sea" for invasions)
         self.crossing = False          # 5.2.3: entered the box over a blue side or by invasion
         self.retreated = False         # 5.2.4 a: retreated this game turn
