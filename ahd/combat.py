@@ -23,17 +23,26 @@ def is_entrenched_in_battle(state: State, battle: Battle, unit: Unit) -> bool:
     return state.is_entrenched(unit)
 
 
-def effective_value(state: State, battle: Battle, shooter: Unit, target: Unit) -> int:
+def shot_value(shooter_value: int, *, crossing_bonus: bool, target_entrenched: bool, target_crack_infantry: bool) -> int:
     """5.2.a: value + 1 river crossing − 1 entrenched target − 1 crack infantry target."""
-    value = shooter.type.value
-    if (shooter.side is battle.defender and battle.round <= 2 and target.crossing
-            and target.id not in battle.reinforced):
-        value += 1  # 5.2.3
-    if is_entrenched_in_battle(state, battle, target):
-        value -= 1  # 5.2.1
-    if target.type.is_crack_infantry:
-        value -= 1  # 5.2.2
-    return value
+    return shooter_value + crossing_bonus - target_entrenched - target_crack_infantry
+
+
+def effective_value(state: State, battle: Battle, shooter: Unit, target: Unit) -> int:
+    """5.2.a for a shot of this battle; 5.2.3 applies to the defender's shots in rounds 1–2."""
+    return shot_value(
+        shooter.type.value,
+        crossing_bonus=(shooter.side is battle.defender and battle.round <= 2 and target.crossing
+                        and target.id not in battle.reinforced),
+        target_entrenched=is_entrenched_in_battle(state, battle, target),
+        target_crack_infantry=target.type.is_crack_infantry)
+
+
+def hit_probability(value: int, h2: bool) -> float:
+    """Chance that one shot of effective value ``value`` hits (5.1.b, H-2)."""
+    if value <= 0:
+        return 0.0
+    return min(value, 5 if h2 else 6) / 6
 
 
 def hit_roll_needed(state: State, value: int) -> bool:
@@ -105,7 +114,7 @@ def check_target(state: State, battle: Battle, shooter_id: str, target_id: str) 
         return IllegalActionError("5.1.a", f"{target_id} is not an enemy unit in this battle")
     targets = battle.targets + [(shooter_id, target_id)]
     if "O-2.2" in state.options:
-        if not _priorities_feasible(shooters, enemies, targets):
+        if not declaration_feasible(state.options, shooters, enemies, targets):
             return IllegalActionError(
                 "O-2.2", "battlefield targets: cavalry first fires at distinct enemy cavalry, then at other enemies "
                          "before doubling up; infantry fires at enemy cavalry only once every enemy infantry unit "
@@ -134,25 +143,41 @@ def check_volley(state: State, battle: Battle, targets: tuple[tuple[str, str], .
     return None
 
 
-def auto_targets(state: State, battle: Battle) -> list[tuple[str, str]]:
-    """The default spread: each shooter in turn (best shots first) takes the legal target it is likeliest
-    to hit, preferring enemies not yet covered and reduced ones. Always legal (5.1.a or O-2.2)."""
-    enemies = battle_units(state, battle, battle.firing.enemy)
+def greedy_targets(shooters: list, enemies: list, declared: list[tuple[str, str]], value, legal) -> list[tuple[str, str]]:
+    """The default spread (also the odds' default firing policy): shooters, best shot first, each take
+    the legal target they are likeliest to hit, preferring enemies not yet covered, then reduced ones,
+    then the most valuable. ``value(shooter, target)`` is the effective value; ``legal(targets)`` says
+    whether a partial declaration can still be completed under 5.1.a / O-2.2."""
     if not enemies:
         return []
-    trial = battle.copy()
-    declared = {s for s, _ in trial.targets}
-    shooters = [u for u in battle_units(state, battle, battle.firing) if u.id not in declared]
-    shooters.sort(key=lambda s: -max(effective_value(state, battle, s, t) for t in enemies))
+    shooters = sorted(shooters, key=lambda s: -max(value(s, t) for t in enemies))
+    targets = list(declared)
     result = []
     for shooter in shooters:
-        covered = {t for _, t in trial.targets}
-        legal = [t for t in enemies if check_target(state, trial, shooter.id, t.id) is None]
-        target = max(legal, key=lambda t: (t.id not in covered, effective_value(state, battle, shooter, t),
-                                           t.strength == REDUCED, t.type.value, t.id))
-        trial.targets.append((shooter.id, target.id))
+        covered = {t for _, t in targets}
+        options = [t for t in enemies if legal(targets + [(shooter.id, t.id)])]
+        target = max(options, key=lambda t: (t.id not in covered, value(shooter, t), t.strength == REDUCED,
+                                             t.type.value, t.id))
+        targets.append((shooter.id, target.id))
         result.append((shooter.id, target.id))
     return result
+
+
+def declaration_feasible(options, shooters: list, enemies: list, targets: list[tuple[str, str]]) -> bool:
+    if "O-2.2" in options:
+        return _priorities_feasible(shooters, enemies, targets)
+    return _spread_feasible(shooters, enemies, targets)
+
+
+def auto_targets(state: State, battle: Battle) -> list[tuple[str, str]]:
+    """FireAuto: the remaining shooters' targets by ``greedy_targets``. Always legal (5.1.a or O-2.2)."""
+    shooters = battle_units(state, battle, battle.firing)
+    enemies = battle_units(state, battle, battle.firing.enemy)
+    declared = {s for s, _ in battle.targets}
+    return greedy_targets(
+        [u for u in shooters if u.id not in declared], enemies, battle.targets,
+        lambda s, t: effective_value(state, battle, s, t),
+        lambda targets: declaration_feasible(state.options, shooters, enemies, targets))
 
 
 # --------------------------------------------------------------------------- damage (5.1.c, 5.d)

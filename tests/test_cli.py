@@ -26,7 +26,7 @@ def test_play_short_and_novice_union(tmp_path):
     path = tmp_path / "g.json"
     code, text = run("play", "--scenario", "short", "--novice-union", "--seed", "3", "--quiet", "--save", str(path))
     assert code == 0
-    assert text.startswith("Outcome:")
+    assert "Outcome:" in text and "Turn 1 (July 1861)" not in text  # --quiet: no course of play
     game = ahd.load(path)
     assert "S-12" in game.options
     assert game.scenario.id == "short"
