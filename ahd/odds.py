@@ -1,0 +1,374 @@
+"""Exact battle odds (§5) by a Markov chain over battle states.
+
+A battle state is the round class (1, 2, or 3 = any later round: from round 3 on nothing depends on
+the round), whose firing moment it is, each side's units (type, strength, entrenched, crossing) and the
+reinforcements used. A firing moment's result factorises over targets: the hits on one target are a
+sum of independent shots, capped by what the target can take. Rounds 3+ can repeat a state only when
+every shot of a whole round misses; that two-step cycle is solved in closed form. Everything else
+strictly loses strength points or uses reserves, so the recursion terminates.
+
+Policies (the defaults are the engine's automatic choices): firing = the engine's ``FireAuto``
+spread (``combat.greedy_targets``); retreat = ``"never"`` (the engine never retreats on its own),
+``"outnumbered"`` (retreat from round 2 when the enemy has at least twice your units) or a callable
+``(own_units, enemy_units, round) -> bool``; reinforcements = ``reserves`` arriving one per own firing
+moment from round 2.
+"""
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, Iterable, Sequence
+
+from . import combat
+from .options import Options
+from .units import REDUCED, UNIT_TYPES, UnitType, parse_type
+
+ATTACKER, DEFENDER = "attacker", "defender"
+DEFAULT_MAX_STATES = 200_000
+
+
+class OddsError(ValueError):
+    """Bad arguments for the odds, or a battle too large for the exact method."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Fighter:
+    """A unit in a battle being evaluated: type code, reduced?, entrenched?, crossing (5.2.3)?"""
+
+    code: str
+    reduced: bool = False
+    entrenched: bool = False
+    crossing: bool = False
+
+    @classmethod
+    def parse(cls, spec: "Fighter | str | dict") -> "Fighter":
+        """``"FV"``, ``"FV:reduced"``, ``"MF:entrenched"``, ``"FS:crossing:reduced"`` or a dict."""
+        if isinstance(spec, Fighter):
+            return spec
+        if isinstance(spec, dict):
+            flags = {k for k in ("reduced", "entrenched", "crossing") if spec.get(k)}
+            code = str(spec.get("type", spec.get("code", "")))
+        elif isinstance(spec, str):
+            code, *rest = spec.strip().split(":")
+            flags = {r.strip().lower() for r in rest}
+            unknown = flags - {"reduced", "entrenched", "crossing"}
+            if unknown:
+                raise OddsError(f"unknown unit flag(s) {sorted(unknown)} in {spec!r}: use reduced, entrenched, crossing")
+        else:
+            raise OddsError(f"not a unit: {spec!r}")
+        try:
+            code = parse_type(code).code
+        except ValueError as exc:
+            raise OddsError(str(exc)) from None
+        return cls(code, "reduced" in flags, "entrenched" in flags, "crossing" in flags)
+
+    @property
+    def type(self) -> UnitType:
+        return UNIT_TYPES[self.code]
+
+    def __str__(self) -> str:
+        flags = [f for f in ("reduced", "entrenched", "crossing") if getattr(self, f)]
+        return ":".join([self.code] + flags)
+
+
+_CODES = tuple(UNIT_TYPES)  # index -> type code
+_REDUCED, _ENTRENCHED, _CROSSING = 4, 2, 1
+
+
+def _encode(f: Fighter) -> int:
+    return _CODES.index(f.code) * 8 + _REDUCED * f.reduced + _ENTRENCHED * f.entrenched + _CROSSING * f.crossing
+
+
+def _decode(n: int) -> Fighter:
+    return Fighter(_CODES[n >> 3], bool(n & _REDUCED), bool(n & _ENTRENCHED), bool(n & _CROSSING))
+
+
+@dataclass(slots=True)
+class BattleOdds:
+    """The result: probabilities of each end, survivors, expected rounds."""
+
+    attacker_wins: float
+    defender_wins: float
+    neither: float
+    expected_rounds: float
+    survivors: dict[str, dict[tuple[Fighter, ...], float]] = field(default_factory=dict)
+    states: int = 0
+
+    def survival(self, side: str) -> dict[str, float]:
+        """Expected number of surviving units of each type for ``side``."""
+        out: dict[str, float] = defaultdict(float)
+        for units, p in self.survivors[side].items():
+            for u in units:
+                out[u.code] += p
+        return dict(out)
+
+    def expected_survivors(self, side: str) -> float:
+        return sum(len(units) * p for units, p in self.survivors[side].items())
+
+    def __str__(self) -> str:
+        return (f"attacker wins {self.attacker_wins:.1%}, defender wins {self.defender_wins:.1%}, "
+                f"neither {self.neither:.1%}; expected rounds {self.expected_rounds:.2f}")
+
+
+# --------------------------------------------------------------------------- policies
+def _retreat_policy(policy) -> Callable[[int, int, int], bool]:
+    if policy in (None, "never", "fight to the end"):
+        return lambda own, enemy, rnd: False
+    if policy == "outnumbered":
+        return lambda own, enemy, rnd: rnd >= 2 and enemy >= 2 * own
+    if callable(policy):
+        return policy
+    raise OddsError(f"unknown retreat policy {policy!r}: 'never', 'outnumbered' or a callable")
+
+
+class _Unit:
+    """What ``combat.greedy_targets`` needs of a unit."""
+
+    __slots__ = ("id", "type", "strength", "fighter")
+
+    def __init__(self, uid: str, code: int) -> None:
+        self.id = uid
+        self.type = UNIT_TYPES[_CODES[code >> 3]]
+        self.strength = REDUCED if code & _REDUCED else "full"
+        self.fighter = code
+
+
+def _as_units(prefix: str, fighters: Sequence[int]) -> list[_Unit]:
+    counters: dict[int, int] = defaultdict(int)
+    units = []
+    for f in fighters:
+        counters[f >> 3] += 1
+        units.append(_Unit(f"{prefix}-{_CODES[f >> 3]}-{counters[f >> 3]:02d}", f))
+    return units
+
+
+# --------------------------------------------------------------------------- the chain
+def _points(units: tuple[int, ...]) -> int:
+    return sum(1 if u & _REDUCED else 2 for u in units)
+
+
+class _Chain:
+    """Forward propagation of probability mass over battle states, in an order where every state is
+    processed after all states that can lead to it: reinforcements used (ascending), strength points
+    (descending), round class, then the defender's moment before the attacker's."""
+
+    def __init__(self, options: Options, retreat: dict, reserves: dict, max_states: int) -> None:
+        self.options = options
+        self.h2 = "H-2" in options
+        self.retreat = retreat
+        self.reserves = reserves
+        self.max_states = max_states
+        self.mass: dict[tuple, float] = {}
+        self.queue: list = []
+        self.ends: dict[tuple, float] = defaultdict(float)  # (winner, attackers, defenders) -> p
+        self.round_starts = 0.0  # expected number of new rounds begun
+        self.seen = 0
+
+    @staticmethod
+    def key(state: tuple) -> tuple:
+        rnd, firing, att, dfn, used_a, used_d = state
+        return (used_a + used_d, -(_points(att) + _points(dfn)), rnd, firing != DEFENDER, state)
+
+    def add(self, state: tuple, p: float) -> None:
+        if p == 0.0:
+            return
+        if state in self.mass:
+            self.mass[state] += p
+            return
+        self.mass[state] = p
+        self.seen += 1
+        if self.seen > self.max_states:
+            raise OddsError(f"battle too large for exact odds (over {self.max_states} states); "
+                            f"use ahd.odds.simulate_battles")
+        heapq.heappush(self.queue, self.key(state))
+
+    def end(self, winner: str, att: tuple, dfn: tuple, p: float) -> None:
+        self.ends[(winner, att, dfn)] += p
+
+    def run(self, start: tuple) -> None:
+        self.add(start, 1.0)
+        while self.queue:
+            state = heapq.heappop(self.queue)[-1]
+            p = self.mass.pop(state, 0.0)
+            if p:
+                self.step(state, p)
+
+    def opening(self, state: tuple, p: float) -> bool:
+        """The firing side's options at the start of its moment: retreat, then reinforcement.
+        Returns True if the mass was passed on (the moment itself does not happen here)."""
+        rnd, firing, att, dfn, used_a, used_d = state
+        own, enemy = (att, dfn) if firing == ATTACKER else (dfn, att)
+        if rnd >= 2 and self.retreat[firing](len(own), len(enemy), rnd):
+            self.end(DEFENDER if firing == ATTACKER else ATTACKER, att, dfn, p)
+            return True
+        used = used_a if firing == ATTACKER else used_d
+        pool = self.reserves[firing]
+        if rnd >= 2 and used < len(pool):
+            arrival = pool[used]
+            if firing == ATTACKER:
+                self.add((rnd, firing, tuple(sorted(att + (arrival,))), dfn, used_a + 1, used_d), p)
+            else:
+                self.add((rnd, firing, att, tuple(sorted(dfn + (arrival,))), used_a, used_d + 1), p)
+            return True
+        return False
+
+    def fire(self, state: tuple, p: float, skip_same: bool = False) -> float:
+        """Pass the mass of one firing moment on; returns the probability that nothing changed
+        (that part is passed on too unless ``skip_same``)."""
+        rnd, firing, att, dfn, used_a, used_d = state
+        shooters, enemies = (att, dfn) if firing == ATTACKER else (dfn, att)
+        same = 0.0
+        for q, after in _volley(self.options, self.h2, firing, rnd, shooters, enemies):
+            if after == enemies:
+                same += q
+                if skip_same:
+                    continue
+            if not after:
+                if firing == ATTACKER:
+                    self.end(ATTACKER, att, (), p * q)
+                else:
+                    self.end(DEFENDER, (), dfn, p * q)
+            elif firing == DEFENDER:
+                self.add((rnd, ATTACKER, after, dfn, used_a, used_d), p * q)
+            else:
+                self.round_starts += p * q
+                self.add((min(rnd + 1, 3), DEFENDER, att, after, used_a, used_d), p * q)
+        return same
+
+    def step(self, state: tuple, p: float) -> None:
+        if self.opening(state, p):
+            return
+        rnd, firing, att, dfn, used_a, used_d = state
+        if rnd < 3:
+            self.fire(state, p)
+            return
+        if firing == ATTACKER:
+            # reached only if the defender's moment of the same units was never visited at round 3+
+            self.fire(state, p)
+            return
+        # rounds 3+: defender's moment D and attacker's moment A of the same units form a block; all
+        # misses in both send the mass round the loop. Visits: V_D = m_D + q_A V_A, V_A = m_A + q_D V_D.
+        a_state = (3, ATTACKER, att, dfn, used_a, used_d)
+        m_a = self.mass.pop(a_state, 0.0)
+        q_d = sum(q for q, after in _volley(self.options, self.h2, DEFENDER, 3, dfn, att) if after == att)
+        if self.opening(a_state, 1.0):  # the attacker retreats or is reinforced at A: no loop
+            self._undo_opening(a_state)
+            self.fire(state, p)
+            if m_a:
+                self.add(a_state, m_a)
+            return
+        q_a = sum(q for q, after in _volley(self.options, self.h2, ATTACKER, 3, att, dfn) if after == dfn)
+        loop = q_d * q_a
+        if loop >= 1.0:
+            raise OddsError("neither side can ever hit the other: the battle never ends")
+        v_d = (p + q_a * m_a) / (1.0 - loop)
+        v_a = m_a + q_d * v_d
+        self.fire(state, v_d, skip_same=True)
+        self.fire(a_state, v_a, skip_same=True)
+        self.round_starts += v_a * q_a  # every all-miss attacker moment begins a new round
+
+    def _undo_opening(self, a_state: tuple) -> None:
+        """``opening`` was called with a probe mass of 1 to test for a retreat/reinforcement; take it back."""
+        rnd, firing, att, dfn, used_a, used_d = a_state
+        if self.retreat[ATTACKER](len(att), len(dfn), rnd):
+            self.ends[(DEFENDER, att, dfn)] -= 1.0
+            if abs(self.ends[(DEFENDER, att, dfn)]) < 1e-15:
+                del self.ends[(DEFENDER, att, dfn)]
+            return
+        arrival = self.reserves[ATTACKER][used_a]
+        nxt = (rnd, ATTACKER, tuple(sorted(att + (arrival,))), dfn, used_a + 1, used_d)
+        self.mass[nxt] -= 1.0
+        if abs(self.mass[nxt]) < 1e-15:
+            del self.mass[nxt]
+
+
+@lru_cache(maxsize=200_000)
+def _volley(options: Options, h2: bool, firing: str, rnd: int, shooters: tuple, enemies: tuple):
+    """[(p, enemies after)] for one firing moment of ``shooters`` at ``enemies`` (int-encoded)."""
+    shooter_units = _as_units("S", shooters)
+    enemy_units = _as_units("E", enemies)
+    bonus = firing == DEFENDER and rnd <= 2
+
+    def value(s: _Unit, t: _Unit) -> int:
+        return combat.shot_value(s.type.value, crossing_bonus=bonus and bool(t.fighter & _CROSSING),
+                                 target_entrenched=bool(t.fighter & _ENTRENCHED),
+                                 target_crack_infantry=t.type.is_crack_infantry)
+
+    targets = combat.greedy_targets(shooter_units, enemy_units, [], value,
+                                    lambda ts: combat.declaration_feasible(options, shooter_units, enemy_units, ts))
+    by_id = {u.id: u for u in shooter_units + enemy_units}
+    shots: dict[str, list[float]] = defaultdict(list)
+    for s, t in targets:
+        shots[t].append(combat.hit_probability(value(by_id[s], by_id[t]), h2))
+    results: dict[tuple, float] = {(): 1.0}
+    for target in enemy_units:
+        hits = [1.0]
+        for p in shots.get(target.id, ()):
+            nxt = [0.0] * (len(hits) + 1)
+            for k, q in enumerate(hits):
+                nxt[k] += q * (1 - p)
+                nxt[k + 1] += q * p
+            hits = nxt
+        code = target.fighter
+        reduced = code & _REDUCED
+        # what is left of this target after 0, 1, 2+ hits
+        left = ((code,), () if reduced else (code | _REDUCED,), ())
+        damage: dict[tuple, float] = defaultdict(float)
+        for k, q in enumerate(hits):
+            damage[left[min(k, 1 if reduced else 2)]] += q
+        combined: dict[tuple, float] = defaultdict(float)
+        for rest, p in results.items():
+            for part, q in damage.items():
+                if q:
+                    combined[rest + part] += p * q
+        results = combined
+    merged: dict[tuple, float] = defaultdict(float)
+    for after, p in results.items():
+        merged[tuple(sorted(after))] += p
+    return [(p, after) for after, p in merged.items()]
+
+
+def _fighters(units: Iterable, side: str) -> tuple[Fighter, ...]:
+    try:
+        fighters = tuple(sorted(Fighter.parse(u) for u in units))
+    except TypeError:
+        raise OddsError(f"the {side} must be a list of units, e.g. ['FV', 'MF:entrenched']") from None
+    return fighters
+
+
+def battle_odds(attacker: Sequence, defender: Sequence, *, round: int = 1, firing: str = DEFENDER,
+                options=None, attacker_retreat="never", defender_retreat="never",
+                attacker_reserves: Sequence = (), defender_reserves: Sequence = (),
+                max_states: int = DEFAULT_MAX_STATES) -> BattleOdds:
+    """Exact odds of a battle as it stands.
+
+    ``attacker`` / ``defender``: units as ``Fighter`` or strings like ``"FV"``, ``"MF:entrenched"``,
+    ``"FS:crossing"``, ``"CV:reduced"``. ``round`` and ``firing`` say where the battle is (default: its
+    start, the defender about to fire). Reserves arrive one per own firing moment from round 2 (5.2.4).
+    """
+    opts = Options.parse(options)
+    att, dfn = _fighters(attacker, "attacker"), _fighters(defender, "defender")
+    if not isinstance(round, int) or isinstance(round, bool) or round < 1:
+        raise OddsError(f"round must be a positive integer, got {round!r}")
+    if firing not in (ATTACKER, DEFENDER):
+        raise OddsError(f"firing must be 'attacker' or 'defender', got {firing!r}")
+    if not att or not dfn:
+        raise OddsError("both sides need at least one unit: a battle with an empty side is already over")
+    reserves = {ATTACKER: tuple(Fighter.parse(u) for u in attacker_reserves),
+                DEFENDER: tuple(Fighter.parse(u) for u in defender_reserves)}
+    for side in reserves:  # reinforcements are never entrenched or crossing
+        reserves[side] = tuple(_encode(Fighter(f.code, f.reduced)) for f in reserves[side])
+    chain = _Chain(opts, {ATTACKER: _retreat_policy(attacker_retreat), DEFENDER: _retreat_policy(defender_retreat)},
+                   reserves, max_states)
+    chain.run((min(round, 3), firing, tuple(sorted(map(_encode, att))), tuple(sorted(map(_encode, dfn))), 0, 0))
+    att_w = sum(p for (w, *_), p in chain.ends.items() if w == ATTACKER)
+    def_w = sum(p for (w, *_), p in chain.ends.items() if w == DEFENDER)
+    survivors: dict[str, dict] = {ATTACKER: defaultdict(float), DEFENDER: defaultdict(float)}
+    for (w, a, d), p in chain.ends.items():
+        survivors[ATTACKER][tuple(map(_decode, a))] += p
+        survivors[DEFENDER][tuple(map(_decode, d))] += p
+    extra = chain.round_starts
+    return BattleOdds(att_w, def_w, max(0.0, 1.0 - att_w - def_w), round + extra,
+                      {k: dict(v) for k, v in survivors.items()}, chain.seen)
