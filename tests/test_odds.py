@@ -1,0 +1,114 @@
+"""Exact battle odds (issue 5): hand-computed values, consistency, bad arguments."""
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from ahd.odds import BattleOdds, Fighter, OddsError, battle_odds
+
+
+def close(x, y):
+    return abs(float(x) - float(y)) < 1e-12
+
+
+@pytest.mark.rule("5.1.b")
+def test_one_against_one_by_hand():
+    # Defender: reduced MF (one hit left); attacker: full FV. Defender fires first with 2/6, the
+    # attacker with 3/6. From the attacker reduced: s = 1/3 + 2/3·1/2·s -> s = 1/2; from full:
+    # r = 1/3·1/2·s + 2/3·1/2·r -> r = 1/8 (the defender wins).
+    odds = battle_odds(["FV"], ["MF:reduced"])
+    assert close(odds.defender_wins, F(1, 8))
+    assert close(odds.attacker_wins, F(7, 8))
+    assert close(odds.neither, 0)
+
+
+@pytest.mark.rule("5.2.3")
+def test_river_crossing_by_hand():
+    # As above, but the attacker is crossing: the defender hits on 3 in rounds 1 and 2 (5.2.3).
+    # Round 3+: s3 = 1/2, r3 = 1/8; round 2: s2 = 1/2 + 1/4·s3 = 5/8, r2 = 1/4·s3 + 1/4·r3 = 5/32;
+    # round 1: r1 = 1/4·s2 + 1/4·r2 = 25/128.
+    odds = battle_odds(["FV:crossing"], ["MF:reduced"])
+    assert close(odds.defender_wins, F(25, 128))
+
+
+@pytest.mark.rule("5.2.1")
+def test_two_against_one_entrenched_by_hand():
+    # Attackers: two full MF, each hitting the entrenched defender on 1 (2 − 1): a volley hits with
+    # 1 − (5/6)² = 11/36, one attacker alone with 1/6. The reduced, entrenched MF defender hits on 2 and
+    # finishes reduced attackers first (the default spread prefers them).
+    h2, h1, d = F(11, 36), F(1, 6), F(1, 3)
+    x_1r = d / (1 - (1 - d) * (1 - h1))
+    x_1f = d * (1 - h1) * x_1r / (1 - (1 - d) * (1 - h1))
+    x_1f1r = d * (1 - h1) * x_1f / (1 - (1 - d) * (1 - h2))
+    x_2f = d * (1 - h2) * x_1f1r / (1 - (1 - d) * (1 - h2))
+    odds = battle_odds(["MF", "MF"], ["MF:entrenched:reduced"])
+    assert close(odds.defender_wins, x_2f)
+    assert close(odds.attacker_wins, 1 - x_2f)
+
+
+@pytest.mark.rule("H-2")
+def test_hit_probabilities_and_h2():
+    from ahd.combat import hit_probability
+    assert [hit_probability(v, True) for v in (-1, 0, 1, 3, 5, 6, 8)] == [0, 0, 1 / 6, 3 / 6, 5 / 6, 5 / 6, 5 / 6]
+    assert [hit_probability(v, False) for v in (0, 5, 6, 8)] == [0, 5 / 6, 1, 1]
+    # basic units never reach value 6, so H-2 changes no basic battle (it matters with leaders)
+    assert close(battle_odds(["FV:crossing"], ["FV"]).defender_wins,
+                 battle_odds(["FV:crossing"], ["FV"], options={"H-2": False}).defender_wins)
+
+
+def test_probabilities_sum_to_one_and_survivors_are_consistent():
+    odds = battle_odds(["FV", "MF", "CV"], ["MF:entrenched", "FS", "MC"])
+    assert close(odds.attacker_wins + odds.defender_wins + odds.neither, 1)
+    for side in ("attacker", "defender"):
+        assert close(sum(odds.survivors[side].values()), 1)
+    # when the attacker wins the defender has nobody left, and vice versa
+    assert close(odds.survivors["defender"].get((), 0), odds.attacker_wins)
+    assert close(odds.survivors["attacker"].get((), 0), odds.defender_wins)
+    assert odds.expected_rounds >= 1
+
+
+def test_mid_battle_start():
+    start = battle_odds(["FV"], ["MF:reduced"], round=3, firing="attacker")
+    # the attacker fires first from here: it wins at once with 1/2, else we are at r (= 1/8 for D)
+    assert close(start.defender_wins, F(1, 2) * F(1, 8))
+
+
+def test_retreat_policy_ends_the_battle():
+    stay = battle_odds(["MF"], ["MF", "MF", "MF"])
+    leave = battle_odds(["MF"], ["MF", "MF", "MF"], attacker_retreat="outnumbered")
+    assert leave.defender_wins > stay.defender_wins - 1e-12
+    assert leave.expected_rounds < stay.expected_rounds
+
+
+def test_reserves_help():
+    alone = battle_odds(["MF", "MF"], ["MF", "MF"])
+    helped = battle_odds(["MF", "MF"], ["MF", "MF"], attacker_reserves=["FV", "FV"])
+    assert helped.attacker_wins > alone.attacker_wins
+
+
+@pytest.mark.parametrize("args, message", [
+    ((["XX"], ["MF"]), "unknown unit type"),
+    (([], ["MF"]), "at least one unit"),
+    ((["MF:sleepy"], ["MF"]), "unknown unit flag"),
+    ((["MF"], 3), "list of units"),
+])
+def test_bad_arguments(args, message):
+    with pytest.raises(OddsError, match=message):
+        battle_odds(*args)
+
+
+def test_bad_round_and_side():
+    with pytest.raises(OddsError, match="round"):
+        battle_odds(["MF"], ["MF"], round=0)
+    with pytest.raises(OddsError, match="firing"):
+        battle_odds(["MF"], ["MF"], firing="union")
+    with pytest.raises(OddsError, match="too large"):
+        battle_odds(["FV", "MF", "CV", "FS", "MC"], ["MF:entrenched", "FV", "CV", "MF", "FS:entrenched"],
+                    max_states=1000)
+
+
+def test_fighter_parsing():
+    assert Fighter.parse("FS:crossing:reduced") == Fighter("FS", reduced=True, crossing=True)
+    assert Fighter.parse({"type": "CM", "entrenched": True}) == Fighter("MC", entrenched=True)
+    assert str(Fighter("FV", entrenched=True)) == "FV:entrenched"
