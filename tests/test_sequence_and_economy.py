@@ -12,6 +12,7 @@ import pytest
 import ahd
 from ahd.control import has_marker
 from ahd.sides import CHANCE, Side
+from ahd.units import UNIT_TYPES
 
 from conftest import assert_refused, ids_at, make_game, march, pass_decision, pass_until
 
@@ -28,6 +29,12 @@ def road(unit, a, b):
 
 def rail(unit, a, b):
     return ahd.Move(unit, (a, b), ("rail",))
+
+
+def end_movement(game):
+    """End the Movement segment unless it ended itself (no unit left that can move)."""
+    if game.decision == "movement":
+        game.apply(ahd.EndMovement())
 
 
 def to_half_end(game):
@@ -49,14 +56,23 @@ def mf_in_play(game):
     return sum(1 for where in ("map", "pool") for u in game.units("union", where) if u.type.code == "MF")
 
 
-def front_royal_battle(extra=()):
+def front_royal_battle(extra=(), second_battle=False):
     """Union MF + FV attack the lone Confederate MF in Front Royal; the Union wins in round 1.
-    The Confederate shot reduces U-MF-01. Returns the game at the battle-promotion decision."""
-    game = make_game([("union", "MF", "harpers_ferry"), ("union", "FV", "harpers_ferry"),
-                      ("confederate", "MF", "front_royal"), *extra])
+    The Confederate shot reduces U-MF-01. With ``second_battle`` the Union MF of Sparta (U-MF-02)
+    also attacks the Confederate MF of Murfreesboro (C-MF-02), fought second.
+    Returns the game at the battle-promotion decision of Front Royal."""
+    units = [("union", "MF", "harpers_ferry"), ("union", "FV", "harpers_ferry"), ("confederate", "MF", "front_royal")]
+    if second_battle:
+        units += [("union", "MF", "sparta"), ("confederate", "MF", "murfreesboro")]
+    game = make_game(units + list(extra))
     march(game, "harpers_ferry", road("U-MF-01", "harpers_ferry", "front_royal"),
           road("U-FV-01", "harpers_ferry", "front_royal"))
-    game.apply(ahd.EndMovement())
+    if second_battle:
+        march(game, "sparta", road("U-MF-02", "sparta", "murfreesboro"))
+    end_movement(game)
+    if second_battle:
+        assert game.decision == "choose_battle"
+        game.apply(ahd.ChooseBattle("front_royal"))
     game.apply(ahd.Target("C-MF-01", "U-MF-01"))
     game.apply(ahd.Roll(1))   # C-MF-01 (2) hits U-MF-01: reduced
     game.apply(ahd.Roll(1))   # U-FV-01 hits C-MF-01: reduced
@@ -99,7 +115,7 @@ def shooter_game(code):
     game = make_game([("union", code, "harpers_ferry"), ("confederate", "MF", "front_royal")])
     uid = f"U-{code}-01"
     march(game, "harpers_ferry", road(uid, "harpers_ferry", "front_royal"))
-    game.apply(ahd.EndMovement())
+    end_movement(game)
     assert game.decision == "shot" and game.pending_roll.startswith("shot of militia infantry C-MF-01")
     game.apply(ahd.Roll(6))
     assert game.decision == "shot" and f"{uid} at militia infantry C-MF-01" in game.pending_roll
@@ -108,33 +124,27 @@ def shooter_game(code):
 
 @pytest.mark.rule("1.3")
 @pytest.mark.parametrize("code", list(T1_VALUES))
-def test_unit_value_hits_on_its_value(code):
+def test_unit_value_hits_on_its_value_and_misses_above(code):
     value = T1_VALUES[code]
-    assert ahd.units.UNIT_TYPES[code].value == value
+    assert UNIT_TYPES[code].value == value
     game = shooter_game(code)
     assert f"hits on {value} or less" in game.pending_roll
     game.apply(ahd.Roll(value))
     assert game.unit("C-MF-01").strength == "reduced"
-
-
-@pytest.mark.rule("1.3")
-@pytest.mark.parametrize("code", list(T1_VALUES))
-def test_unit_value_misses_above_its_value(code):
     game = shooter_game(code)
-    game.apply(ahd.Roll(T1_VALUES[code] + 1))
+    game.apply(ahd.Roll(value + 1))
     assert game.unit("C-MF-01").strength == "full"
 
 
 @pytest.mark.rule("1.3")
 def test_only_crack_infantry_carries_the_fired_at_modifier():
-    arms = {code: UT for code, UT in ahd.units.UNIT_TYPES.items()}
-    assert (arms["MF"].arm, arms["FV"].arm, arms["FS"].arm) == ("infantry",) * 3
-    assert (arms["MC"].arm, arms["CV"].arm, arms["CS"].arm) == ("cavalry",) * 3
+    assert [UNIT_TYPES[c].arm for c in ("MF", "FV", "FS")] == ["infantry"] * 3
+    assert [UNIT_TYPES[c].arm for c in ("MC", "CV", "CS")] == ["cavalry"] * 3
     needed = {}
     for code in ("FS", "CS"):
         game = make_game([("union", "MF", "harpers_ferry"), ("confederate", code, "front_royal")])
         march(game, "harpers_ferry", road("U-MF-01", "harpers_ferry", "front_royal"))
-        game.apply(ahd.EndMovement())
+        end_movement(game)
         if game.decision == "cavalry_retreat":
             game.apply(ahd.HoldGround())
         game.apply(ahd.Roll(6))  # the defender misses
@@ -168,6 +178,9 @@ def test_no_ninth_confederate_militia_infantry():
     game.apply(ahd.Roll(6))
     assert {a.unit_type for a in recruits(game)} == {"MC"}   # only the militia cavalry is left
     assert_refused(game, ahd.Recruit("atlanta", "MF"), "7.d")
+    game.apply(ahd.Recruit("atlanta", "MC"))
+    assert game.phasing is U                                 # pool empty: recruitment over after one
+    assert len(game.units("confederate")) == 9 and game.units("confederate", "pool") == []
 
 
 # =========================================================================== 2 (= S-1)
@@ -278,6 +291,7 @@ def test_engine_step_order_in_the_log():
 
 @pytest.mark.rule("3.b")
 @pytest.mark.rule("9.e")
+@pytest.mark.rule("9.d")
 @pytest.mark.rule("7.b")
 def test_control_update_comes_after_recruitment():
     game = make_game([("union", "MF", "cumberland_gap")])
@@ -346,16 +360,20 @@ def test_e8_first_turn_two_marches_each_then_august():
 @pytest.mark.rule("6.c")
 @pytest.mark.rule("6.b")
 def test_battle_winner_promotes_a_participant_keeping_its_strength():
-    game = front_royal_battle()
+    game = front_royal_battle(second_battle=True)
     assert game.current_player is U
     assert set(game.legal_actions()) == {ahd.Promote("U-FV-01"), ahd.Promote("U-MF-01"), ahd.NoPromotion()}
     game.apply(ahd.Promote("U-MF-01"))
+    assert game.battle is not None and game.battle.box == "murfreesboro"   # the second battle
     new = game.unit("U-FV-02")
     assert new.location == "front_royal" and new.strength == "reduced"   # strength kept (6.c)
     old = game.unit("U-MF-01")
     assert old.location == "@pool" and old.strength == "full"
+    game.apply(ahd.Roll(6))   # Murfreesboro: the defender misses
+    game.apply(ahd.Roll(1))   # U-MF-02 hits
+    pass_until(game, lambda g: g.decision == "promotion")
     # recovery (5.2.7) follows the battles; then 6.b may promote the same unit again
-    assert game.decision == "promotion" and new.strength == "full"
+    assert new.strength == "full"
     game.apply(ahd.Promote("U-FV-02"))
     assert [u.type.code for u in game.units_in("front_royal")] == ["FV", "FS"]
     assert game.unit("U-FV-02").location == "@out"
@@ -365,7 +383,7 @@ def test_battle_winner_promotes_a_participant_keeping_its_strength():
 def test_defending_winner_promotes_too():
     game = make_game([("union", "MF", "harpers_ferry"), ("confederate", "FV", "front_royal")])
     march(game, "harpers_ferry", road("U-MF-01", "harpers_ferry", "front_royal"))
-    game.apply(ahd.EndMovement())
+    end_movement(game)
     game.apply(ahd.Roll(1))   # C-FV-01 hits: U-MF-01 reduced
     game.apply(ahd.Roll(5))   # U-MF-01 misses
     pass_until(game, lambda g: g.decision == "shot")
@@ -422,7 +440,7 @@ def test_promotion_ladder_keeps_box_and_entrenchment(code, new, old_to):
     assert game.is_entrenched(old_id)
     game.apply(ahd.Promote(old_id))
     (unit,) = game.units_in("chicago")
-    assert unit.type.code == new and unit.type.arm == ahd.units.UNIT_TYPES[code].arm
+    assert unit.type.code == new and unit.type.arm == UNIT_TYPES[code].arm
     assert unit.entrenched and game.is_entrenched(unit.id) and unit.strength == "full"
     old = game.unit(old_id)
     assert old.location == old_to and not old.entrenched
@@ -445,15 +463,15 @@ def test_crack_cannot_be_promoted(code):
 @pytest.mark.rule("7.a")
 @pytest.mark.rule("7.d")
 def test_recruit_roll_one_counts_as_two():
-    game = make_game([("confederate", "MF", "richmond")])
+    game = make_game([("confederate", "MF", "richmond")], control={"confederate": ["cincinnati"]})
     to_recruit_roll(game, C)
     game.apply(ahd.Roll(1))
     assert game.decision == "recruitment"
     game.apply(ahd.Recruit("atlanta", "MF"))
     assert game.decision == "recruitment" and recruits(game)    # a 1 does not mean one recruit
-    game.apply(ahd.Recruit("mobile", "MF"))
+    game.apply(ahd.Recruit("cincinnati", "MF"))                  # a captured two-colour city (red 1)
     assert game.phasing is U and game.turn.number == 3           # two placed: the segment is over
-    assert sorted(u.location for u in game.units("confederate")) == ["atlanta", "mobile", "richmond"]
+    assert sorted(u.location for u in game.units("confederate")) == ["atlanta", "cincinnati", "richmond"]
 
 
 @pytest.mark.rule("7.a")
@@ -556,16 +574,6 @@ def test_recruits_limited_by_eligible_boxes():
     assert game.phasing is U and len(game.units("confederate")) == 2
 
 
-@pytest.mark.rule("7.d")
-def test_recruits_limited_by_the_pool():
-    game = make_game([("confederate", "MF", "richmond", 8)])
-    to_recruit_roll(game, C)
-    game.apply(ahd.Roll(6))
-    game.apply(ahd.Recruit("atlanta", "MC"))
-    assert game.phasing is U                              # pool empty: recruitment over after one
-    assert len(game.units("confederate")) == 9 and game.units("confederate", "pool") == []
-
-
 # =========================================================================== 8 drafts
 @pytest.mark.rule("8")
 def test_e8_drafts_in_the_1861_campaign():
@@ -581,8 +589,8 @@ def test_e8_drafts_in_the_1861_campaign():
 
 @pytest.mark.rule("8")
 def test_no_draft_outside_april_of_the_draft_years():
-    game = make_game([], turn=8)
-    assert game.decision == "march_roll" and mf_in_play(game) == 16   # drafted before the Union half
+    game = make_game([("union", "FV", "chicago")], turn=8)
+    assert game.decision == "movement" and mf_in_play(game) == 16   # drafted before the Union half
     seen = {}
     for turn in range(9, 19):
         pass_until(game, lambda g: g.turn.number == turn, limit=2000)
@@ -622,6 +630,22 @@ def test_passing_through_or_leaving_a_box_does_not_change_control():
 
 
 @pytest.mark.rule("9.a")
+@pytest.mark.rule("5.2.6")
+@pytest.mark.rule("6.a")
+def test_update_covers_the_non_phasing_side_too():
+    game = make_game([("union", "MF", "harpers_ferry"), ("confederate", "CV", "front_royal")])
+    march(game, "harpers_ferry", road("U-MF-01", "harpers_ferry", "front_royal"))
+    assert game.decision == "cavalry_retreat"
+    game.apply(ahd.CavalryRetreat("franklin"))
+    assert game.decision == "promotion"                        # no winner: no battle promotion (6.a)
+    assert game.controller("franklin") is U
+    to_half_end(game)
+    assert game.phasing is C                                   # at the end of the Union half:
+    assert game.controller("franklin") is C and game.is_cavalry_held("franklin")
+    assert game.controller("front_royal") is U
+
+
+@pytest.mark.rule("9.a")
 def test_cavalry_alone_holds_enemy_boxes_but_firmly_its_own():
     game = make_game([("union", "CV", "harpers_ferry"), ("union", "CV", "grafton")],
                      control={"confederate": ["franklin"]})
@@ -652,6 +676,31 @@ def test_cavalry_held_box_reverts_the_moment_the_last_unit_leaves():
 
 
 @pytest.mark.rule("9.b")
+@pytest.mark.rule("9.e")
+@pytest.mark.rule("7.b")
+def test_cavalry_held_city_reverts_when_its_holder_is_eliminated():
+    game = make_game([("union", "MF", "wheeling"), ("confederate", "CV", "pittsburgh")])
+    assert game.controller("pittsburgh") is C and game.is_cavalry_held("pittsburgh")
+    assert game.army_max("union") == 31
+    march(game, "wheeling", rail("U-MF-01", "wheeling", "pittsburgh"))
+    game.apply(ahd.HoldGround())                 # no cavalry retreat (5.2.6)
+    game.apply(ahd.Roll(6))                      # C-CV-01 misses
+    game.apply(ahd.Roll(1))                      # U-MF-01 hits: reduced
+    pass_until(game, lambda g: g.decision == "shot")
+    game.apply(ahd.Roll(6))
+    pass_until(game, lambda g: g.decision == "shot")
+    assert game.controller("pittsburgh") is C
+    game.apply(ahd.Roll(1))                      # C-CV-01 eliminated
+    assert game.decision == "battle_promotion"   # still in the Combat segment, long before 9.a
+    assert game.controller("pittsburgh") is U and not game.is_cavalry_held("pittsburgh")
+    assert game.army_max("union") == 34
+    pass_until(game, lambda g: g.decision == "recruit_roll")
+    game.apply(ahd.Roll(2))
+    game.apply(ahd.Recruit("pittsburgh", "MF"))  # Union-controlled now (9.e)
+    assert len(game.units_in("pittsburgh")) == 2
+
+
+@pytest.mark.rule("9.b")
 def test_firm_control_does_not_revert():
     game = make_game([("union", "CV", "front_royal"), ("union", "MF", "front_royal")])
     assert game.controller("front_royal") is U and not game.is_cavalry_held("front_royal")
@@ -676,16 +725,13 @@ def test_cavalry_held_box_becomes_firm_when_infantry_joins():
 # =========================================================================== 9.c
 @pytest.mark.rule("9.c")
 def test_control_markers_where_controller_differs_from_printed_owner():
-    game = make_game([("union", "MF", "harpers_ferry"), ("confederate", "MF", "staunton")])
+    game = make_game([("union", "MF", "harpers_ferry"), ("union", "CV", "grafton")])
     assert not any(has_marker(game.state, b.id) for b in game.board)
     march(game, "harpers_ferry", road("U-MF-01", "harpers_ferry", "front_royal"))
+    march(game, "grafton", ahd.Move("U-CV-01", ("grafton", "franklin", "staunton"), ("road", "road")))
+    assert not any(has_marker(game.state, b.id) for b in game.board)    # none before the update
     to_half_end(game)
-    assert [b.id for b in game.board if has_marker(game.state, b.id)] == ["front_royal"]
-    march(game, "staunton", road("C-MF-01", "staunton", "front_royal"))
-    pass_until(game, lambda g: g.decision == "recruit_roll" or g.phasing is U)
-    to_half_end(game)
-    # the battle at Front Royal: whoever holds it, a marker exists iff it is the Union
-    assert has_marker(game.state, "front_royal") == (game.controller("front_royal") is U)
+    assert sorted(b.id for b in game.board if has_marker(game.state, b.id)) == ["front_royal", "staunton"]
 
 
 @pytest.mark.rule("9.c")
@@ -713,15 +759,6 @@ def test_maxima_follow_captures():
     march(game, "bloomington_in", rail("U-MF-03", "bloomington_in", "louisville"))   # neutral, 1/1
     to_half_end(game)
     assert (game.army_max("union"), game.army_max("confederate")) == (36, 28)      # nobody loses
-
-
-@pytest.mark.rule("9.d")
-@pytest.mark.rule("9.e")
-def test_maxima_do_not_change_before_the_update():
-    game = make_game([("union", "MF", "sparta")])
-    march(game, "sparta", road("U-MF-01", "sparta", "nashville"))
-    pass_until(game, lambda g: g.decision == "recruit_roll")
-    assert (game.army_max("union"), game.army_max("confederate")) == (34, 29)
 
 
 # =========================================================================== 10
@@ -772,7 +809,7 @@ def test_six_cities_are_not_enough():
 # =========================================================================== 11.b
 @pytest.mark.rule("11.b")
 def test_confederacy_wins_by_controlling_washington():
-    game = make_game([], control={"confederate": ["washington"]})
+    game = make_game([("union", "MF", "baltimore")], control={"confederate": ["washington"]})
     assert (game.army_max("union"), game.army_max("confederate")) == (33, 29)
     assert not game.is_over and game.decision == "movement"     # no check before an update
     to_half_end(game)
@@ -789,8 +826,9 @@ def test_washington_retaken_before_the_update_is_no_defeat():
 
 
 @pytest.mark.rule("11.b")
-def test_e8_confederate_maximum_31_beats_union_30():
-    game = make_game([], control=C31_U30)
+@pytest.mark.parametrize("options", [None, ["H-1", "H-2", "O-3.4"]])
+def test_e8_confederate_maximum_31_beats_union_30(options):
+    game = make_game([], control=C31_U30, turn=9, options=options)   # O-3.4 (+4 units) never counts here
     assert (game.army_max("union"), game.army_max("confederate")) == (30, 31)
     to_half_end(game)
     assert game.is_over and game.outcome.winner is C and game.outcome.rule == "11.b"
@@ -803,17 +841,6 @@ def test_equal_maxima_are_no_victory():
     to_half_end(game)
     to_half_end(game)
     assert not game.is_over and game.turn.number == 3
-
-
-@pytest.mark.rule("11.b")
-def test_confederate_capture_raising_its_maximum_wins_at_its_update():
-    game = make_game([("confederate", "MF", "parkersburg")], control=C30_U30)
-    to_half_end(game)
-    assert not game.is_over
-    march(game, "parkersburg", rail("C-MF-01", "parkersburg", "chillicothe"))
-    to_half_end(game)
-    assert game.is_over and game.outcome.winner is C and game.outcome.turn == 2
-    assert (game.army_max("union"), game.army_max("confederate")) == (30, 31)
 
 
 @pytest.mark.rule("11.b")
@@ -835,8 +862,8 @@ def test_both_qualify_phasing_player_wins():
 
 @pytest.mark.rule("11.c")
 def test_a_single_qualifier_wins_in_the_opponent_half_and_ends_the_game():
-    game = make_game([("union", "MF", "chicago")], control=C31_U30)
-    assert not game.is_over                                     # checks only at updates
+    game = make_game([("union", "MF", "st_louis")], control=C31_U30)
+    assert not game.is_over and game.decision == "movement"                                    # checks only at updates
     to_half_end(game)
     assert game.phasing is U and game.outcome.winner is C and game.outcome.rule == "11.b"
     assert game.legal_actions() == [] and game.turn.number == 2
@@ -868,12 +895,16 @@ def test_novice_union_still_loses_washington_at_a_union_update():
 
 @pytest.mark.rule("12")
 @pytest.mark.rule("S-12")
+@pytest.mark.rule("11.b")
 def test_novice_union_checks_do_not_apply_without_the_option():
     game = make_game([("confederate", "MF", "parkersburg")], control=C30_U30, options=["H-1", "H-2"])
     to_half_end(game)
+    assert not game.is_over
     march(game, "parkersburg", rail("C-MF-01", "parkersburg", "chillicothe"))
     to_half_end(game)
-    assert game.is_over and game.outcome.turn == 2 and game.phasing is C
+    assert (game.army_max("union"), game.army_max("confederate")) == (30, 31)
+    assert game.is_over and game.outcome.winner is C and game.outcome.rule == "11.b"
+    assert game.outcome.turn == 2 and game.phasing is C      # at the Confederate update
 
 
 # =========================================================================== 13 (= S-13)
@@ -898,6 +929,16 @@ def test_short_game_union_short_of_five_loses():
     assert (game.army_max("union"), game.army_max("confederate")) == (34, 30)
     pass_until(game, lambda g: g.is_over)
     assert game.outcome.winner is C and game.outcome.rule == "13" and game.outcome.turn == 10
+
+
+@pytest.mark.rule("13")
+@pytest.mark.rule("O-3.4")
+def test_short_game_margin_ignores_increased_union_forces():
+    game = make_game([], turn=10, last_turn=10, end="short", control={"confederate": ["canton"]},
+                     options=["H-1", "H-2", "O-3.4"])
+    assert (game.army_max("union"), game.army_max("confederate")) == (33, 29)
+    pass_until(game, lambda g: g.is_over)
+    assert game.outcome.winner is C and game.outcome.rule == "13"
 
 
 @pytest.mark.rule("13")
