@@ -16,12 +16,15 @@ moment from round 2.
 from __future__ import annotations
 
 import heapq
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 from . import combat
+import numpy as np
+
 from .options import Options
 from .units import REDUCED, UNIT_TYPES, UnitType, parse_type
 
@@ -113,9 +116,13 @@ class BattleOdds:
 
 
 # --------------------------------------------------------------------------- policies
+def _never(own: int, enemy: int, rnd: int) -> bool:
+    return False
+
+
 def _retreat_policy(policy) -> Callable[[int, int, int], bool]:
     if policy in (None, "never", "fight to the end"):
-        return lambda own, enemy, rnd: False
+        return _never
     if policy == "outnumbered":
         return lambda own, enemy, rnd: rnd >= 2 and enemy >= 2 * own
     if callable(policy):
@@ -168,7 +175,7 @@ class _Chain:
 
     @staticmethod
     def key(state: tuple) -> tuple:
-        rnd, firing, att, dfn, used_a, used_d = state
+        rnd, firing, att, dfn, used_a, used_d, _ = state
         return (used_a + used_d, -(_points(att) + _points(dfn)), rnd, firing != DEFENDER, state)
 
     def add(self, state: tuple, p: float) -> None:
@@ -198,7 +205,9 @@ class _Chain:
     def opening(self, state: tuple, p: float) -> bool:
         """The firing side's options at the start of its moment: retreat, then reinforcement.
         Returns True if the mass was passed on (the moment itself does not happen here)."""
-        rnd, firing, att, dfn, used_a, used_d = state
+        rnd, firing, att, dfn, used_a, used_d, reinforced = state
+        if reinforced:  # this moment's reinforcement has come: no retreat, no second one
+            return False
         own, enemy = (att, dfn) if firing == ATTACKER else (dfn, att)
         if rnd >= 2 and self.retreat[firing](len(own), len(enemy), rnd):
             self.end(DEFENDER if firing == ATTACKER else ATTACKER, att, dfn, p)
@@ -208,16 +217,16 @@ class _Chain:
         if rnd >= 2 and used < len(pool):
             arrival = pool[used]
             if firing == ATTACKER:
-                self.add((rnd, firing, tuple(sorted(att + (arrival,))), dfn, used_a + 1, used_d), p)
+                self.add((rnd, firing, tuple(sorted(att + (arrival,))), dfn, used_a + 1, used_d, True), p)
             else:
-                self.add((rnd, firing, att, tuple(sorted(dfn + (arrival,))), used_a, used_d + 1), p)
+                self.add((rnd, firing, att, tuple(sorted(dfn + (arrival,))), used_a, used_d + 1, True), p)
             return True
         return False
 
     def fire(self, state: tuple, p: float, skip_same: bool = False) -> float:
         """Pass the mass of one firing moment on; returns the probability that nothing changed
         (that part is passed on too unless ``skip_same``)."""
-        rnd, firing, att, dfn, used_a, used_d = state
+        rnd, firing, att, dfn, used_a, used_d, _ = state
         shooters, enemies = (att, dfn) if firing == ATTACKER else (dfn, att)
         same = 0.0
         for q, after in _volley(self.options, self.h2, firing, rnd, shooters, enemies):
@@ -231,17 +240,17 @@ class _Chain:
                 else:
                     self.end(DEFENDER, (), dfn, p * q)
             elif firing == DEFENDER:
-                self.add((rnd, ATTACKER, after, dfn, used_a, used_d), p * q)
+                self.add((rnd, ATTACKER, after, dfn, used_a, used_d, False), p * q)
             else:
                 self.round_starts += p * q
-                self.add((min(rnd + 1, 3), DEFENDER, att, after, used_a, used_d), p * q)
+                self.add((min(rnd + 1, 3), DEFENDER, att, after, used_a, used_d, False), p * q)
         return same
 
     def step(self, state: tuple, p: float) -> None:
         if self.opening(state, p):
             return
-        rnd, firing, att, dfn, used_a, used_d = state
-        if rnd < 3:
+        rnd, firing, att, dfn, used_a, used_d, reinforced = state
+        if rnd < 3 or reinforced:
             self.fire(state, p)
             return
         if firing == ATTACKER:
@@ -250,7 +259,7 @@ class _Chain:
             return
         # rounds 3+: defender's moment D and attacker's moment A of the same units form a block; all
         # misses in both send the mass round the loop. Visits: V_D = m_D + q_A V_A, V_A = m_A + q_D V_D.
-        a_state = (3, ATTACKER, att, dfn, used_a, used_d)
+        a_state = (3, ATTACKER, att, dfn, used_a, used_d, False)
         m_a = self.mass.pop(a_state, 0.0)
         q_d = sum(q for q, after in _volley(self.options, self.h2, DEFENDER, 3, dfn, att) if after == att)
         if self.opening(a_state, 1.0):  # the attacker retreats or is reinforced at A: no loop
@@ -271,22 +280,22 @@ class _Chain:
 
     def _undo_opening(self, a_state: tuple) -> None:
         """``opening`` was called with a probe mass of 1 to test for a retreat/reinforcement; take it back."""
-        rnd, firing, att, dfn, used_a, used_d = a_state
+        rnd, firing, att, dfn, used_a, used_d, _ = a_state
         if self.retreat[ATTACKER](len(att), len(dfn), rnd):
             self.ends[(DEFENDER, att, dfn)] -= 1.0
             if abs(self.ends[(DEFENDER, att, dfn)]) < 1e-15:
                 del self.ends[(DEFENDER, att, dfn)]
             return
         arrival = self.reserves[ATTACKER][used_a]
-        nxt = (rnd, ATTACKER, tuple(sorted(att + (arrival,))), dfn, used_a + 1, used_d)
+        nxt = (rnd, ATTACKER, tuple(sorted(att + (arrival,))), dfn, used_a + 1, used_d, True)
         self.mass[nxt] -= 1.0
         if abs(self.mass[nxt]) < 1e-15:
             del self.mass[nxt]
 
 
 @lru_cache(maxsize=200_000)
-def _volley(options: Options, h2: bool, firing: str, rnd: int, shooters: tuple, enemies: tuple):
-    """[(p, enemies after)] for one firing moment of ``shooters`` at ``enemies`` (int-encoded)."""
+def _assignment(options: Options, firing: str, rnd: int, shooters: tuple, enemies: tuple) -> tuple:
+    """The default firing policy for int-encoded units: ((shooter index, target index, hit chance), ...)."""
     shooter_units = _as_units("S", shooters)
     enemy_units = _as_units("E", enemies)
     bonus = firing == DEFENDER and rnd <= 2
@@ -298,20 +307,27 @@ def _volley(options: Options, h2: bool, firing: str, rnd: int, shooters: tuple, 
 
     targets = combat.greedy_targets(shooter_units, enemy_units, [], value,
                                     lambda ts: combat.declaration_feasible(options, shooter_units, enemy_units, ts))
+    index = {u.id: i for i, u in enumerate(shooter_units)} | {u.id: i for i, u in enumerate(enemy_units)}
     by_id = {u.id: u for u in shooter_units + enemy_units}
-    shots: dict[str, list[float]] = defaultdict(list)
-    for s, t in targets:
-        shots[t].append(combat.hit_probability(value(by_id[s], by_id[t]), h2))
+    h2 = "H-2" in options
+    return tuple((index[s], index[t], combat.hit_probability(value(by_id[s], by_id[t]), h2)) for s, t in targets)
+
+
+@lru_cache(maxsize=200_000)
+def _volley(options: Options, h2: bool, firing: str, rnd: int, shooters: tuple, enemies: tuple):
+    """[(p, enemies after)] for one firing moment of ``shooters`` at ``enemies`` (int-encoded)."""
+    shots: dict[int, list[float]] = defaultdict(list)
+    for _, target, p in _assignment(options, firing, rnd, shooters, enemies):
+        shots[target].append(p)
     results: dict[tuple, float] = {(): 1.0}
-    for target in enemy_units:
+    for index, code in enumerate(enemies):
         hits = [1.0]
-        for p in shots.get(target.id, ()):
+        for p in shots.get(index, ()):
             nxt = [0.0] * (len(hits) + 1)
             for k, q in enumerate(hits):
                 nxt[k] += q * (1 - p)
                 nxt[k + 1] += q * p
             hits = nxt
-        code = target.fighter
         reduced = code & _REDUCED
         # what is left of this target after 0, 1, 2+ hits
         left = ((code,), () if reduced else (code | _REDUCED,), ())
@@ -362,7 +378,7 @@ def battle_odds(attacker: Sequence, defender: Sequence, *, round: int = 1, firin
         reserves[side] = tuple(_encode(Fighter(f.code, f.reduced)) for f in reserves[side])
     chain = _Chain(opts, {ATTACKER: _retreat_policy(attacker_retreat), DEFENDER: _retreat_policy(defender_retreat)},
                    reserves, max_states)
-    chain.run((min(round, 3), firing, tuple(sorted(map(_encode, att))), tuple(sorted(map(_encode, dfn))), 0, 0))
+    chain.run((min(round, 3), firing, tuple(sorted(map(_encode, att))), tuple(sorted(map(_encode, dfn))), 0, 0, False))
     att_w = sum(p for (w, *_), p in chain.ends.items() if w == ATTACKER)
     def_w = sum(p for (w, *_), p in chain.ends.items() if w == DEFENDER)
     survivors: dict[str, dict] = {ATTACKER: defaultdict(float), DEFENDER: defaultdict(float)}
@@ -372,3 +388,136 @@ def battle_odds(attacker: Sequence, defender: Sequence, *, round: int = 1, firin
     extra = chain.round_starts
     return BattleOdds(att_w, def_w, max(0.0, 1.0 - att_w - def_w), round + extra,
                       {k: dict(v) for k, v in survivors.items()}, chain.seen)
+
+
+# --------------------------------------------------------------------------- Monte Carlo
+@dataclass(slots=True)
+class SimulatedOdds:
+    """Monte Carlo estimate of a battle: frequencies with their standard errors."""
+
+    n: int
+    attacker_wins: float
+    defender_wins: float
+    neither: float
+    expected_rounds: float
+    expected_survivors: dict[str, float]
+
+    def stderr(self, p: float) -> float:
+        return math.sqrt(max(p * (1 - p), 0.0) / self.n)
+
+    def __str__(self) -> str:
+        return (f"attacker wins {self.attacker_wins:.1%} ± {self.stderr(self.attacker_wins):.1%}, defender wins "
+                f"{self.defender_wins:.1%}, neither {self.neither:.1%}; expected rounds {self.expected_rounds:.2f} "
+                f"({self.n} simulated battles)")
+
+
+def simulate_battles(attacker: Sequence, defender: Sequence, n: int = 100_000, *, seed: int | None = None,
+                     rng: "np.random.Generator | None" = None, round: int = 1, firing: str = DEFENDER,
+                     options=None, attacker_retreat="never", defender_retreat="never",
+                     attacker_reserves: Sequence = (), defender_reserves: Sequence = (),
+                     max_rounds: int = 1000) -> SimulatedOdds:
+    """Simulate ``n`` independent battles at once with numpy, under the same policies as
+    ``battle_odds`` (whose arguments it takes). Battles still going after ``max_rounds`` count as
+    'neither'. Serves battles beyond the exact method's size."""
+    opts = Options.parse(options)
+    if not isinstance(n, int) or n < 1:
+        raise OddsError(f"n must be a positive integer, got {n!r}")
+    att, dfn = _fighters(attacker, "attacker"), _fighters(defender, "defender")
+    if not att or not dfn:
+        raise OddsError("both sides need at least one unit: a battle with an empty side is already over")
+    if firing not in (ATTACKER, DEFENDER):
+        raise OddsError(f"firing must be 'attacker' or 'defender', got {firing!r}")
+    rng = rng if rng is not None else np.random.default_rng(seed)
+    retreat = {ATTACKER: _retreat_policy(attacker_retreat), DEFENDER: _retreat_policy(defender_retreat)}
+    sides = {}
+    for side, units, reserves in ((ATTACKER, att, attacker_reserves), (DEFENDER, dfn, defender_reserves)):
+        codes = [_encode(f) for f in units] + [_encode(Fighter(Fighter.parse(r).code, Fighter.parse(r).reduced))
+                                               for r in reserves]
+        base = np.array([c & ~_REDUCED for c in codes], dtype=np.int64)  # static part: type and flags
+        hp = np.array([1 if c & _REDUCED else 2 for c in codes], dtype=np.int8)
+        present = np.array([True] * len(units) + [False] * len(reserves))
+        sides[side] = {"base": base, "hp": np.tile(hp, (n, 1)), "present": np.tile(present, (n, 1)),
+                       "reserves": len(reserves), "arrived": 0, "first_reserve": len(units)}
+    winner = np.zeros(n, dtype=np.int8)  # 0 running, 1 attacker, 2 defender, 3 stopped
+    rounds = np.full(n, round, dtype=np.int64)
+    current = firing
+    rnd = round
+    for _ in range(2 * max_rounds):
+        active = winner == 0
+        if not active.any():
+            break
+        own, enemy = sides[current], sides[ATTACKER if current == DEFENDER else DEFENDER]
+        enemy_code = 2 if current == ATTACKER else 1
+        own_code = 1 if current == ATTACKER else 2
+        if rnd >= 2 and retreat[current] is not _never:
+            alive_own = ((own["hp"] > 0) & own["present"]).sum(axis=1)
+            alive_enemy = ((enemy["hp"] > 0) & enemy["present"]).sum(axis=1)
+            pairs = np.unique(np.stack([alive_own[active], alive_enemy[active]], axis=1), axis=0)
+            leave = np.zeros(n, dtype=bool)
+            for o, e in pairs:
+                if retreat[current](int(o), int(e), rnd):
+                    leave |= active & (alive_own == o) & (alive_enemy == e)
+            winner[leave] = enemy_code
+            active &= ~leave
+        if rnd >= 2 and own["arrived"] < own["reserves"]:
+            own["present"][active, own["first_reserve"] + own["arrived"]] = True
+            own["arrived"] += 1
+        _fire(opts, current, rnd, own, enemy, active, rng)
+        wiped = active & ~((enemy["hp"] > 0) & enemy["present"]).any(axis=1)
+        winner[wiped] = own_code
+        if current == ATTACKER:
+            rounds[winner == 0] += 1
+            rnd += 1
+        current = ATTACKER if current == DEFENDER else DEFENDER
+    winner[winner == 0] = 3
+    a = float(np.mean(winner == 1))
+    d = float(np.mean(winner == 2))
+    survivors = {}
+    for side in (ATTACKER, DEFENDER):
+        s = sides[side]
+        survivors[side] = float(((s["hp"] > 0) & s["present"]).sum(axis=1).mean())
+    return SimulatedOdds(n, a, d, max(0.0, 1.0 - a - d), float(rounds.mean()), survivors)
+
+
+def _fire(options: Options, firing: str, rnd: int, own: dict, enemy: dict, active, rng) -> None:
+    """One firing moment for every active battle: group battles by configuration, assign targets
+    by the default policy once per configuration, roll all dice, apply the damage."""
+    idx = np.flatnonzero(active)
+    if idx.size == 0:
+        return
+    own_hp, enemy_hp = own["hp"][idx], enemy["hp"][idx]
+    own_alive = (own_hp > 0) & own["present"][idx]
+    enemy_alive = (enemy_hp > 0) & enemy["present"][idx]
+    # a configuration = who is present and how strong, on both sides
+    own_state = np.where(own_alive, own_hp, 0)
+    enemy_state = np.where(enemy_alive, enemy_hp, 0)
+    states = np.concatenate([own_state, enemy_state], axis=1).astype(np.int64)
+    digits = 3 ** np.arange(states.shape[1], dtype=np.int64)
+    codes, first, inverse = np.unique(states @ digits, return_index=True, return_inverse=True)
+    configs = states[first]
+    inverse = inverse.reshape(-1)
+    n_own = own_hp.shape[1]
+    n_shots = n_own
+    shot_target = np.full((configs.shape[0], n_shots), -1, dtype=np.int64)
+    shot_p = np.zeros((configs.shape[0], n_shots))
+    rnd_class = min(rnd, 3)
+    for c, config in enumerate(configs):
+        o_cols = [i for i in range(n_own) if config[i] > 0]
+        e_cols = [j for j in range(config.size - n_own) if config[n_own + j] > 0]
+        if not o_cols or not e_cols:
+            continue
+        o_codes = [int(own["base"][i]) | (_REDUCED if config[i] == 1 else 0) for i in o_cols]
+        e_codes = [int(enemy["base"][j]) | (_REDUCED if config[n_own + j] == 1 else 0) for j in e_cols]
+        o_order = sorted(range(len(o_cols)), key=lambda k: o_codes[k])
+        e_order = sorted(range(len(e_cols)), key=lambda k: e_codes[k])
+        plan = _assignment(options, firing, rnd_class, tuple(o_codes[k] for k in o_order),
+                           tuple(e_codes[k] for k in e_order))
+        for shot, (s, t, p) in enumerate(plan):
+            shot_target[c, shot] = e_cols[e_order[t]]
+            shot_p[c, shot] = p
+    targets = shot_target[inverse]
+    hits = (rng.random(targets.shape) < shot_p[inverse]) & (targets >= 0)
+    n_enemy = enemy_hp.shape[1]
+    flat = (np.arange(idx.size)[:, None] * n_enemy + targets)[hits]
+    damage = np.bincount(flat, minlength=idx.size * n_enemy).reshape(idx.size, n_enemy)
+    enemy["hp"][idx] = np.maximum(enemy_hp - damage, 0).astype(np.int8)
