@@ -5,7 +5,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from ahd.odds import BattleOdds, Fighter, OddsError, battle_odds
+from ahd.odds import BattleOdds, Fighter, OddsError, battle_odds, simulate_battles
 
 
 def close(x, y):
@@ -112,3 +112,30 @@ def test_fighter_parsing():
     assert Fighter.parse("FS:crossing:reduced") == Fighter("FS", reduced=True, crossing=True)
     assert Fighter.parse({"type": "CM", "entrenched": True}) == Fighter("MC", entrenched=True)
     assert str(Fighter("FV", entrenched=True)) == "FV:entrenched"
+
+
+def random_battles(count, seed=7):
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    codes = ["MF", "FV", "FS", "MC", "CV", "CS"]
+    battles = []
+    for _ in range(count):
+        def side(crossing):
+            units = []
+            for _ in range(int(rng.integers(1, 4))):
+                flags = [f for f, p in (("reduced", 0.2), ("entrenched", 0.0 if crossing else 0.3),
+                                        ("crossing", 0.4 if crossing else 0.0)) if rng.random() < p]
+                units.append(":".join([codes[int(rng.integers(len(codes)))]] + flags))
+            return units
+        battles.append((side(True), side(False)))
+    return battles
+
+
+@pytest.mark.parametrize("attacker, defender", random_battles(16))
+def test_exact_and_monte_carlo_agree(attacker, defender):
+    exact = battle_odds(attacker, defender)
+    sim = simulate_battles(attacker, defender, 100_000, seed=11)
+    for p_exact, p_sim in ((exact.attacker_wins, sim.attacker_wins), (exact.defender_wins, sim.defender_wins)):
+        se = max(sim.stderr(p_exact), 1e-3 / 3)
+        assert abs(p_sim - p_exact) <= 3 * se, (attacker, defender, p_exact, p_sim)
+    assert abs(sim.expected_rounds - exact.expected_rounds) < 0.05 * exact.expected_rounds + 0.05
