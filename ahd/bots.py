@@ -32,6 +32,16 @@ class RandomBot:
         return actions[int(self.rng.integers(len(actions)))]
 
 
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A bot by its CLI name: ``random`` or ``heuristic``."""
+    from .heuristic import HeuristicBot
+    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+    try:
+        return bots[name](seed=seed)
+    except KeyError:
+        raise ValueError(f"unknown player {name!r}; choose from: {', '.join(bots)}") from None
+
+
 def play(game: Game, union: Bot, confederate: Bot, max_actions: int = 200_000) -> Game:
     """Play until the game ends (chance is resolved by the game's own dice)."""
     from .sides import CHANCE, Side

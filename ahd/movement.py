@@ -203,6 +203,12 @@ def apply_move(state: State, unit: Unit, path: tuple[str, ...]) -> None:
 # --------------------------------------------------------------------------- entrenchment
 def check_entrench(state: State, unit_id: str) -> IllegalActionError | None:
     unit, error = _in_march(state, unit_id)
+    return error or entrench_barrier(state, unit)
+
+
+def entrench_barrier(state: State, unit: Unit) -> IllegalActionError | None:
+    """Why ``unit`` may not entrench where it stands (4.2.5), march context aside."""
+    error = _ready(state, unit)
     if error:
         return error
     box = state.board.boxes[unit.location]

@@ -1,0 +1,308 @@
+"""A heuristic opponent: plays like a sensible human, quickly, without search.
+
+It scores each legal action from the position itself:
+- a *potential field* pulls units toward objectives (enemy recruiting cities, the victory cities for
+  the Union, Washington and the Union's cities for the Confederacy) and toward their own threatened
+  cities, decaying with distance on the board;
+- moving into an empty enemy recruiting city is worth its values; attacking is worth the exact odds
+  of the battle (``ahd.odds``) times what is at stake;
+- leaving a threatened city of one's own, or the capital, costs what it would risk;
+- in battle it fires by the default spread, reinforces when losing, retreats when the odds are bad;
+- it promotes where fighting is likely and recruits in its most threatened cities.
+"""
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+
+import numpy as np
+
+from . import combat, movement
+from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
+                      Entrench, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
+                      Recruit, Reinforce, Retreat)
+from .board import VICTORY_CITIES, Board
+from .game import Game
+from .odds import OddsError, battle_odds
+from .sides import Side
+from .state import State
+from .units import Unit
+
+CAPITAL = {Side.UNION: "washington", Side.CONFEDERATE: "richmond"}
+
+
+@lru_cache(maxsize=4)
+def _distances(board: Board) -> dict[str, dict[str, int]]:
+    """All-pairs distances in links (any line type)."""
+    result = {}
+    for start in board.boxes:
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in board.neighbours(here):
+                if there not in dist:
+                    dist[there] = dist[here] + 1
+                    queue.append(there)
+        result[start] = dist
+    return result
+
+
+@lru_cache(maxsize=50_000)
+def _win_chance(attackers: tuple[str, ...], defenders: tuple[str, ...]) -> float:
+    """Attacker's chance to win (exact when small; a strength ratio otherwise)."""
+    try:
+        return battle_odds(list(attackers), list(defenders), max_states=4_000).attacker_wins
+    except OddsError:
+        a = sum(int(s.split(":")[0] in ("FV", "FS", "CS")) + 2 for s in attackers)
+        d = sum(int(s.split(":")[0] in ("FV", "FS", "CS")) + 2 + (":entrenched" in s) for s in defenders)
+        return a * a / (a * a + d * d)
+
+
+def _spec(state: State, unit: Unit, *, crossing: bool = False, entrenched: bool | None = None) -> str:
+    flags = [unit.type.code]
+    if unit.strength == "reduced":
+        flags.append("reduced")
+    if entrenched if entrenched is not None else state.is_entrenched(unit):
+        flags.append("entrenched")
+    if crossing:
+        flags.append("crossing")
+    return ":".join(flags)
+
+
+class HeuristicBot:
+    """Sensible play from simple, explainable scores. ``choose(game) -> action``."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None) -> None:
+        self.rng = rng if rng is not None else np.random.default_rng(seed)
+        self._field_key = None
+        self._field: dict[str, float] = {}
+
+    # ------------------------------------------------------------------ entry point
+    def choose(self, game: Game) -> Action:
+        actions = game.legal_actions()
+        if not actions:
+            raise ValueError("no legal action: the game is over")
+        if len(actions) == 1:
+            return actions[0]
+        handler = getattr(self, f"_{game.decision}", None)
+        if handler is None:
+            return actions[0]
+        return handler(game, actions)
+
+    # ------------------------------------------------------------------ evaluation helpers
+    def _threat(self, state: State, box: str, side: Side) -> int:
+        """Enemy units within two links of ``box``."""
+        dist = _distances(state.board)[box]
+        return sum(1 for u in state.units_of(side.enemy) if dist.get(u.location, 9) <= 2)
+
+    def _value(self, state: State, box: str, side: Side) -> float:
+        """What holding ``box`` is worth to ``side`` (its own value plus the enemy's loss)."""
+        b = state.board.boxes[box]
+        value = 3.0 * b.value_for(side) + 2.0 * b.value_for(side.enemy)
+        if side is Side.UNION and box in VICTORY_CITIES:
+            value += 8.0
+        if box == CAPITAL[side.enemy]:
+            value += 6.0 if side is Side.UNION else 25.0
+        if box == CAPITAL[side]:
+            value += 25.0 if side is Side.UNION else 6.0
+        return value
+
+    def field(self, state: State, side: Side) -> dict[str, float]:
+        """The potential of every box for ``side`` (cached per half-turn and control)."""
+        key = (id(state), state.turn, side, tuple(sorted(b for b, c in state.control.items() if c is side)))
+        if key == self._field_key:
+            return self._field
+        dist = _distances(state.board)
+        targets: list[tuple[str, float]] = []
+        for box in state.board:
+            owner = state.control[box.id]
+            worth = self._value(state, box.id, side)
+            if worth <= 0:
+                continue
+            if owner is not side:
+                targets.append((box.id, worth))
+            else:
+                threat = self._threat(state, box.id, side)
+                if threat:
+                    targets.append((box.id, 0.6 * worth * min(threat, 4) / 2))
+        potential = {}
+        for box in state.board.boxes:
+            d = dist[box]
+            potential[box] = sum(w * 0.6 ** d.get(t, 20) for t, w in targets)
+        self._field_key, self._field = key, potential
+        return potential
+
+    def _leave_cost(self, state: State, unit: Unit, origin: str) -> float:
+        """Cost of taking ``unit`` out of ``origin``: a threatened city of ours left too thin."""
+        side = unit.side
+        if state.control[origin] is not side:
+            return 0.0
+        worth = self._value(state, origin, side)
+        if worth <= 0:
+            return 0.0
+        threat = self._threat(state, origin, side)
+        staying = state.count_in(origin, side) - 1
+        need = 2 if origin == CAPITAL[side] else 1
+        need = max(need, (threat + 1) // 2) if threat else (1 if origin == CAPITAL[side] else 0)
+        return worth * 0.8 if staying < need else 0.0
+
+    def _attack_chance(self, state: State, dest: str, unit: Unit, crossing: bool) -> float:
+        side = unit.side
+        attackers = [_spec(state, u, crossing=u.crossing, entrenched=False)
+                     for u in state.units_in(dest, side)] + [_spec(state, unit, crossing=crossing, entrenched=False)]
+        defenders = [_spec(state, u) for u in state.units_in(dest, side.enemy)]
+        if len(attackers) + len(defenders) > 9:
+            attackers, defenders = attackers[:5], defenders[:4]
+        return _win_chance(tuple(sorted(attackers)), tuple(sorted(defenders)))
+
+    def _move_score(self, state: State, unit: Unit, path: tuple[str, ...]) -> float:
+        side = unit.side
+        dest, origin = path[-1], path[0]
+        potential = self.field(state, side)
+        score = potential[dest] - potential[origin] - self._leave_cost(state, unit, origin)
+        enemies = state.count_in(dest, side.enemy)
+        if enemies:
+            chance = self._attack_chance(state, dest, unit, state.board.enters_over_water(dest, path[-2]))
+            stake = self._value(state, dest, side) + 4.0 * enemies
+            score += chance * stake - (1 - chance) * 6.0 * (1 + unit.type.value / 3)
+        elif state.control[dest] is not side:
+            score += self._value(state, dest, side) * (1.2 if unit.type.is_infantry else 0.6)
+        return score
+
+    def _best_orders(self, game: Game, origin: str) -> list[tuple[float, Action]]:
+        state = game.state
+        orders = []
+        for unit in state.units_in(origin, state.phasing):
+            if movement._ready(state, unit) is not None:
+                continue
+            best: tuple[float, Action] | None = None
+            for path, lines in movement.legal_paths(state, unit):
+                score = self._move_score(state, unit, path)
+                if best is None or score > best[0]:
+                    best = (score, Move(unit.id, path, lines))
+            entrench = self._entrench_score(state, unit)
+            if entrench is not None and (best is None or entrench > best[0]):
+                best = (entrench, Entrench(unit.id))
+            if best is not None:
+                orders.append(best)
+        return orders
+
+    def _entrench_score(self, state: State, unit: Unit) -> float | None:
+        if movement.entrench_barrier(state, unit) is not None:
+            return None
+        box = unit.location
+        threat = self._threat(state, box, unit.side)
+        if not threat:
+            return None
+        worth = self._value(state, box, unit.side)
+        cheap = state.board.boxes[box].is_recruiting_city
+        return (0.5 if cheap else 0.25) * threat + 0.1 * worth
+
+    # ------------------------------------------------------------------ movement
+    def _movement(self, game: Game, actions: list[Action]) -> Action:
+        state = game.state
+        best: tuple[float, Action] = (1.0, EndMovement())
+        origins = [a for a in actions if isinstance(a, BeginMarch)]
+        for action in origins:
+            orders = self._best_orders(game, action.origin)
+            score = sum(s for s, _ in orders if s > 0.5)
+            if score > best[0]:
+                best = (score, action)
+        potential = self.field(state, state.phasing)
+        for action in actions:
+            if isinstance(action, NavalMove):
+                unit = state.units[action.unit]
+                score = potential[action.to] - potential[unit.location] - self._leave_cost(state, unit, unit.location)
+                score *= 0.5  # a march per unit: dearer than land moves
+                if score > best[0]:
+                    best = (score, action)
+            elif isinstance(action, Invade):
+                unit = state.units[action.unit]
+                defenders = [_spec(state, u) for u in state.units_in(action.port, Side.CONFEDERATE)]
+                invaders = [_spec(state, u, crossing=True, entrenched=False)
+                            for u in state.units_in(action.port, Side.UNION)] + [_spec(state, unit, crossing=True)]
+                chance = _win_chance(tuple(sorted(invaders)), tuple(sorted(defenders))) if defenders else 1.0
+                score = chance * self._value(state, action.port, Side.UNION) - self._leave_cost(state, unit, "washington")
+                if score > best[0]:
+                    best = (score, action)
+        return best[1]
+
+    def _march(self, game: Game, actions: list[Action]) -> Action:
+        orders = [(s, a) for s, a in self._best_orders(game, game.march_origin) if a in set(actions)]
+        orders.sort(key=lambda sa: -sa[0])
+        if orders and orders[0][0] > 0.3:
+            return orders[0][1]
+        return EndMarch() if EndMarch() in actions else actions[0]
+
+    # ------------------------------------------------------------------ combat
+    def _odds_now(self, game: Game, side: Side) -> float:
+        state = game.state
+        battle = state.battle
+        mine = [_spec(state, u, crossing=u.crossing and side is battle.attacker and battle.round <= 2)
+                for u in combat.battle_units(state, battle, side)]
+        theirs = [_spec(state, u, crossing=u.crossing and side is battle.defender and battle.round <= 2)
+                  for u in combat.battle_units(state, battle, side.enemy)]
+        if side is battle.attacker:
+            return _win_chance(tuple(sorted(mine[:5])), tuple(sorted(theirs[:4])))
+        return 1.0 - _win_chance(tuple(sorted(theirs[:5])), tuple(sorted(mine[:4])))
+
+    def _battle_options(self, game: Game, actions: list[Action]) -> Action:
+        side = game.state.battle.firing
+        chance = self._odds_now(game, side)
+        reinforcements = [a for a in actions if isinstance(a, Reinforce)]
+        if reinforcements and chance < 0.75:
+            state = game.state
+            return max(reinforcements, key=lambda a: (state.units[a.unit].type.value,
+                                                      -self._leave_cost(state, state.units[a.unit],
+                                                                        state.units[a.unit].location), a.unit))
+        retreats = [a for a in actions if isinstance(a, Retreat)]
+        if retreats and chance < 0.2:
+            potential = self.field(game.state, side)
+            return max(retreats, key=lambda a: (potential[a.to], a.to))
+        return OpenFire() if OpenFire() in actions else actions[-1]
+
+    def _targets(self, game: Game, actions: list[Action]) -> Action:
+        return FireAuto()
+
+    def _cavalry_retreat(self, game: Game, actions: list[Action]) -> Action:
+        if self._odds_now(game, game.state.battle.defender) < 0.4:
+            potential = self.field(game.state, game.state.battle.defender)
+            retreats = [a for a in actions if isinstance(a, CavalryRetreat)]
+            return max(retreats, key=lambda a: (potential[a.to], a.to))
+        return HoldGround()
+
+    def _choose_battle(self, game: Game, actions: list[Action]) -> Action:
+        return actions[0]
+
+    # ------------------------------------------------------------------ promotion and recruitment
+    def _promote_choice(self, game: Game, actions: list[Action]) -> Action:
+        state = game.state
+        promotions = [a for a in actions if isinstance(a, Promote)]
+        if not promotions:
+            return NoPromotion()
+
+        def score(action: Promote) -> tuple:
+            unit = state.units[action.unit]
+            threat = self._threat(state, unit.location, unit.side)
+            gain = 2 if unit.type.quality == "militia" else 1
+            return (gain * (1 + threat), self._value(state, unit.location, unit.side), action.unit)
+        return max(promotions, key=score)
+
+    _promotion = _battle_promotion = _promote_choice
+
+    def _recruitment(self, game: Game, actions: list[Action]) -> Action:
+        state = game.state
+        recruits = [a for a in actions if isinstance(a, Recruit)]
+        if not recruits:
+            return EndRecruitment()
+        side = state.phasing
+
+        def score(action: Recruit) -> tuple:
+            threat = self._threat(state, action.box, side)
+            front = self.field(state, side)[action.box]
+            return (threat * 3 + front + self._value(state, action.box, side) * 0.2 + (action.unit_type == "MF"),
+                    action.box, action.unit_type)
+        return max(recruits, key=score)
