@@ -125,9 +125,9 @@ class HeuristicBot:
             if owner is not side:
                 targets.append((box.id, worth))
             else:
-                threat = self._threat(state, box.id, side)
-                if threat:
-                    targets.append((box.id, 0.6 * worth * min(threat, 4) / 2))
+                missing = self._garrison_need(state, box.id, side) - state.count_in(box.id, side)
+                if missing > 0:
+                    targets.append((box.id, 0.6 * worth * min(missing, 3) / 3))
         potential = {}
         for box in state.board.boxes:
             d = dist[box]
@@ -135,19 +135,23 @@ class HeuristicBot:
         self._field_key, self._field = key, potential
         return potential
 
+    def _garrison_need(self, state: State, box: str, side: Side) -> int:
+        """Defenders a city of ours should keep: about half the enemy units within two links."""
+        if self._value(state, box, side) <= 0:
+            return 0
+        threat = self._threat(state, box, side)
+        base = 2 if box == CAPITAL[side] else 0
+        return max(base, (threat + 1) // 2) if threat else min(base, 1)
+
     def _leave_cost(self, state: State, unit: Unit, origin: str) -> float:
-        """Cost of taking ``unit`` out of ``origin``: a threatened city of ours left too thin."""
+        """Cost of taking ``unit`` out of ``origin``: a city of ours left below its garrison."""
         side = unit.side
         if state.control[origin] is not side:
             return 0.0
-        worth = self._value(state, origin, side)
-        if worth <= 0:
-            return 0.0
-        threat = self._threat(state, origin, side)
         staying = state.count_in(origin, side) - 1
-        need = 2 if origin == CAPITAL[side] else 1
-        need = max(need, (threat + 1) // 2) if threat else (1 if origin == CAPITAL[side] else 0)
-        return worth * 0.8 if staying < need else 0.0
+        if staying >= self._garrison_need(state, origin, side):
+            return 0.0
+        return self._value(state, origin, side) * 0.8
 
     def _attack_chance(self, state: State, dest: str, unit: Unit, crossing: bool) -> float:
         side = unit.side
