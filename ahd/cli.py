@@ -4,19 +4,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .bots import RandomBot, play
+from .bots import make_bot, play
 from .errors import AhdError
 from .game import Game, new_game
 from .options import PRESET_TEXT, PRESETS, SWITCHES, Options
 
-BOTS = {"random": RandomBot}
+BOTS = ("random", "heuristic")
 
 
 def _make_bot(name: str, seed: int):
-    try:
-        return BOTS[name](seed=seed)
-    except KeyError:
-        raise SystemExit(f"unknown player {name!r}; choose from: {', '.join(BOTS)}") from None
+    return make_bot(name, seed)
 
 
 def _print_game(game: Game, quiet: bool, out) -> None:
@@ -47,9 +44,9 @@ def cmd_play(args, out) -> int:
 
 
 def cmd_demo(args, out) -> int:
-    print("A House Divided — demo: the short game (July 1861 – June 1862), two random players.\n", file=out)
+    print("A House Divided — demo: the short game (July 1861 – June 1862), two computer players.\n", file=out)
     game = new_game("short", seed=args.seed)
-    play(game, RandomBot(seed=args.seed + 1), RandomBot(seed=args.seed + 2))
+    play(game, make_bot("heuristic", args.seed + 1), make_bot("heuristic", args.seed + 2))
     _print_game(game, False, out)
     return 0
 

@@ -33,6 +33,12 @@ def test_play_short_and_novice_union(tmp_path):
     assert game.is_over
 
 
+def test_heuristic_players():
+    code, text = run("play", "--scenario", "short", "--union", "heuristic", "--confederate", "heuristic",
+                     "--seed", "4", "--quiet")
+    assert code == 0 and "Outcome:" in text
+
+
 def test_same_seed_same_output():
     assert run("play", "--seed", "5")[1] == run("play", "--seed", "5")[1]
 
@@ -52,4 +58,4 @@ def test_bad_arguments_give_a_message_not_a_traceback():
     assert "unknown scenario" in result.stderr and "Traceback" not in result.stderr
     result = subprocess.run([sys.executable, "-m", "ahd", "play", "--union", "napoleon"],
                             capture_output=True, text=True)
-    assert result.returncode != 0 and "unknown player" in result.stderr
+    assert result.returncode == 2 and "unknown player" in result.stderr and "Traceback" not in result.stderr
