@@ -17,6 +17,7 @@ from .game import Game, load, new_game
 from .options import Options
 from .scenario import Scenario, load_scenario
 from .sides import CHANCE, Side
+from .simulate import SimulationResults, simulate
 from .state import Outcome
 
 __all__ = [
@@ -25,6 +26,6 @@ __all__ = [
     "Recruit", "Reinforce", "Retreat", "Roll", "Target", "Volley", "action_from_dict",
     "Board", "Box", "default_board", "load_board", "Turn",
     "AhdError", "DataFileError", "IllegalActionError", "RecordError",
-    "Game", "load", "new_game", "Options", "Scenario", "load_scenario", "CHANCE", "Side", "Outcome",
+    "Game", "load", "new_game", "simulate", "SimulationResults", "Options", "Scenario", "load_scenario", "CHANCE", "Side", "Outcome",
 ]
 __version__ = "0.1.0"

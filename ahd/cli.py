@@ -62,6 +62,23 @@ def cmd_options(args, out) -> int:
     return 0
 
 
+def cmd_simulate(args, out) -> int:
+    from .simulate import simulate
+    options = Options.parse(args.preset)
+    for rule in args.option:
+        options = options.with_rule(rule.upper())
+
+    def progress(done: int, total: int) -> None:
+        if not args.quiet:
+            print(f"\r{done}/{total} games", end="", file=sys.stderr, flush=True)
+    results = simulate(args.n, scenario=args.scenario, options=options, union=args.union,
+                       confederate=args.confederate, seed=args.seed, workers=args.workers, progress=progress)
+    if not args.quiet:
+        print(file=sys.stderr)
+    print(results.summary(), file=out)
+    return 0
+
+
 def cmd_bench(args, out) -> int:
     from .bench import run
     run(games=args.games, out=out)
@@ -89,6 +106,17 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo", help="watch a short game between two random players")
     d.add_argument("--seed", type=int, default=1)
     d.set_defaults(func=cmd_demo)
+    s = sub.add_parser("simulate", help="play many games between computer players and report win rates")
+    s.add_argument("-n", type=int, default=100, help="number of games (default 100)")
+    s.add_argument("--scenario", default="1861")
+    s.add_argument("--union", default="heuristic", help="random or heuristic")
+    s.add_argument("--confederate", default="heuristic", help="random or heuristic")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--workers", type=int, default=1, help="processes to use (default 1)")
+    s.add_argument("--preset", default="basic")
+    s.add_argument("--option", action="append", default=[], metavar="ID")
+    s.add_argument("--quiet", action="store_true", help="no progress display")
+    s.set_defaults(func=cmd_simulate)
     o = sub.add_parser("options", help="list every rule switch and preset")
     o.set_defaults(func=cmd_options)
     b = sub.add_parser("bench", help="measure engine speed and print the figures")

@@ -48,3 +48,20 @@ def test_make_bot():
     assert isinstance(make_bot("random", 1), RandomBot)
     with pytest.raises(ValueError, match="unknown player"):
         make_bot("napoleon")
+
+
+def test_simulation_is_deterministic_across_workers_and_reports_intervals():
+    from concurrent.futures import ThreadPoolExecutor
+    one = ahd.simulate(6, scenario="short", union="heuristic", confederate="random", seed=5, workers=1)
+    two = ahd.simulate(6, scenario="short", union="heuristic", confederate="random", seed=5, workers=2)
+    with ThreadPoolExecutor(2) as pool:
+        other = ahd.simulate(6, scenario="short", union="heuristic", confederate="random", seed=5, executor=pool)
+    assert one.rows == two.rows == other.rows
+    rate, low, high = one.win_rate("union")
+    assert low <= rate <= high and 0 <= low and high <= 1
+    assert all(r.maxima and r.final_turn <= 10 for r in one.rows)
+    seen = []
+    ahd.simulate(3, scenario="short", union="random", confederate="random", seed=1, progress=lambda d, n: seen.append((d, n)))
+    assert seen[-1] == (3, 3)
+    with pytest.raises(ValueError, match="unknown player"):
+        ahd.simulate(2, union="napoleon")

@@ -1,0 +1,160 @@
+"""Many games between bots: ``ahd.simulate(n, ...)``.
+
+Game ``i`` is seeded from ``numpy.random.SeedSequence(seed).spawn(n)[i]``, so the results are the
+same whatever the number of workers or the executor. ``executor`` may be any
+``concurrent.futures.Executor`` — e.g. ``dask.distributed.Client(...).get_executor()`` or
+``ray.util.multiprocessing``-style pools — to run beyond one machine; by default a process pool
+with ``workers`` processes (1 = in this process).
+"""
+from __future__ import annotations
+
+import math
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .bots import make_bot
+from .game import new_game
+from .sides import CHANCE, Side
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    index: int
+    winner: str | None
+    rule: str
+    reason: str
+    final_turn: int
+    maxima: tuple[tuple[int, int, int], ...]  # (turn, union max, confederate max) at the end of each turn
+    battles: int
+    actions: int
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class SimulationResults:
+    """The table of results, one row per game, with summaries."""
+
+    rows: list[GameResult] = field(default_factory=list)
+    scenario: str = ""
+    union: str = ""
+    confederate: str = ""
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def wins(self, side: Side | str) -> int:
+        return sum(1 for r in self.rows if r.winner == Side.parse(side).value)
+
+    def win_rate(self, side: Side | str) -> tuple[float, float, float]:
+        """(rate, low, high): the side's win rate with its 95% interval."""
+        k, n = self.wins(side), len(self.rows)
+        low, high = wilson(k, n)
+        return (k / n if n else 0.0, low, high)
+
+    def endings(self) -> dict[tuple[str | None, str], int]:
+        """How games ended: (winner, rule) -> count."""
+        counts: dict = {}
+        for r in self.rows:
+            counts[(r.winner, r.rule)] = counts.get((r.winner, r.rule), 0) + 1
+        return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
+
+    def summary(self) -> str:
+        lines = [f"{len(self)} games, {self.scenario}: Union {self.union} vs Confederacy {self.confederate}"]
+        for side in Side:
+            rate, low, high = self.win_rate(side)
+            lines.append(f"  {side.adjective} wins {rate:.1%} (95% interval {low:.1%}–{high:.1%})")
+        draws = sum(1 for r in self.rows if r.winner is None)
+        if draws:
+            lines.append(f"  no winner (scenario draw) {draws / len(self):.1%}")
+        lines.append("  how games ended:")
+        for (winner, rule), count in self.endings().items():
+            lines.append(f"    {count:>6}  {winner or 'draw'} by {rule}")
+        turns = [r.final_turn for r in self.rows]
+        lines.append(f"  final turn: median {float(np.median(turns)):.0f}, range {min(turns)}–{max(turns)}")
+        return "\n".join(lines)
+
+
+def play_one(index: int, seed_seq: np.random.SeedSequence, scenario: str, options: Any, union: str,
+             confederate: str, play_on: bool = False) -> GameResult:
+    """One game with its own seeds for the dice and both bots."""
+    dice, u_seed, c_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in seed_seq.spawn(3))
+    game = new_game(scenario, options=options, seed=dice, play_on=play_on)
+    bots = {Side.UNION: make_bot(union, u_seed), Side.CONFEDERATE: make_bot(confederate, c_seed)}
+    maxima = []
+    turn = game.turn.number
+    battles = 0
+    actions = 0
+    while not game.is_over:
+        player = game.current_player
+        if player == CHANCE:
+            game.roll()
+            continue
+        before = game.state.battle
+        game.apply(bots[player].choose(game))
+        actions += 1
+        if game.state.battle is not None and game.state.battle is not before and before is None:
+            battles += 1
+        if game.turn.number != turn:
+            maxima.append((turn, game.army_max(Side.UNION), game.army_max(Side.CONFEDERATE)))
+            turn = game.turn.number
+    maxima.append((turn, game.army_max(Side.UNION), game.army_max(Side.CONFEDERATE)))
+    outcome = game.outcome
+    return GameResult(index, outcome.winner.value if outcome.winner else None, outcome.rule, outcome.reason,
+                      outcome.turn, tuple(maxima), battles, actions)
+
+
+def _play_chunk(args: tuple) -> list[GameResult]:
+    indices, seeds, scenario, options, union, confederate, play_on = args
+    return [play_one(i, s, scenario, options, union, confederate, play_on) for i, s in zip(indices, seeds)]
+
+
+def simulate(n: int, *, scenario: str = "1861", options: Any = None, union: str = "heuristic",
+             confederate: str = "heuristic", seed: int = 0, workers: int = 1, executor: Executor | None = None,
+             progress: Callable[[int, int], None] | None = None, chunk: int = 10,
+             play_on: bool = False) -> SimulationResults:
+    """Play ``n`` games between bots (named ``random`` / ``heuristic``); returns a SimulationResults.
+
+    ``progress(done, n)`` is called as games finish. The same ``seed`` gives the same table whatever
+    ``workers`` or ``executor``.
+    """
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    make_bot(union), make_bot(confederate)  # fail early on unknown names
+    seeds = np.random.SeedSequence(seed).spawn(n)
+    jobs = [(list(range(i, min(i + chunk, n))), seeds[i:i + chunk], scenario, options, union, confederate, play_on)
+            for i in range(0, n, chunk)]
+    rows: list[GameResult] = []
+    own = None
+    if executor is None and workers > 1:
+        executor = own = ProcessPoolExecutor(max_workers=workers)
+    try:
+        if executor is None:
+            for job in jobs:
+                rows.extend(_play_chunk(job))
+                if progress:
+                    progress(len(rows), n)
+        else:
+            futures = [executor.submit(_play_chunk, job) for job in jobs]
+            from concurrent.futures import as_completed
+            for future in as_completed(futures):
+                rows.extend(future.result())
+                if progress:
+                    progress(len(rows), n)
+    finally:
+        if own is not None:
+            own.shutdown()
+    rows.sort(key=lambda r: r.index)
+    return SimulationResults(rows, scenario, union, confederate)
