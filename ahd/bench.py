@@ -25,6 +25,7 @@ def _machine() -> str:
 def run(games: int = 200, out=sys.stdout) -> dict:
     print(f"machine: {_machine()}", file=out)
     legal_times: dict[str, list[float]] = {}
+    fresh_times: dict[str, list[float]] = {}
     apply_times: dict[str, list[float]] = {}
     game_times = []
     actions = 0
@@ -41,6 +42,10 @@ def run(games: int = 200, out=sys.stdout) -> dict:
             legal = game.legal_actions()
             t1 = time.perf_counter()
             action = legal[int(bot.rng.integers(len(legal)))]
+            if seed % 10 == 0:  # a fresh computation, without the list cached by the previous apply
+                f0 = time.perf_counter()
+                game._engine.legal_uncached()
+                fresh_times.setdefault(decision, []).append(time.perf_counter() - f0)
             t2 = time.perf_counter()
             game.apply(action)
             t3 = time.perf_counter()
@@ -51,18 +56,25 @@ def run(games: int = 200, out=sys.stdout) -> dict:
     all_legal = [t for ts in legal_times.values() for t in ts]
     all_apply = [t for ts in apply_times.values() for t in ts]
     print(f"{games} random 1861 games, {actions} decisions", file=out)
-    print(f"{'decision':<18}{'count':>8}{'legal_actions median':>22}{'apply median':>15}", file=out)
+    print(f"{'decision':<18}{'count':>8}{'legal_actions median':>22}{'fresh median':>15}{'apply median':>15}",
+          file=out)
     for decision in sorted(legal_times, key=lambda d: -len(legal_times[d])):
+        fresh = fresh_times.get(decision)
+        fresh_text = f"{statistics.median(fresh) * 1e3:>12.3f} ms" if fresh else f"{'-':>15}"
         print(f"{decision:<18}{len(legal_times[decision]):>8}"
-              f"{statistics.median(legal_times[decision]) * 1e3:>19.3f} ms"
+              f"{statistics.median(legal_times[decision]) * 1e3:>19.3f} ms{fresh_text}"
               f"{statistics.median(apply_times[decision]) * 1e3:>12.3f} ms", file=out)
+    all_fresh = [t for ts in fresh_times.values() for t in ts] or [0.0]
     figures = {
         "legal_actions_median_ms": statistics.median(all_legal) * 1e3,
+        "legal_actions_fresh_median_ms": statistics.median(all_fresh) * 1e3,
         "apply_median_ms": statistics.median(all_apply) * 1e3,
         "game_median_ms": statistics.median(game_times) * 1e3,
         "games_per_second": games / sum(game_times),
     }
-    print(f"all decisions: legal_actions median {figures['legal_actions_median_ms']:.3f} ms, "
+    print(f"all decisions: legal_actions median {figures['legal_actions_median_ms']:.3f} ms "
+          f"(computed afresh: {figures['legal_actions_fresh_median_ms']:.3f} ms, p95 "
+          f"{sorted(all_fresh)[int(0.95 * (len(all_fresh) - 1))] * 1e3:.3f} ms), "
           f"apply median {figures['apply_median_ms']:.3f} ms", file=out)
     print(f"full random game (incl. the random players' choices): median {figures['game_median_ms']:.1f} ms, "
           f"{figures['games_per_second']:.1f} games/s on one core", file=out)
