@@ -505,3 +505,14 @@ def test_reduced_units_keep_their_value():
     rolls(game, 1)
     assert game.unit("U-FV-01").strength == "reduced"
     assert value_of_next_shot(game) == 3
+
+
+@pytest.mark.rule("H-2")
+def test_h2_a_natural_six_always_misses():
+    on = make_game([("union", "MF", "chicago")]).state
+    off = make_game([("union", "MF", "chicago")], options={"H-2": False}).state
+    # no basic shot reaches value 6 (3 + 1 crossing at most), so the rule shows at the rule function
+    assert not combat.is_hit(on, 6, 6) and combat.is_hit(off, 6, 6)
+    assert combat.is_hit(on, 6, 5) and combat.is_hit(on, 7, 1)
+    assert combat.hit_roll_needed(on, 6) and not combat.hit_roll_needed(off, 6)
+    assert not combat.is_hit(on, 4, 6) and not combat.is_hit(off, 4, 6)  # below 6 a 6 misses anyway
