@@ -238,3 +238,11 @@ def test_scenario_file_that_is_not_json_names_the_line(tmp_path):
 def test_unknown_scenario_name():
     with pytest.raises(ValueError, match="unknown scenario '1865'"):
         ahd.new_game("1865")
+
+
+@pytest.mark.rule("S-0")
+@pytest.mark.parametrize("name", ["1861", "1862", "1863", "1864"])
+def test_stated_maxima_of_shipped_scenarios_are_met(name):
+    game = ahd.new_game(name, seed=1)
+    stated = game.scenario.stated_maxima
+    assert stated == {"union": game.army_max("union"), "confederate": game.army_max("confederate")}
