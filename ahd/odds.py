@@ -521,3 +521,66 @@ def _fire(options: Options, firing: str, rnd: int, own: dict, enemy: dict, activ
     flat = (np.arange(idx.size)[:, None] * n_enemy + targets)[hits]
     damage = np.bincount(flat, minlength=idx.size * n_enemy).reshape(idx.size, n_enemy)
     enemy["hp"][idx] = np.maximum(enemy_hp - damage, 0).astype(np.int8)
+
+
+# --------------------------------------------------------------------------- from a game
+def _fighter(state, unit, *, battle=None, crossing: bool = False, entrenched: bool | None = None) -> Fighter:
+    if entrenched is None:
+        entrenched = combat.is_entrenched_in_battle(state, battle, unit) if battle else state.is_entrenched(unit)
+    return Fighter(unit.type.code, unit.strength == REDUCED, bool(entrenched), crossing)
+
+
+def odds_for(game, action=None, *, max_states: int = DEFAULT_MAX_STATES, samples: int = 20_000):
+    """Odds for the battle in progress, or for the battle a proposed action would start.
+
+    - during a battle: the battle as it stands, from the current firing moment; a proposed
+      ``Reinforce`` adds that unit first; a proposed ``Retreat``/``Evacuate`` returns None (it ends it);
+    - a proposed ``Move`` or ``Invade`` into a box holding enemy units: the battle it would start,
+      with the phasing side's units already there and the mover (crossing by the board's blue sides,
+      or by sea);
+    - otherwise None.
+    Exact when small enough; else a ``SimulatedOdds`` from ``samples`` simulated battles.
+    """
+    from .actions import Evacuate, Invade, Move, Reinforce, Retreat
+    from .sides import Side
+    state = game.state
+    battle = state.battle
+    options = game.options
+    if battle is not None and game.phase == "combat":
+        if isinstance(action, (Retreat, Evacuate)):
+            return None
+        firing = battle.firing or battle.defender
+        attackers = [u for u in combat.battle_units(state, battle, battle.attacker)]
+        defenders = [u for u in combat.battle_units(state, battle, battle.defender)]
+        extra = []
+        if isinstance(action, Reinforce) and action.unit in state.units:
+            extra = [state.units[action.unit]]
+        att = [_fighter(state, u, battle=battle, entrenched=False,
+                        crossing=u.crossing and u.id not in battle.reinforced) for u in attackers]
+        dfn = [_fighter(state, u, battle=battle) for u in defenders]
+        new = [Fighter(u.type.code, u.strength == REDUCED) for u in extra]
+        if firing is battle.attacker:
+            att += new
+        else:
+            dfn += new
+        role = ATTACKER if firing is battle.attacker else DEFENDER
+        return _exact_or_sampled(att, dfn, battle.round, role, options, max_states, samples)
+    if isinstance(action, (Move, Invade)):
+        unit = state.units.get(action.unit)
+        dest = action.path[-1] if isinstance(action, Move) else action.port
+        if unit is None or dest not in state.board or not state.has_units(dest, unit.side.enemy):
+            return None
+        crossing = True if isinstance(action, Invade) else state.board.enters_over_water(dest, action.path[-2])
+        side: Side = unit.side
+        att = [_fighter(state, u, entrenched=False, crossing=u.crossing) for u in state.units_in(dest, side)]
+        att.append(_fighter(state, unit, entrenched=False, crossing=crossing))
+        dfn = [_fighter(state, u) for u in state.units_in(dest, side.enemy)]
+        return _exact_or_sampled(att, dfn, 1, DEFENDER, options, max_states, samples)
+    return None
+
+
+def _exact_or_sampled(att, dfn, rnd, firing, options, max_states, samples):
+    try:
+        return battle_odds(att, dfn, round=rnd, firing=firing, options=options, max_states=max_states)
+    except OddsError:
+        return simulate_battles(att, dfn, samples, seed=0, round=rnd, firing=firing, options=options)

@@ -139,3 +139,25 @@ def test_exact_and_monte_carlo_agree(attacker, defender):
         se = max(sim.stderr(p_exact), 1e-3 / 3)
         assert abs(p_sim - p_exact) <= 3 * se, (attacker, defender, p_exact, p_sim)
     assert abs(sim.expected_rounds - exact.expected_rounds) < 0.05 * exact.expected_rounds + 0.05
+
+
+def test_odds_for_a_proposed_attack_and_the_battle_in_progress():
+    import ahd
+    from ahd.odds import odds_for
+    from conftest import make_game
+    game = make_game([("union", "MF", "fort_smith", 2), ("union", "FS", "fort_smith"),
+                      ("confederate", "MF", "little_rock", 2, True)])
+    game.apply(ahd.BeginMarch("fort_smith"))
+    first = ahd.Move("U-MF-01", ("fort_smith", "little_rock"), ("river",))
+    proposed = odds_for(game, first)
+    assert close(proposed.attacker_wins, battle_odds(["MF"], ["MF:entrenched", "MF:entrenched"]).attacker_wins)
+    assert odds_for(game, ahd.Move("U-MF-01", ("fort_smith", "fayetteville_ar"), ("road",))) is None
+    for uid in ("U-MF-01", "U-MF-02"):
+        game.apply(ahd.Move(uid, ("fort_smith", "little_rock"), ("river",)))
+    third = odds_for(game, ahd.Move("U-FS-01", ("fort_smith", "little_rock"), ("river",)))
+    assert close(third.attacker_wins, battle_odds(["MF", "MF", "FS"], ["MF:entrenched"] * 2).attacker_wins)
+    game.apply(ahd.Move("U-FS-01", ("fort_smith", "little_rock"), ("river",)))
+    assert game.decision == "targets"
+    now = odds_for(game)
+    assert close(now.attacker_wins, third.attacker_wins)
+    assert odds_for(game, ahd.Retreat("camden")) is None
