@@ -79,3 +79,52 @@ def run(games: int = 200, out=sys.stdout) -> dict:
     print(f"full random game (incl. the random players' choices): median {figures['game_median_ms']:.1f} ms, "
           f"{figures['games_per_second']:.1f} games/s on one core", file=out)
     return figures
+
+
+def _random_force(rng, size: int, defender: bool) -> list[str]:
+    codes, weights = ["MF", "FV", "CV", "FS", "MC", "CS"], [0.5, 0.3, 0.08, 0.06, 0.04, 0.02]
+    force = []
+    for _ in range(size):
+        flags = [str(rng.choice(codes, p=weights))]
+        if rng.random() < 0.1:
+            flags.append("reduced")
+        if defender and rng.random() < 0.3:
+            flags.append("entrenched")
+        if not defender and rng.random() < 0.2:
+            flags.append("crossing")
+        force.append(":".join(flags))
+    return force
+
+
+def run_odds(battles: int = 30, out=sys.stdout) -> dict:
+    """Exact-odds time by battle size, and Monte Carlo battles per second."""
+    import numpy as np
+    from .odds import OddsError, battle_odds, simulate_battles, _assignment, _volley
+    print(f"machine: {_machine()}", file=out)
+    rng = np.random.default_rng(1)
+    figures = {}
+    for low, high in ((1, 4), (5, 8)):
+        times, too_large = [], 0
+        for _ in range(battles):
+            a, d = int(rng.integers(low, high + 1)), int(rng.integers(low, high + 1))
+            attacker, defender = _random_force(rng, a, False), _random_force(rng, d, True)
+            _assignment.cache_clear()
+            _volley.cache_clear()
+            t0 = time.perf_counter()
+            try:
+                battle_odds(attacker, defender)
+                times.append(time.perf_counter() - t0)
+            except OddsError:
+                too_large += 1
+        median = statistics.median(times) * 1e3 if times else float("nan")
+        p90 = sorted(times)[int(0.9 * (len(times) - 1))] * 1e3 if times else float("nan")
+        figures[f"exact_{low}_{high}_median_ms"] = median
+        print(f"exact odds, {low}-{high} units a side ({battles} random battles, cold caches): "
+              f"median {median:.1f} ms, p90 {p90:.1f} ms, {too_large} beyond the exact limit", file=out)
+    t0 = time.perf_counter()
+    n = 200_000
+    simulate_battles(["MF", "MF", "FV"], ["MF:entrenched", "FV"], n, seed=1)
+    rate = n / (time.perf_counter() - t0)
+    figures["monte_carlo_battles_per_second"] = rate
+    print(f"Monte Carlo: {rate:,.0f} battles/s on one core (3 v 2 units, {n} battles)", file=out)
+    return figures

@@ -80,8 +80,11 @@ def cmd_simulate(args, out) -> int:
 
 
 def cmd_bench(args, out) -> int:
-    from .bench import run
-    run(games=args.games, out=out)
+    from .bench import run, run_odds
+    if args.odds:
+        run_odds(out=out)
+    else:
+        run(games=args.games, out=out)
     return 0
 
 
@@ -121,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     o.set_defaults(func=cmd_options)
     b = sub.add_parser("bench", help="measure engine speed and print the figures")
     b.add_argument("--games", type=int, default=200, help="random games to time (default 200)")
+    b.add_argument("--odds", action="store_true", help="time the battle odds instead of the engine")
     b.set_defaults(func=cmd_bench)
     return parser
 
