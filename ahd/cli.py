@@ -51,6 +51,25 @@ def cmd_demo(args, out) -> int:
     return 0
 
 
+def cmd_odds(args, out) -> int:
+    from .odds import OddsError, battle_odds, simulate_battles
+    options = Options.parse(args.preset)
+    for rule in args.option:
+        options = options.with_rule(rule.upper())
+    kwargs = dict(round=args.round, firing=args.firing, options=options,
+                  attacker_retreat=args.attacker_retreat, defender_retreat=args.defender_retreat)
+    try:
+        result = battle_odds(args.attacker, args.defender, **kwargs)
+        print(f"Exact odds ({result.states} battle states):", file=out)
+    except OddsError as exc:
+        if "too large" not in str(exc):
+            raise
+        result = simulate_battles(args.attacker, args.defender, 200_000, seed=1, **kwargs)
+        print("Too large for exact odds; Monte Carlo estimate:", file=out)
+    print(f"  {result}", file=out)
+    return 0
+
+
 def cmd_options(args, out) -> int:
     print("Rule switches (--option ID):", file=out)
     for rule, switch in SWITCHES.items():
@@ -120,6 +139,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--option", action="append", default=[], metavar="ID")
     s.add_argument("--quiet", action="store_true", help="no progress display")
     s.set_defaults(func=cmd_simulate)
+    d2 = sub.add_parser("odds", help="odds of a battle, e.g.: odds --attacker FV FV MF:crossing --defender MF:entrenched")
+    d2.add_argument("--attacker", nargs="+", required=True, metavar="UNIT",
+                    help="attacking units: MF, FV, FS, MC, CV, CS, with :reduced / :entrenched / :crossing")
+    d2.add_argument("--defender", nargs="+", required=True, metavar="UNIT", help="defending units, same form")
+    d2.add_argument("--round", type=int, default=1)
+    d2.add_argument("--firing", default="defender", choices=("attacker", "defender"))
+    d2.add_argument("--attacker-retreat", default="never", choices=("never", "outnumbered"))
+    d2.add_argument("--defender-retreat", default="never", choices=("never", "outnumbered"))
+    d2.add_argument("--preset", default="basic")
+    d2.add_argument("--option", action="append", default=[], metavar="ID")
+    d2.set_defaults(func=cmd_odds)
     o = sub.add_parser("options", help="list every rule switch and preset")
     o.set_defaults(func=cmd_options)
     b = sub.add_parser("bench", help="measure engine speed and print the figures")

@@ -59,3 +59,11 @@ def test_bad_arguments_give_a_message_not_a_traceback():
     result = subprocess.run([sys.executable, "-m", "ahd", "play", "--union", "napoleon"],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "unknown player" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_odds_command():
+    code, text = run("odds", "--attacker", "FV", "--defender", "MF:reduced")
+    assert code == 0 and "attacker wins 87.5%" in text and "Exact odds" in text
+    result = subprocess.run([sys.executable, "-m", "ahd", "odds", "--attacker", "ZZ", "--defender", "MF"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and "unknown unit type" in result.stderr and "Traceback" not in result.stderr
