@@ -7,7 +7,7 @@ import statistics
 import sys
 import time
 
-from .bots import RandomBot, play
+from .bots import RandomBot
 from .game import new_game
 from .sides import CHANCE
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import combat, movement
-from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
+from .actions import (Action, BeginMarch, CavalryRetreat, EndMarch, EndMovement, EndRecruitment,
                       Entrench, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat)
 from .board import VICTORY_CITIES, Board

@@ -13,7 +13,7 @@ import ahd
 from ahd import combat
 from ahd.sides import CHANCE, Side
 
-from conftest import assert_refused, ids_at, make_game, march, pass_until, snapshot
+from conftest import assert_refused, ids_at, make_game, march, pass_until
 
 U, C = Side.UNION, Side.CONFEDERATE
 

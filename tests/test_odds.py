@@ -5,7 +5,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from ahd.odds import BattleOdds, Fighter, OddsError, battle_odds, simulate_battles
+from ahd.odds import Fighter, OddsError, battle_odds, simulate_battles
 
 
 def close(x, y):

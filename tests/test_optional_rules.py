@@ -9,7 +9,7 @@ import ahd
 from ahd.options import PRESETS, SWITCHES, Options
 from ahd.sides import CHANCE, Side
 
-from conftest import assert_refused, ids_at, make_game, pass_decision, pass_until, to_confederate_movement
+from conftest import assert_refused, ids_at, make_game, pass_until, to_confederate_movement
 
 BASIC = ["H-1", "H-2"]
 

@@ -11,7 +11,7 @@ from ahd.scenario import load_scenario
 from ahd.sides import Side
 from ahd.victory import SCORE_TABLE
 
-from conftest import pass_decision, pass_until
+from conftest import pass_until
 
 YEARS = {"1862": (8, 17, 35, 27), "1863": (18, 27, 35, 23), "1864": (28, 37, 36, 20)}
 

@@ -1,0 +1,345 @@
+"""The Combat segment's steps (§5, 6.a): battle order, cavalry retreat, firing moments, shots,
+retreats, reinforcements, battle promotion. A part of ``Engine`` (see ``engine.py``), kept apart to
+keep each module readable; the rules themselves are in ``combat.py``.
+"""
+from __future__ import annotations
+
+from . import combat, movement, promotion
+from .actions import (Action, CavalryRetreat, ChooseBattle, Evacuate, FireAuto, HoldGround, NoPromotion, OpenFire,
+                      Promote, Reinforce, Retreat, Target, Volley)
+from .errors import IllegalActionError
+from .sides import Side
+from .state import Battle
+
+
+class CombatSteps:
+    """Step handlers of the Combat segment, mixed into Engine (which provides state, log and the
+    transitions to the other segments)."""
+
+    # ================================================================== combat segment
+    def _next_battle(self) -> None:
+        s = self.state
+        s.battle = None
+        if not s.battles:
+            self._end_combat()
+        elif len(s.battles) == 1:
+            self._start_battle(s.battles[0])
+        else:
+            s.step = "choose_battle"
+
+    def _legal_choose_battle(self) -> list[Action]:
+        return [ChooseBattle(b) for b in self.state.battles]
+
+    def _check_choose_battle(self, action: ChooseBattle) -> IllegalActionError | None:
+        if action.box not in self.state.battles:
+            return IllegalActionError("5.a", f"there is no battle to fight at {self.state.board.name(action.box)}")
+        return None
+
+    def _do_choose_battle(self, action: ChooseBattle) -> None:
+        self._start_battle(action.box)
+
+    def _start_battle(self, box: str) -> None:
+        s = self.state
+        s.battles.remove(box)
+        battle = Battle(box=box, attacker=s.phasing, defender=s.phasing.enemy)
+        s.battle = battle
+        for side in Side:
+            units = combat.battle_units(s, battle, side)
+            battle.participants[side] = {u.id for u in units}
+            battle.reinforce_origins[side] = set()
+            for u in units:
+                u.fought = True
+        attackers = combat.battle_units(s, battle, battle.attacker)
+        battle.entry_boxes = frozenset(u.entered_from for u in attackers if u.entered_from)
+        battle.invasion = any(u.entered_from == movement.SEA and u.crossing for u in attackers)
+        self.log("battle", f"Battle at {s.board.name(box)}: {self._forces(battle, battle.attacker)} attack "
+                           f"{self._forces(battle, battle.defender)}")
+        if combat.cavalry_retreat_possible(s, battle):
+            s.step = "cavalry_retreat"
+        else:
+            self._begin_moment(battle.defender)
+
+    def _forces(self, battle: Battle, side: Side) -> str:
+        units = combat.battle_units(self.state, battle, side)
+        return f"{side.adjective} " + ", ".join(u.label for u in units)
+
+    def _legal_cavalry_retreat(self) -> list[Action]:
+        s = self.state
+        return [CavalryRetreat(b) for b in combat.cavalry_retreat_boxes(s, s.battle)] + [HoldGround()]
+
+    def _check_cavalry_retreat(self, action: CavalryRetreat) -> IllegalActionError | None:
+        s = self.state
+        return combat.retreat_barrier(s, s.battle, s.battle.defender, action.to)
+
+    def _do_cavalry_retreat(self, action: CavalryRetreat) -> None:
+        s = self.state
+        battle = s.battle
+        for unit in combat.battle_units(s, battle, battle.defender):
+            s.place(unit, action.to)
+            unit.retreated = True
+        self.log("retreat", f"{battle.defender.adjective} cavalry withdraws to {s.board.name(action.to)} before "
+                            f"the battle: no winner (5.2.6)")
+        self._finish_battle(None)
+
+    def _check_hold_ground(self, action: HoldGround) -> None:
+        return None
+
+    def _do_hold_ground(self, action: HoldGround) -> None:
+        self._begin_moment(self.state.battle.defender)
+
+    # ------------------------------------------------------------------ firing moments
+    def _begin_moment(self, side: Side) -> None:
+        s = self.state
+        battle = s.battle
+        battle.firing = side
+        battle.used_origins = set()
+        battle.reinforced_now = False
+        battle.targets = []
+        battle.shot_index = 0
+        if battle.round >= 2 and len(self._legal_battle_options()) > 1:
+            s.step = "battle_options"
+        else:
+            self._begin_targets()
+
+    def _legal_battle_options(self) -> list[Action]:
+        s = self.state
+        battle = s.battle
+        actions: list[Action] = []
+        if not battle.reinforced_now:
+            actions.extend(Retreat(b) for b in combat.retreat_boxes(s, battle, battle.firing))
+            if "O-3.1" in s.options and combat.evacuation_barrier(s, battle) is None:
+                actions.append(Evacuate())
+        actions.extend(Reinforce(u.id) for u in combat.reinforcements(s, battle))
+        actions.append(OpenFire())
+        return actions
+
+    def _check_retreat(self, action: Retreat) -> IllegalActionError | None:
+        s = self.state
+        if s.battle.reinforced_now:
+            return IllegalActionError("5.2.5", "a retreat comes before reinforcing, not after")
+        return combat.check_retreat(s, s.battle, s.battle.firing, action.to)
+
+    def _do_retreat(self, action: Retreat) -> None:
+        s = self.state
+        battle = s.battle
+        side = battle.firing
+        for unit in combat.battle_units(s, battle, side):
+            s.place(unit, action.to)
+            unit.retreated = True
+        self.log("retreat", f"{side.adjective} retreats from {s.board.name(battle.box)} to "
+                            f"{s.board.name(action.to)} and loses the battle (5.2.5)")
+        self._finish_battle(side.enemy)
+
+    def _check_evacuate(self, action: Evacuate) -> IllegalActionError | None:
+        s = self.state
+        return combat.evacuation_barrier(s, s.battle)
+
+    def _do_evacuate(self, action: Evacuate) -> None:
+        s = self.state
+        battle = s.battle
+        for unit in combat.battle_units(s, battle, Side.UNION):
+            s.place(unit, "washington")
+            unit.retreated = True
+        self.log("retreat", f"The Union evacuates {s.board.name(battle.box)} by sea to Washington and loses "
+                            f"the battle (O-3.1)")
+        self._finish_battle(Side.CONFEDERATE)
+
+    def _check_reinforce(self, action: Reinforce) -> IllegalActionError | None:
+        s = self.state
+        return combat.reinforcement_barrier(s, s.battle, action.unit)
+
+    def _do_reinforce(self, action: Reinforce) -> None:
+        s = self.state
+        battle = s.battle
+        unit = s.units[action.unit]
+        origin = unit.location
+        s.place(unit, battle.box)
+        unit.fought = True
+        battle.participants[unit.side].add(unit.id)
+        battle.reinforced.add(unit.id)
+        battle.reinforce_origins[unit.side].add(origin)
+        battle.used_origins.add(origin)
+        battle.reinforced_now = True
+        self.log("reinforce", f"{unit.label} reinforces from {s.board.name(origin)} (5.2.4)")
+        if self._legal_battle_options() == [OpenFire()]:
+            self._begin_targets()
+
+    def _check_open_fire(self, action: OpenFire) -> None:
+        return None
+
+    def _do_open_fire(self, action: OpenFire) -> None:
+        self._begin_targets()
+
+    def _begin_targets(self) -> None:
+        s = self.state
+        battle = s.battle
+        s.step = "targets"
+        if len(combat.battle_units(s, battle, battle.firing.enemy)) == 1:
+            battle.targets.extend(combat.auto_targets(s, battle))  # one enemy: nothing to choose
+            self._begin_shots()
+
+    def _legal_targets(self) -> list[Action]:
+        s = self.state
+        battle = s.battle
+        shooter = combat.next_shooter(s, battle)
+        if shooter is None:
+            return []
+        actions: list[Action] = [Target(shooter.id, t.id) for t in combat.battle_units(s, battle, battle.firing.enemy)
+                                 if combat.check_target(s, battle, shooter.id, t.id) is None]
+        actions.append(FireAuto())
+        return actions
+
+    def _check_target(self, action: Target) -> IllegalActionError | None:
+        s = self.state
+        return combat.check_target(s, s.battle, action.shooter, action.target)
+
+    def _do_target(self, action: Target) -> None:
+        s = self.state
+        s.battle.targets.append((action.shooter, action.target))
+        if combat.next_shooter(s, s.battle) is None:
+            self._begin_shots()
+
+    def _check_fire_auto(self, action: FireAuto) -> None:
+        return None
+
+    def _do_fire_auto(self, action: FireAuto) -> None:
+        s = self.state
+        s.battle.targets.extend(combat.auto_targets(s, s.battle))
+        self._begin_shots()
+
+    def _check_volley(self, action: Volley) -> IllegalActionError | None:
+        s = self.state
+        return combat.check_volley(s, s.battle, tuple(tuple(t) for t in action.targets))
+
+    def _do_volley(self, action: Volley) -> None:
+        s = self.state
+        s.battle.targets.extend(tuple(t) for t in action.targets)
+        self._begin_shots()
+
+    def _begin_shots(self) -> None:
+        s = self.state
+        battle = s.battle
+        declared = "; ".join(f"{s.units[a].label} → {s.units[b].label}" for a, b in battle.targets)
+        self.log("fire", f"Round {battle.round}, {battle.firing.adjective} fire: {declared} (5.1.a)")
+        battle.shot_index = 0
+        self._next_shot()
+
+    def _next_shot(self) -> None:
+        s = self.state
+        battle = s.battle
+        while battle.shot_index < len(battle.targets):
+            shooter_id, target_id = battle.targets[battle.shot_index]
+            target = s.units[target_id]
+            if target.location != battle.box:
+                self.log("shot", f"{s.units[shooter_id].label}'s shot is lost: its target is already "
+                                 f"eliminated (5.1.b)")
+                battle.shot_index += 1
+                continue
+            value = combat.effective_value(s, battle, s.units[shooter_id], target)
+            if combat.hit_roll_needed(s, value):
+                s.step = "shot"
+                return
+            self._shot_result(shooter_id, target_id, value, None)
+        self._end_moment()
+
+    def _resolve_shot(self, natural: int) -> None:
+        s = self.state
+        battle = s.battle
+        shooter_id, target_id = battle.targets[battle.shot_index]
+        value = combat.effective_value(s, battle, s.units[shooter_id], s.units[target_id])
+        self._shot_result(shooter_id, target_id, value, natural)
+        self._next_shot()
+
+    def _shot_result(self, shooter_id: str, target_id: str, value: int, natural: int | None) -> None:
+        s = self.state
+        battle = s.battle
+        shooter, target = s.units[shooter_id], s.units[target_id]
+        battle.shot_index += 1
+        label = target.label
+        if natural is None:
+            hit = value > 0
+            roll_text = "cannot miss" if hit else "cannot hit (5.2.a)"
+        else:
+            hit = combat.is_hit(s, value, natural)
+            roll_text = f"needs {value} or less, rolls {natural}" + (
+                " — a 6 always misses (H-2)" if natural == 6 and value >= 6 and "H-2" in s.options else "")
+        if hit:
+            eliminated = combat.damage(s, target)
+            result = f"hit: {label} {'eliminated (5.d)' if eliminated else 'reduced (5.1.c)'}"
+        else:
+            result = "miss"
+        self.log("shot", f"{shooter.label} at {label}: {roll_text} — {result}")
+
+    def _end_moment(self) -> None:
+        s = self.state
+        battle = s.battle
+        firing = battle.firing
+        if not combat.battle_units(s, battle, firing.enemy):
+            self._finish_battle(firing)
+        elif firing is battle.defender:
+            self._begin_moment(battle.attacker)
+        else:
+            battle.round += 1
+            self._begin_moment(battle.defender)
+
+    def _finish_battle(self, winner: Side | None) -> None:
+        s = self.state
+        battle = s.battle
+        battle.winner = winner
+        if winner is not None:
+            self.log("battle", f"The {winner.adjective} side wins the battle at {s.board.name(battle.box)} (5.c)")
+        if winner is not None and self._battle_promotable():
+            s.step = "battle_promotion"
+        else:
+            self._next_battle()
+
+    def _battle_promotable(self) -> list[str]:
+        s = self.state
+        battle = s.battle
+        return [uid for uid in sorted(battle.participants[battle.winner])
+                if s.units[uid].location == battle.box and combat.is_promotable(s.units[uid])]
+
+    def _legal_battle_promotion(self) -> list[Action]:
+        return [Promote(uid) for uid in self._battle_promotable()] + [NoPromotion()]
+
+    def _legal_promotion(self) -> list[Action]:
+        s = self.state
+        return [Promote(u.id) for u in sorted(s.units_of(s.phasing), key=lambda u: u.id)
+                if combat.is_promotable(u)] + [NoPromotion()]
+
+    def _check_promote(self, action: Promote) -> IllegalActionError | None:
+        s = self.state
+        if s.step == "battle_promotion":
+            return promotion.check_promotion(s, action.unit, s.battle.winner, set(self._battle_promotable()), "6.a")
+        eligible = {u.id for u in s.units_of(s.phasing) if combat.is_promotable(u)}
+        return promotion.check_promotion(s, action.unit, s.phasing, eligible, "6.b")
+
+    def _do_promote(self, action: Promote) -> None:
+        s = self.state
+        old = s.units[action.unit]
+        new = promotion.promote(s, old)
+        rule = "6.a" if s.step == "battle_promotion" else "6.b"
+        self.log("promote", f"{old.label} in {s.board.name(new.location)} is promoted to {new.label} ({rule})")
+        if s.step == "battle_promotion":
+            self._next_battle()
+        else:
+            s.promotions_left -= 1
+            if s.promotions_left <= 0 or len(self._legal_promotion()) == 1:
+                self._start_recruitment()
+
+    def _check_no_promotion(self, action: NoPromotion) -> None:
+        return None
+
+    def _do_no_promotion(self, action: NoPromotion) -> None:
+        if self.state.step == "battle_promotion":
+            self._next_battle()
+        else:
+            self._start_recruitment()
+
+    def _end_combat(self) -> None:
+        s = self.state
+        s.battle = None
+        recovered = combat.recover_all(s)
+        if recovered:
+            self.log("recover", f"{recovered} reduced unit(s) recover to full strength (5.2.7)")
+        self._start_promotion()
