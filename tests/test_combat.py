@@ -114,13 +114,13 @@ def e3_round_one(game: ahd.Game) -> None:
 
 
 def paducah(attack_from: str = "evansville", attacker: str = "FV", defender: str = "FV", extra=(),
-            control=None) -> ahd.Game:
+            control=None, options=None) -> ahd.Game:
     """Union ``attacker`` attacks a lone Confederate ``defender`` in Paducah from ``attack_from``
     (Evansville and Cairo are water borders of Paducah; Humboldt is not)."""
     line = ahd.default_board().link_kinds(attack_from, "paducah")
     kind = "river" if "river" in line else sorted(line)[0]
     game = make_game([("union", attacker, attack_from), ("confederate", defender, "paducah"), *extra],
-                     control=control)
+                     control=control, options=options)
     attacker_id = f"U-{attacker}-01"
     march(game, attack_from, mv(attacker_id, attack_from, kind, "paducah"))
     if game.decision == "movement":
@@ -148,9 +148,14 @@ def test_e3_little_rock_round_one():
 
 
 @pytest.mark.rule("5.1.a")
-def test_e3_union_may_not_fire_all_at_d():
+def test_e3_negatives_confederates_not_both_at_a_union_not_all_at_d():
     game = little_rock()
-    game.apply(ahd.Volley((("C-MF-01", "U-MF-01"), ("C-MF-02", "U-FS-01"))))
+    assert_refused(game, ahd.Volley((("C-MF-01", "U-MF-01"), ("C-MF-02", "U-MF-01"))), "5.1.a")
+    game.apply(ahd.Target("C-MF-01", "U-MF-01"))
+    assert_refused(game, ahd.Target("C-MF-02", "U-MF-01"), "5.1.a")
+    legal = {a for a in game.legal_actions() if isinstance(a, ahd.Target)}
+    assert legal == {ahd.Target("C-MF-02", "U-MF-02"), ahd.Target("C-MF-02", "U-FS-01")}
+    game.apply(ahd.Target("C-MF-02", "U-FS-01"))
     roll(game, 4)
     roll(game, 1)
     assert game.current_player is U and game.decision == "targets"
@@ -160,42 +165,24 @@ def test_e3_union_may_not_fire_all_at_d():
     game.apply(ahd.Target("U-MF-01", "C-MF-01"))
     game.apply(ahd.Target("U-MF-02", "C-MF-01"))
     assert_refused(game, ahd.Target("U-FS-01", "C-MF-01"), "5.1.a")
-    assert ahd.Target("U-FS-01", "C-MF-02") in game.legal_actions()
-
-
-@pytest.mark.rule("5.1.a")
-def test_e3_confederates_may_not_both_fire_at_a():
-    game = little_rock()
-    assert_refused(game, ahd.Volley((("C-MF-01", "U-MF-01"), ("C-MF-02", "U-MF-01"))), "5.1.a")
-    game.apply(ahd.Target("C-MF-01", "U-MF-01"))
-    assert_refused(game, ahd.Target("C-MF-02", "U-MF-01"), "5.1.a")
-    legal = {a for a in game.legal_actions() if isinstance(a, ahd.Target)}
-    assert legal == {ahd.Target("C-MF-02", "U-MF-02"), ahd.Target("C-MF-02", "U-FS-01")}
+    assert [a for a in game.legal_actions() if isinstance(a, ahd.Target)] == [ahd.Target("U-FS-01", "C-MF-02")]
 
 
 # =========================================================================== 5.a trigger, attacker, order
 @pytest.mark.rule("5.a")
-def test_battle_is_fought_only_at_the_end_of_movement():
+def test_battle_is_fought_only_at_the_end_of_movement_and_only_in_shared_boxes():
     game = make_game([("union", "MF", "harpers_ferry"), ("union", "MF", "grafton"),
-                      ("confederate", "MF", "front_royal"), ("confederate", "MF", "staunton")], marches=2)
+                      ("confederate", "MF", "front_royal"), ("confederate", "MF", "franklin")], marches=2)
     march(game, "harpers_ferry", mv("U-MF-01", "harpers_ferry", "road", "front_royal"))
     # the unit stopped in an enemy box, but there is no battle until the Movement segment ends
     assert game.phase == "movement" and game.decision == "movement" and game.battle is None
     assert game.marches_left == 1
     game.apply(ahd.EndMovement())
-    assert game.phase == "combat" and game.battle is not None and game.battle.box == "front_royal"
+    assert game.phase == "combat" and game.battle.box == "front_royal"
     assert game.battle.attacker is U and game.battle.defender is C
-    # Grafton is adjacent to Front Royal but units in different boxes never fight
+    # Grafton (Union) is adjacent to Franklin (Confederate): no battle there
     assert game.state.battles == []
-
-
-@pytest.mark.rule("5.a")
-def test_adjacent_enemies_alone_cause_no_battle():
-    game = make_game([("union", "MF", "harpers_ferry"), ("confederate", "MF", "front_royal")], marches=2)
-    game.apply(ahd.EndMovement())
-    assert game.battle is None and game.phase != "combat"
-    assert not any("Battle" in str(e) for e in game.log)
-    assert ids_at(game, "front_royal") == ["C-MF-01"] and ids_at(game, "harpers_ferry") == ["U-MF-01"]
+    assert [str(e) for e in game.log if e.kind == "combat"] == ["Battles this half-turn: Front Royal (5.a)"]
 
 
 @pytest.mark.rule("5.a")
@@ -207,12 +194,11 @@ def test_attacker_orders_the_battles():
     march(game, "fort_smith", mv("U-FS-01", "fort_smith", "river", "little_rock"))
     assert game.decision == "choose_battle" and game.current_player is U
     assert set(game.legal_actions()) == {ahd.ChooseBattle("front_royal"), ahd.ChooseBattle("little_rock")}
-    game.apply(ahd.ChooseBattle("little_rock"))          # not the first in any fixed order
+    game.apply(ahd.ChooseBattle("little_rock"))          # not the alphabetical first
     assert game.battle.box == "little_rock"
-    # the first battle is finished before the next: the lone FS is hit twice by the defender
-    roll(game, 1, needs=1)
-    assert game.battle.box == "little_rock" and game.battle.round == 1
-    assert game.current_player == CHANCE or game.decision == "targets"
+    roll(game, 1, needs=1)                                # MF at crack FS: reduced
+    assert game.battle.box == "little_rock" and game.decision == "shot" and game.battle.firing is U
+    # the first battle is finished before the next begins
     pass_until(game, lambda g: g.battle is None or g.battle.box != "little_rock", roll=1)
     assert game.battle.box == "front_royal"
     assert any("wins the battle at Little Rock" in str(e) for e in game.log)
@@ -249,16 +235,10 @@ def test_in_the_confederate_half_the_confederacy_attacks_and_the_union_fires_fir
 @pytest.mark.rule("5.b")
 def test_round_structure_defender_then_attacker_each_round():
     game = little_rock()
-    seen = []
-    for _ in range(200):
-        b = game.battle
-        if b is None or b.round > 3:
-            break
-        if game.decision in ("battle_options", "targets") and (b.round, b.firing) not in seen:
-            seen.append((b.round, b.firing))
-        miss_until(game, lambda g: g.decision in ("battle_options", "targets")
-                   and (g.battle.round, g.battle.firing) not in seen or g.battle.round > 3)
-    assert seen[:6] == [(1, C), (1, U), (2, C), (2, U), (3, C), (3, U)]
+    miss_until(game, lambda g: g.battle.round == 4)
+    fire = [str(e).split(":")[0] for e in game.log if e.kind == "fire"]
+    assert fire == ["Round 1, Confederate fire", "Round 1, Union fire", "Round 2, Confederate fire",
+                    "Round 2, Union fire", "Round 3, Confederate fire", "Round 3, Union fire"]
 
 
 @pytest.mark.rule("5.b")
@@ -316,23 +296,21 @@ def test_elimination_winner_survivors_stay_and_control_waits_for_9a():
 
 
 @pytest.mark.rule("5.c")
-def test_battle_does_not_end_while_both_sides_have_units():
-    game = little_rock()
-    e3_round_one(game)
-    assert game.battle is not None and game.battle.winner is None
-    assert game.phase == "combat" and game.decision != "battle_promotion"
-
-
-@pytest.mark.rule("5.c")
 @pytest.mark.rule("5.2.5")
-def test_retreating_side_loses():
+@pytest.mark.rule("5.2.7")
+def test_retreating_side_loses_and_stays_reduced_until_recovery():
     game = little_rock()
     e3_round_one(game)
+    assert game.battle.winner is None                     # both sides still have units: no result yet
     assert game.decision == "battle_options" and game.current_player is C
     game.apply(ahd.Retreat("camden"))
-    assert ids_at(game, "camden") == ["C-MF-01", "C-MF-02"]
+    assert {u.id: u.strength for u in game.units_in("camden")} == {"C-MF-01": "reduced", "C-MF-02": "reduced"}
     assert game.battle.winner is U and game.decision == "battle_promotion" and game.current_player is U
     assert ids_at(game, "little_rock") == ["U-FS-01", "U-MF-01", "U-MF-02"]
+    game.apply(ahd.NoPromotion())
+    assert game.phase != "combat"
+    assert all(u.strength == "full" for u in game.units_in("camden") + game.units_in("little_rock"))
+    assert any("recover to full strength (5.2.7)" in str(e) for e in game.log)
 
 
 @pytest.mark.rule("5.c")
@@ -346,8 +324,7 @@ def test_cavalry_retreat_has_no_winner():
     assert game.battle.round == 1 and not game.battle.targets             # before round 1
     game.apply(ahd.CavalryRetreat("front_royal"))
     assert ids_at(game, "front_royal") == ["C-CV-01"] and ids_at(game, "staunton") == ["U-MF-01"]
-    assert game.phase != "combat" or game.decision != "battle_promotion"
-    assert game.decision == "promotion" or game.phase in ("recruitment",)   # no battle promotion (6.a)
+    assert game.battle is None and game.phase == "promotion"        # no battle promotion (6.a) for anyone
     assert not any("wins the battle" in str(e) for e in game.log)
     assert any("no winner" in str(e) for e in game.log)
 
@@ -404,7 +381,6 @@ def test_militia_to_pool_crack_out_reduced_stays():
     assert "U-FS-01" in out_ids(game, U) and "U-FS-01" not in pool_ids(game, U)
     assert unit(game, "U-MF-01").location == "front_royal" and unit(game, "U-MF-01").strength == "reduced"
     assert "U-MF-01" not in pool_ids(game, U)
-    game.apply(ahd.FireAuto() if game.decision == "targets" else ahd.FireAuto())
     pass_until(game, lambda g: g.battle is None or not g.units_in("front_royal", U), roll=1)
     assert "U-MF-01" in pool_ids(game, U)                          # eliminated militia: pool
     assert unit(game, "U-MF-01").strength == "full" and not unit(game, "U-MF-01").entrenched
@@ -443,7 +419,7 @@ def test_each_unit_fires_once_and_targets_cannot_change():
 @pytest.mark.rule("5.1.a")
 @pytest.mark.rule("5.2.a")
 def test_harmless_shots_still_count_for_the_spread():
-    # MC against entrenched crack infantry: 1 − 1 − 1 = −1, cannot hit; against entrenched MF: 0
+    # MC against entrenched crack infantry: 1 − 1 − 1 = −1, cannot hit
     game = make_game([("union", "MC", "harpers_ferry"), ("union", "FV", "harpers_ferry"),
                       ("confederate", "FS", "front_royal", 1, True), ("confederate", "MF", "front_royal")])
     march(game, "harpers_ferry", mv("U-MC-01", "harpers_ferry", "road", "front_royal"),
@@ -463,24 +439,17 @@ def test_harmless_shots_still_count_for_the_spread():
 
 # =========================================================================== 5.1.b hit roll
 @pytest.mark.rule("5.1.b")
-def test_hit_if_roll_at_most_value():
+def test_hit_if_roll_at_most_value_miss_above():
     game = make_game([("union", "MF", "harpers_ferry"), ("confederate", "MF", "front_royal")])
     march(game, "harpers_ferry", mv("U-MF-01", "harpers_ferry", "road", "front_royal"))
-    roll(game, 2, needs=2)                # roll = value: hit
-    assert unit(game, "U-MF-01").strength == "reduced"
-    roll(game, 2, needs=2)
-    assert unit(game, "C-MF-01").strength == "reduced"
-
-
-@pytest.mark.rule("5.1.b")
-def test_roll_above_value_misses():
-    game = make_game([("union", "MF", "harpers_ferry"), ("confederate", "MF", "front_royal")])
-    march(game, "harpers_ferry", mv("U-MF-01", "harpers_ferry", "road", "front_royal"))
-    roll(game, 3, needs=2)
+    roll(game, 3, needs=2)                # roll above value: miss
     assert unit(game, "U-MF-01").strength == "full"
     assert any("needs 2 or less, rolls 3 — miss" in str(e) for e in game.log)
-    roll(game, 3, needs=2)
-    assert unit(game, "C-MF-01").strength == "full"
+    roll(game, 2, needs=2)                # roll = value: hit
+    assert unit(game, "C-MF-01").strength == "reduced"
+    miss_until(game, lambda g: g.decision == "shot")
+    roll(game, 1, needs=2)
+    assert unit(game, "U-MF-01").strength == "reduced"
 
 
 # =========================================================================== 5.1.c damage
@@ -537,8 +506,8 @@ def test_e6_entrenched_target_veteran_infantry_two_militia_cavalry_cannot_hit():
     assert game.battle.firing is U
     assert sorted(game.battle.targets) == [("U-FV-01", "C-MF-01"), ("U-MC-01", "C-MF-01")]
     roll(game, 2, needs=2)                        # FV vs entrenched: 3 − 1 = 2; hit
-    # the MC shot (1 − 1 = 0) is never rolled
-    assert game.current_player is not CHANCE or "U-MC-01" not in (game.pending_roll or "")
+    # the MC shot (1 − 1 = 0) is never rolled: the round is over
+    assert game.battle.round == 2 and game.battle.firing is C
     assert any("U-MC-01" in line and "cannot hit (5.2.a)" in line for line in lines_since(game, start))
     assert unit(game, "C-MF-01").strength == "reduced"
 
@@ -640,6 +609,19 @@ def test_e6_crossing_crack_infantry_net_zero():
     game = paducah("evansville", attacker="FS")
     assert unit(game, "U-FS-01").crossing
     roll(game, 6, needs=3)            # FV at crossing FS: 3 + 1 − 1
+
+
+@pytest.mark.rule("5.2.3")
+@pytest.mark.rule("4.2.4")
+def test_naval_invaders_are_crossing():
+    game = make_game([("union", "MF", "washington", 2), ("confederate", "MF", "wilmington")])
+    pass_until(game, lambda g: g.decision == "march_roll" and g.phasing is U)
+    game.apply(ahd.Roll(6))
+    game.apply(ahd.Invade("U-MF-01", "wilmington"))
+    game.apply(ahd.EndMovement())
+    assert game.battle.box == "wilmington" and unit(game, "U-MF-01").crossing
+    roll(game, 6, needs=3)            # MF at an invader: 2 + 1
+    roll(game, 6, needs=2)            # the invader's own shot: 2
 
 
 @pytest.mark.rule("5.2.3")
@@ -772,13 +754,33 @@ def test_reinforcement_b_attacker_not_units_that_fought_another_battle():
 
 
 @pytest.mark.rule("5.2.4")
+def test_reinforcement_b_a_defender_of_the_union_half_may_not_reinforce_the_confederate_attack():
+    # Union half: C-MF-01 defends Front Royal and survives; Confederate half of the same turn: C-MF-02 attacks
+    # Harpers Ferry from Front Royal; C-MF-01 (fought this turn) may not reinforce it, C-MF-03 may
+    game = make_game([("union", "MF", "grafton"), ("union", "MF", "harpers_ferry"),
+                      ("confederate", "MF", "front_royal", 2), ("confederate", "MF", "manassas_junction")])
+    march(game, "grafton", mv("U-MF-01", "grafton", "road", "front_royal"))
+    game.apply(ahd.EndMovement())
+    pass_until(game, lambda g: g.battle is None or g.battle.winner is not None, roll=1)
+    assert game.battle.winner is C
+    assert ids_at(game, "front_royal") == ["C-MF-01", "C-MF-02"] and unit(game, "C-MF-01").fought
+    to_confederate_movement(game)
+    march(game, "front_royal", mv("C-MF-02", "front_royal", "road", "harpers_ferry"))
+    game.apply(ahd.EndMovement())
+    assert game.battle.box == "harpers_ferry" and game.battle.attacker is C
+    to_moment(game, 2, C)
+    assert_refused(game, ahd.Reinforce("C-MF-01"), "5.2.4")
+    game.apply(ahd.Reinforce("C-MF-03"))                              # from Manassas Junction
+    assert unit(game, "C-MF-03").location == "harpers_ferry"
+
+
+@pytest.mark.rule("5.2.4")
 def test_reinforcement_c_defender_must_leave_as_many_as_the_enemy_has():
     game = two_battles(front_royal_confederates=2)                    # 2 Confederates vs 2 Union there
     game.apply(ahd.ChooseBattle("manassas_junction"))
     to_moment(game, 2, C)
     assert ids_at(game, "front_royal", C) == ["C-MF-02", "C-MF-03"]
-    error = game.why_not(ahd.Reinforce("C-MF-02"))
-    assert error is not None
+    assert not any(isinstance(a, ahd.Reinforce) for a in game.legal_actions())
     assert_refused(game, ahd.Reinforce("C-MF-02"), "5.2.4")
 
 
@@ -827,20 +829,6 @@ def test_reinforcement_e_no_reinforcement_once_a_side_is_wiped_out():
 
 
 # =========================================================================== 5.2.5 retreat
-@pytest.mark.rule("5.2.5")
-@pytest.mark.rule("5.2.7")
-def test_retreat_units_stay_reduced_until_recovery():
-    game = little_rock()
-    e3_round_one(game)
-    game.apply(ahd.Retreat("camden"))
-    assert {u.id: u.strength for u in game.units_in("camden")} == {"C-MF-01": "reduced", "C-MF-02": "reduced"}
-    assert all(unit(game, i).retreated for i in ("C-MF-01", "C-MF-02"))
-    game.apply(ahd.NoPromotion())
-    assert game.phase != "combat"
-    assert all(u.strength == "full" for u in game.units_in("camden") + game.units_in("little_rock"))
-    assert any("recover to full strength (5.2.7)" in str(e) for e in game.log)
-
-
 @pytest.mark.rule("5.2.5")
 def test_retreat_c_not_into_the_box_the_enemy_came_from():
     game = little_rock()
@@ -915,7 +903,81 @@ def test_union_may_retreat_across_the_potomac():
     assert ids_at(game, "washington") == ["U-MF-01", "U-MF-02"] and game.battle.winner is C
 
 
+@pytest.mark.rule("5.2.5")
+def test_no_retreat_after_reinforcing_in_the_same_moment():
+    game = front_royal_defence(extra=[("confederate", "MF", "staunton"), ("confederate", "MF", "manassas_junction")])
+    assert game.decision == "battle_options" and ahd.Retreat("staunton") in game.legal_actions()
+    game.apply(ahd.Reinforce("C-MF-02"))                          # from Staunton
+    assert game.decision == "battle_options"                      # Manassas Junction could still send one
+    assert not any(isinstance(a, ahd.Retreat) for a in game.legal_actions())
+    assert_refused(game, ahd.Retreat("manassas_junction"), "5.2.5")
+
+
+@pytest.mark.rule("5.2.5")
+def test_no_retreat_without_a_legal_box():
+    # Front Royal's neighbours: Harpers Ferry (the attackers' entry box) and four boxes holding Union units;
+    # two Confederates share Staunton with a Union MF (a battle of its own), so one may reinforce
+    game = make_game([("union", "MF", "harpers_ferry"), ("union", "MF", "franklin"), ("union", "MF", "grafton"),
+                      ("union", "MF", "manassas_junction"), ("union", "MF", "staunton"),
+                      ("confederate", "MF", "front_royal"), ("confederate", "MF", "staunton", 2)])
+    assert ahd.default_board().neighbours("front_royal") == {
+        "harpers_ferry", "franklin", "grafton", "manassas_junction", "staunton"}
+    march(game, "harpers_ferry", mv("U-MF-01", "harpers_ferry", "road", "front_royal"))
+    if game.decision == "movement":
+        game.apply(ahd.EndMovement())
+    game.apply(ahd.ChooseBattle("front_royal"))
+    to_moment(game, 2, C)
+    assert game.decision == "battle_options"
+    assert not any(isinstance(a, ahd.Retreat) for a in game.legal_actions())
+    assert ahd.Reinforce("C-MF-02") in game.legal_actions()
+    for box in ("harpers_ferry", "staunton", "franklin"):
+        assert_refused(game, ahd.Retreat(box), "5.2.5")
+
+
 # =========================================================================== C-1
+@pytest.mark.rule("C-1")
+@pytest.mark.rule("5.2.5")
+def test_c1_no_retreat_into_the_box_enemy_reinforcements_came_from():
+    game = make_game([("union", "FV", "humboldt"), ("union", "MF", "evansville"),
+                      ("confederate", "MF", "paducah")], control={"union": ["forts_henry_donelson"]})
+    march(game, "humboldt", mv("U-FV-01", "humboldt", "rail", "paducah"))
+    if game.decision == "movement":
+        game.apply(ahd.EndMovement())
+    to_moment(game, 2, C)
+    # Evansville still holds the Union MF: barred by 5.2.5 (a)
+    assert_refused(game, ahd.Retreat("evansville"), "5.2.5")
+    game.apply(ahd.OpenFire())
+    miss_until(game, lambda g: moment(g, 2, U))
+    game.apply(ahd.Reinforce("U-MF-01"))
+    assert not game.units_in("evansville")             # empty now: only C-1 bars it
+    to_moment(game, 3, C)
+    assert_refused(game, ahd.Retreat("evansville"), "C-1")
+    assert {a.to for a in game.legal_actions() if isinstance(a, ahd.Retreat)} == {"forts_henry_donelson"}
+
+
+@pytest.mark.rule("C-1")
+@pytest.mark.rule("5.2.5")
+def test_c1_bars_the_enemy_reinforcement_origin_only():
+    # a Confederate MF reinforces Paducah from Forts Henry & Donelson in round 2: the Union may not retreat
+    # there, but the Confederacy itself may (its own reinforcements' origin is not barred)
+    game = make_game([("union", "FV", "humboldt"), ("confederate", "MF", "paducah"),
+                      ("confederate", "MF", "forts_henry_donelson")])
+    march(game, "humboldt", mv("U-FV-01", "humboldt", "rail", "paducah"))
+    if game.decision == "movement":
+        game.apply(ahd.EndMovement())
+    to_moment(game, 2, C)
+    game.apply(ahd.Reinforce("C-MF-02"))
+    assert not game.units_in("forts_henry_donelson")
+    miss_until(game, lambda g: moment(g, 2, U))
+    assert ahd.Retreat("humboldt") in game.legal_actions()
+    assert_refused(game, ahd.Retreat("forts_henry_donelson"), "C-1")
+    game.apply(ahd.OpenFire())
+    to_moment(game, 3, C)
+    assert ahd.Retreat("forts_henry_donelson") in game.legal_actions()
+    game.apply(ahd.Retreat("forts_henry_donelson"))
+    assert ids_at(game, "forts_henry_donelson") == ["C-MF-01", "C-MF-02"] and game.battle.winner is U
+
+
 # =========================================================================== 5.2.6 cavalry retreat
 @pytest.mark.rule("5.2.6")
 def test_cavalry_retreat_has_no_friendly_preference():
@@ -1013,13 +1075,12 @@ def test_without_h1_reinforcement_into_own_fort_is_entrenched():
 # =========================================================================== H-2
 def lone_veteran_attack(monkeypatch, options=None) -> ahd.Game:
     """Union FV attacks a lone Confederate MF; the FV's value is raised to 6 (as leader points would,
-    AO-8.2.2 — no basic-game shot reaches 6). Returns at the Union shot of round 1."""
+    AO-8.2.2 — no basic-game shot reaches 6). Returns after the MF's round-1 shot (a miss)."""
     game = make_game([("union", "FV", "harpers_ferry"), ("confederate", "MF", "front_royal")], options=options)
     fv = game.unit("U-FV-01")
     monkeypatch.setattr(fv, "type", dataclasses.replace(fv.type, value=6))
     march(game, "harpers_ferry", mv("U-FV-01", "harpers_ferry", "road", "front_royal"))
-    roll(game, 6)                   # the MF misses
-    assert game.battle.firing is U
+    roll(game, 6, needs=2)          # the MF misses
     return game
 
 
@@ -1027,7 +1088,7 @@ def lone_veteran_attack(monkeypatch, options=None) -> ahd.Game:
 @pytest.mark.rule("5.2.a")
 def test_h2_natural_six_misses_even_at_value_six(monkeypatch):
     game = lone_veteran_attack(monkeypatch)
-    assert "H-2" in game.options
+    assert "H-2" in game.options and game.battle.firing is U
     roll(game, 6, needs=6)
     assert unit(game, "C-MF-01").strength == "full"
     assert any("a 6 always misses (H-2)" in str(e) for e in game.log)
@@ -1037,31 +1098,10 @@ def test_h2_natural_six_misses_even_at_value_six(monkeypatch):
 @pytest.mark.rule("H-2")
 @pytest.mark.rule("5.2.a")
 def test_without_h2_value_six_hits_without_a_roll(monkeypatch):
-    game = make_game([("union", "FV", "harpers_ferry"), ("confederate", "MF", "front_royal")],
-                     options={"H-2": False})
+    game = lone_veteran_attack(monkeypatch, {"H-2": False})
     assert "H-2" not in game.options
-    fv = game.unit("U-FV-01")
-    monkeypatch.setattr(fv, "type", dataclasses.replace(fv.type, value=6))
-    march(game, "harpers_ferry", mv("U-FV-01", "harpers_ferry", "road", "front_royal"))
-    rolls = sum(isinstance(a, ahd.Roll) for a in game.history)
-    roll(game, 6)                   # the MF misses
-    # the FV's shot is not rolled: it hits
-    assert sum(isinstance(a, ahd.Roll) for a in game.history) == rolls + 1
+    # the FV's shot was not rolled: it hit at once, and the MF fires again in round 2
+    assert game.battle.round == 2 and game.battle.firing is C
     assert unit(game, "C-MF-01").strength == "reduced"
     assert any("U-FV-01" in str(e) and "cannot miss" in str(e) for e in game.log)
     assert combat.is_hit(game.state, 6, 6) and not combat.hit_roll_needed(game.state, 6)
-
-
-@pytest.mark.rule("H-2")
-@pytest.mark.rule("5.1.b")
-def test_h2_six_misses_at_any_basic_value_and_five_hits_at_five_only_via_value():
-    # basic values never reach 6: a natural 6 misses with or without H-2; H-2 changes only 6+ values
-    for options in (None, {"H-2": False}):
-        game = paducah("evansville")
-        roll(game, 6, needs=4)
-        assert unit(game, "U-FV-01").strength == "full"
-        roll(game, 3, needs=3)
-        assert unit(game, "C-FV-01").strength == "reduced"
-    plain = make_game([("union", "MF", "indianapolis")], options={"H-2": False})
-    assert combat.hit_roll_needed(plain.state, 5) and combat.is_hit(plain.state, 5, 5)
-    assert not combat.is_hit(plain.state, 5, 6)
