@@ -63,6 +63,13 @@ class CombatSteps:
         units = combat.battle_units(self.state, battle, side)
         return f"{side.adjective} " + ", ".join(u.label for u in units)
 
+    def _withdraw(self, side: Side, to: str) -> None:
+        """Move all of ``side``'s battle units to ``to``; they count as retreated this turn (5.2.4 a)."""
+        s = self.state
+        for unit in combat.battle_units(s, s.battle, side):
+            s.place(unit, to)
+            unit.retreated = True
+
     def _legal_cavalry_retreat(self) -> list[Action]:
         s = self.state
         return [CavalryRetreat(b) for b in combat.cavalry_retreat_boxes(s, s.battle)] + [HoldGround()]
@@ -74,15 +81,11 @@ class CombatSteps:
     def _do_cavalry_retreat(self, action: CavalryRetreat) -> None:
         s = self.state
         battle = s.battle
-        for unit in combat.battle_units(s, battle, battle.defender):
-            s.place(unit, action.to)
-            unit.retreated = True
+        self._withdraw(battle.defender, action.to)
         self.log("retreat", f"{battle.defender.adjective} cavalry withdraws to {s.board.name(action.to)} before "
                             f"the battle: no winner (5.2.6)")
         self._finish_battle(None)
 
-    def _check_hold_ground(self, action: HoldGround) -> None:
-        return None
 
     def _do_hold_ground(self, action: HoldGround) -> None:
         self._begin_moment(self.state.battle.defender)
@@ -123,9 +126,7 @@ class CombatSteps:
         s = self.state
         battle = s.battle
         side = battle.firing
-        for unit in combat.battle_units(s, battle, side):
-            s.place(unit, action.to)
-            unit.retreated = True
+        self._withdraw(side, action.to)
         self.log("retreat", f"{side.adjective} retreats from {s.board.name(battle.box)} to "
                             f"{s.board.name(action.to)} and loses the battle (5.2.5)")
         self._finish_battle(side.enemy)
@@ -137,9 +138,7 @@ class CombatSteps:
     def _do_evacuate(self, action: Evacuate) -> None:
         s = self.state
         battle = s.battle
-        for unit in combat.battle_units(s, battle, Side.UNION):
-            s.place(unit, "washington")
-            unit.retreated = True
+        self._withdraw(Side.UNION, "washington")
         self.log("retreat", f"The Union evacuates {s.board.name(battle.box)} by sea to Washington and loses "
                             f"the battle (O-3.1)")
         self._finish_battle(Side.CONFEDERATE)
@@ -164,8 +163,6 @@ class CombatSteps:
         if self._legal_battle_options() == [OpenFire()]:
             self._begin_targets()
 
-    def _check_open_fire(self, action: OpenFire) -> None:
-        return None
 
     def _do_open_fire(self, action: OpenFire) -> None:
         self._begin_targets()
@@ -199,8 +196,6 @@ class CombatSteps:
         if combat.next_shooter(s, s.battle) is None:
             self._begin_shots()
 
-    def _check_fire_auto(self, action: FireAuto) -> None:
-        return None
 
     def _do_fire_auto(self, action: FireAuto) -> None:
         s = self.state
@@ -327,8 +322,6 @@ class CombatSteps:
             if s.promotions_left <= 0 or len(self._legal_promotion()) == 1:
                 self._start_recruitment()
 
-    def _check_no_promotion(self, action: NoPromotion) -> None:
-        return None
 
     def _do_no_promotion(self, action: NoPromotion) -> None:
         if self.state.step == "battle_promotion":

@@ -133,7 +133,8 @@ class Engine(CombatSteps):
             kinds = ", ".join(sorted(cls.kind for cls in accepted))
             return IllegalActionError("3.a", f"now the decision is {s.step.replace('_', ' ')} "
                                              f"(accepted: {kinds})", action)
-        error = getattr(self, f"_check_{action.kind}")(action)
+        checker = getattr(self, f"_check_{action.kind}", None)  # none: the action has no conditions
+        error = checker(action) if checker else None
         if error is not None and error.action is None:
             error = IllegalActionError(error.rule, error.reason, action)
         return error
@@ -252,8 +253,6 @@ class Engine(CombatSteps):
         s.march_moves = []
         s.step = "march"
 
-    def _check_end_movement(self, action: EndMovement) -> None:
-        return None
 
     def _do_end_movement(self, action: EndMovement) -> None:
         if self.state.marches_left:
@@ -407,8 +406,6 @@ class Engine(CombatSteps):
         self.log("recruit", f"Recruit: {unit.label} at {s.board.name(action.box)} (7.b)")
         self._recruitment_or_end()
 
-    def _check_end_recruitment(self, action: EndRecruitment) -> None:
-        return None
 
     def _do_end_recruitment(self, action: EndRecruitment) -> None:
         self._end_half()

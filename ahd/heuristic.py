@@ -278,9 +278,6 @@ class HeuristicBot:
             return max(retreats, key=lambda a: (potential[a.to], a.to))
         return HoldGround()
 
-    def _choose_battle(self, game: Game, actions: list[Action]) -> Action:
-        return actions[0]
-
     # ------------------------------------------------------------------ promotion and recruitment
     def _promote_choice(self, game: Game, actions: list[Action]) -> Action:
         state = game.state

@@ -132,6 +132,15 @@ def assert_refused(game: ahd.Game, action: ahd.Action, rule: str) -> ahd.Illegal
     return info.value
 
 
+def assert_refused_as_one_of(game: ahd.Game, action: ahd.Action, rules: tuple[str, ...]) -> str:
+    """The action is refused (game unchanged) citing one of ``rules``; returns the rule cited."""
+    error = game.why_not(action)
+    assert error is not None, f"{action} was expected to be illegal"
+    assert error.rule in rules, f"refused under {error.rule}, expected one of {rules}: {error}"
+    assert_refused(game, action, error.rule)
+    return error.rule
+
+
 @pytest.fixture
 def union():
     return Side.UNION

@@ -17,7 +17,8 @@ import ahd
 from ahd import combat
 from ahd.sides import CHANCE, Side
 
-from conftest import assert_refused, ids_at, make_game, march, pass_until, to_confederate_movement
+from conftest import (assert_refused, assert_refused_as_one_of, ids_at, make_game, march, pass_until,
+                      to_confederate_movement)
 
 U, C = Side.UNION, Side.CONFEDERATE
 
@@ -61,15 +62,6 @@ def to_moment(game: ahd.Game, rnd: int, side: Side) -> None:
 
 def lines_since(game: ahd.Game, start: int) -> list[str]:
     return [str(e) for e in game.log[start:]]
-
-
-def assert_refused_as_one_of(game: ahd.Game, action: ahd.Action, rules: tuple[str, ...]) -> str:
-    """Refused (game unchanged) citing one of ``rules``; returns the rule cited."""
-    error = game.why_not(action)
-    assert error is not None, f"{action} was expected to be illegal"
-    assert error.rule in rules, f"refused under {error.rule}, expected one of {rules}: {error}"
-    assert_refused(game, action, error.rule)
-    return error.rule
 
 
 def unit(game: ahd.Game, unit_id: str):

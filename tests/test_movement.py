@@ -12,21 +12,13 @@ import pytest
 import ahd
 from ahd.sides import CHANCE, Side
 
-from conftest import assert_refused, ids_at, make_game, march, pass_until, to_confederate_movement
+from conftest import (assert_refused, assert_refused_as_one_of, ids_at, make_game, march, pass_until,
+                      to_confederate_movement)
 
 U, C = Side.UNION, Side.CONFEDERATE
 
 
 # --------------------------------------------------------------------------- helpers
-def assert_refused_as_one_of(game: ahd.Game, action: ahd.Action, rules: tuple[str, ...]) -> str:
-    """The action is refused (game unchanged) citing one of ``rules``; returns the rule cited."""
-    error = game.why_not(action)
-    assert error is not None, f"{action} was expected to be illegal"
-    assert error.rule in rules, f"refused under {error.rule}, expected one of {rules}: {error}"
-    assert_refused(game, action, error.rule)
-    return error.rule
-
-
 def to_union_march_roll(game: ahd.Game) -> None:
     """From the position's first turn (no roll) to the next turn's Union march roll."""
     pass_until(game, lambda g: g.decision == "march_roll" and g.phasing is U)
