@@ -26,7 +26,7 @@ setup() {
     if [ ! -f "$stamp" ]; then
         echo "Setting up .venv (first run or changed dependencies; about a minute)..."
         if ! { .venv/bin/python -m pip install --upgrade pip &&
-               .venv/bin/python -m pip install -e ".[test]"; } > .venv/install.log 2>&1; then
+               .venv/bin/python -m pip install -e ".[app,test]"; } > .venv/install.log 2>&1; then
             cat .venv/install.log
             echo "error: installing the dependencies failed (log above, also in .venv/install.log)" >&2
             exit 1
