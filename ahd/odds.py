@@ -546,7 +546,7 @@ def odds_for(game, action=None, *, max_states: int = DEFAULT_MAX_STATES, samples
     state = game.state
     battle = state.battle
     options = game.options
-    if battle is not None and game.phase == "combat":
+    if battle is not None and game.phase == "combat" and battle.winner is None:
         if isinstance(action, (Retreat, Evacuate)):
             return None
         firing = battle.firing or battle.defender

@@ -1,0 +1,304 @@
+"""The Jupyter layer, driven without a browser: the session's gestures, the map's layers and data,
+the panel's buttons and the charts' data follow the engine; illegal clicks are explained."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("ipyleaflet")  # the app extra; ./run.sh installs it
+
+import ahd
+import widgets
+from ahd.sides import Side
+from widgets.layers import BOX_STYLES
+from widgets.session import Session
+
+from conftest import make_game, snapshot
+
+SCENARIOS = ("1861", "short", "1862", "1863", "1864")
+
+
+def box_feature(app, box_id):
+    return next(f for f in app.map_view.boxes.data["features"] if f["properties"]["id"] == box_id)
+
+
+def app_for(game, **players):
+    return widgets.GameApp(Session(game, war_odds=False, **players))
+
+
+def quick_button(app, text):
+    """The panel's action button whose label starts with ``text``."""
+    return next(b for b in app.panel.quick if b.layout.display != "none" and b.description.startswith(text))
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_the_app_builds_for_every_scenario(scenario):
+    app = widgets.play(scenario, union="human", confederate="human", war_odds=False)
+    game = app.game
+    assert app.map_view.layer_count <= 20
+    features = app.map_view.boxes.data["features"]
+    assert len(features) == len(game.board) == 129
+    for feature in features:
+        side = game.controller(feature["properties"]["id"])
+        assert feature["properties"]["style"]["fillColor"] == BOX_STYLES[side.value if side else "neutral"][
+            "fillColor"]
+    assert len(app.map_view.links.data["features"]) == len(game.board.links)
+    assert app.map_view.labels.url.startswith("data:image/svg+xml;base64,")
+    assert "Richmond" in app.map_view._svg
+    assert app.session.army_max == {"union": game.army_max("union"), "confederate": game.army_max("confederate")}
+    assert app.army_chart.union.y[-1] == game.army_max("union")
+    assert app.session.legal == [str(a) for a in game.legal_actions()]
+
+
+def test_the_map_is_offline_by_default_and_tiles_are_an_option():
+    plain = widgets.play("short", war_odds=False)
+    assert not any(type(layer).__name__ == "TileLayer" for layer in plain.map_view.map.layers)
+    tiled = widgets.GameApp(Session(ahd.new_game("short", seed=1), war_odds=False), tiles=True)
+    assert sum(type(layer).__name__ == "TileLayer" for layer in tiled.map_view.map.layers) == 1
+
+
+def test_controllers_are_told_apart_by_pattern_and_letter_not_only_colour():
+    assert BOX_STYLES["union"]["dashArray"] != BOX_STYLES["confederate"]["dashArray"]
+    app = widgets.play("1861", war_odds=False)
+    svg = app.map_view._svg
+    assert ">U</text>" in svg and ">C</text>" in svg
+
+
+@pytest.mark.rule("4.b")
+@pytest.mark.rule("5.1.a")
+@pytest.mark.rule("6.a")
+@pytest.mark.rule("7.b")
+def test_a_half_turn_played_by_clicks():
+    """E-3's Little Rock: march by clicks, fight with chosen targets, promote, recruit."""
+    game = make_game([("union", "MF", "fort_smith", 2), ("union", "FS", "fort_smith"),
+                      ("confederate", "MF", "little_rock", 2)])
+    app = app_for(game)
+    s = app.session
+    # the march: select the origin, the legal destinations light up on the map
+    app.map_view._on_click(properties={"id": "fort_smith"})
+    assert s.selected == "fort_smith"
+    assert "little_rock" in s.destinations
+    lit = {f["properties"]["id"] for f in app.map_view.highlight.data["features"]
+           if f["properties"]["role"] == "lit"}
+    assert lit == set(s.destinations)
+    app.map_view._on_click(properties={"id": "little_rock"})
+    assert {u.id for u in game.units_in("little_rock", Side.UNION)} == {"U-MF-01", "U-MF-02", "U-FS-01"}
+    assert game.battle is not None and game.battle.box == "little_rock"
+    assert s.battle_odds["label"] == "Battle of Little Rock, round 1"
+    assert abs(s.battle_odds["attacker_wins"] + s.battle_odds["defender_wins"] + s.battle_odds["neither"] - 1) < 1e-9
+    assert app.battle_chart.bars.y[0] == pytest.approx(s.battle_odds["attacker_wins"])
+    # the Confederates fire first: choose each unit's target by the panel's buttons
+    assert s.decision == "targets" and s.side_to_move == "confederate"
+    before = list(app.battle_chart.bars.y)
+    quick_button(app, "militia infantry C-MF-01 fires at crack").click()
+    quick_button(app, "militia infantry C-MF-02 fires at militia").click()  # 5.1.a: spread first
+    assert s.side_to_move == "chance" and app.panel.dice_row.layout.display == "flex"
+    app.panel.die_buttons[5].click()     # C-MF-01 misses
+    app.panel.die_buttons[5].click()     # C-MF-02 misses
+    assert s.decision == "targets" and s.side_to_move == "union"
+    quick_button(app, "Fire: spread").click()
+    for _ in range(3):
+        app.panel.die_buttons[0].click()  # every Union shot hits
+    assert game.battle is None or list(app.battle_chart.bars.y) != before
+    # play the battle to its end with hits for the Union and misses for the Confederates
+    for _ in range(40):
+        if game.battle is None:
+            break
+        if s.side_to_move == "chance":
+            value = 1 if game.state.battle.firing is Side.UNION else 6
+            app.panel.die_buttons[value - 1].click()
+        elif s.decision == "targets":
+            quick_button(app, "Fire: spread").click()
+        elif s.decision == "battle_options":
+            quick_button(app, "Open fire").click()
+        else:
+            break
+    assert not game.units_in("little_rock", Side.CONFEDERATE)
+    assert s.decision == "battle_promotion"
+    # promotion: click the box of the unit to promote
+    app.map_view._on_click(properties={"id": "little_rock"})
+    if s.decision == "battle_promotion":  # several candidates there: pick one in the panel
+        quick_button(app, "Promote").click()
+    promoted = [u for u in game.units_in("little_rock", Side.UNION) if u.type.code in ("FV", "FS")]
+    assert len(promoted) >= 2
+    assert box_feature(app, "little_rock")["properties"]["controller"] == "confederate"  # until 9.a
+    # on to the recruitment: pass the segment promotion, roll for recruits
+    for _ in range(20):
+        if s.decision == "recruitment":
+            break
+        if s.side_to_move == "chance":
+            app.panel.die_buttons[5].click()
+        else:
+            quick_button(app, "No").click() if any(b.description.startswith("No") for b in app.panel.quick
+                                                    if b.layout.display != "none") else quick_button(app, "End").click()
+    assert s.decision == "recruitment" and s.side_to_move == "union"
+    city = s.destinations[0]
+    before_units = len(game.units_in(city))
+    app.map_view._on_click(properties={"id": city})
+    if len(game.units_in(city)) == before_units:  # several unit types: choose one in the panel
+        quick_button(app, "Recruit").click()
+    assert len(game.units_in(city)) == before_units + 1
+    assert any("ecruit" in line for line in s.log_lines)
+    # the half-turn ends: control is updated (9.a) and the map follows
+    quick_button(app, "End recruitment").click()
+    assert s.phasing == "confederate"
+    assert game.controller("little_rock") is Side.UNION
+    feature = box_feature(app, "little_rock")
+    assert feature["properties"]["style"]["fillColor"] == BOX_STYLES["union"]["fillColor"]
+
+
+@pytest.mark.rule("4.b")
+def test_an_illegal_click_says_why_with_the_rule_and_changes_nothing():
+    app = widgets.play("1861", union="human", confederate="human", war_odds=False)
+    s, game = app.session, app.game
+    before = snapshot(game)
+    record = game.to_json()
+    app.map_view._on_click(properties={"id": "richmond"})
+    assert "(4.b" in s.status and s.status_rule == "4.b" and s.status_kind == "refused"
+    assert "4.b" in app.panel.status.value
+    assert snapshot(game) == before and game.to_json() == record
+    # a destination that is not lit: the engine's reason for the move
+    app.map_view._on_click(properties={"id": "harpers_ferry"})
+    app.map_view._on_click(properties={"id": "richmond"})
+    assert s.status_kind == "refused" and s.status_rule
+    assert game.to_json() == record
+
+
+def test_errors_in_callbacks_are_shown_and_the_app_keeps_working(monkeypatch, caplog):
+    app = widgets.play("short", union="human", confederate="human", war_odds=False)
+    s = app.session
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(s.game, "apply", broken)
+    quick_button(app, "End movement").click()
+    assert s.status_kind == "error" and "boom" in s.status
+    assert "boom" in caplog.text
+    monkeypatch.undo()
+    quick_button(app, "End movement").click()
+    assert s.status_kind == "info" and s.decision != "movement"
+
+
+def test_undo_restores_the_position_and_the_map():
+    app = widgets.play("1861", union="human", confederate="human", war_odds=False)
+    s, game = app.session, app.game
+    start = game.to_json()
+    svg = app.map_view._svg
+    s.click_box("harpers_ferry")
+    s.click_box("baltimore")
+    assert game.to_json() != start and app.map_view._svg != svg
+    app.panel.undo.click()
+    assert game.to_json() == start
+    assert app.map_view._svg == svg
+
+
+def test_manual_dice_and_bot_half_turn():
+    app = widgets.play("1861", union="human", confederate="heuristic", dice="manual", war_odds=False)
+    s = app.session
+    assert s.side_to_move == "chance" or s.decision == "movement"
+    app.panel.dice_mode.value = "auto"
+    assert s.dice == "auto"
+    app.panel.bot_half.click()  # the heuristic bot plays the Union half-turn; the Confederate bot follows
+    assert s.status_kind == "info"
+    assert (s.turn, s.phasing) != (1, "union")
+    assert s.game.is_over or s.side_to_move == "chance" or s.player_of(s.side_to_move) == "human"
+    assert len(s.army_history) >= 2
+    app.panel.undo.click()  # takes back the bot's half-turn and the Confederate bot's answer
+    assert (s.turn, s.phasing, s.decision) == (1, "union", "movement")
+
+
+def test_bot_against_bot_to_the_end_through_the_session():
+    game = ahd.new_game("short", seed=4)
+    s = Session(game, union="random", confederate="random", war_odds=False)
+    app = widgets.GameApp(s)
+    s.bot_step()
+    assert game.is_over and s.outcome == str(game.outcome) and s.side_to_move == ""
+    assert app.map_view.layer_count <= 20
+    assert len(s.army_history) >= 4 and s.log_lines[-1] == str(game.log[-1])
+
+
+def test_layer_count_stays_bounded_over_a_whole_game():
+    app = widgets.play("1861", union="heuristic", confederate="heuristic", war_odds=False)
+    s = app.session
+    counts = set()
+    for _ in range(12):
+        s.bot_half_turn()
+        counts.add(app.map_view.layer_count)
+    assert counts == {7}
+
+
+def test_save_and_load_through_the_widget(tmp_path):
+    app = widgets.play("1861", union="human", confederate="human", war_odds=False)
+    s = app.session
+    s.click_box("harpers_ferry")
+    s.click_box("baltimore")
+    path = tmp_path / "game.json"
+    app.panel.filename.value = str(path)
+    app.panel.save.click()
+    assert path.is_file() and "Download" in app.panel.download.value
+    saved = s.game.to_json()
+    app.panel.new.click()
+    assert s.game.to_json() != saved
+    app.panel.load.click()
+    assert s.game.to_json().replace('"dice":"manual"', '"dice":"auto"') == saved
+    assert s.status.startswith("Loaded")
+    # from an upload (the browser's file picker)
+    app.panel.new.click()
+    import datetime
+    app.panel.upload.value = ({"name": "game.json", "type": "application/json", "size": len(saved),
+                               "content": memoryview(saved.encode()),
+                               "last_modified": datetime.datetime.now(datetime.timezone.utc)},)
+    assert s.game.to_json().replace('"dice":"manual"', '"dice":"auto"') == saved
+
+
+@pytest.mark.parametrize("content, words", [
+    ("not json", "invalid JSON"),
+    (json.dumps({"format": "other"}), "not a House Divided game record"),
+])
+def test_a_bad_file_is_explained_not_raised(tmp_path, content, words):
+    app = widgets.play("short", war_odds=False)
+    record = app.game.to_json()
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    app.panel.filename.value = str(path)
+    app.panel.load.click()
+    assert words in app.session.status and app.session.status_kind == "refused"
+    assert app.game.to_json() == record
+
+
+def test_considering_an_attack_shows_its_odds():
+    game = make_game([("union", "MF", "fort_smith", 2), ("union", "FS", "fort_smith"),
+                      ("confederate", "MF", "little_rock", 2)])
+    app = app_for(game)
+    s = app.session
+    s.click_box("fort_smith")
+    game.apply(ahd.BeginMarch("fort_smith"))
+    s.refresh()
+    index = next(i for i, a in enumerate(s.legal_actions)
+                 if isinstance(a, ahd.Move) and a.path[-1] == "little_rock")
+    app.panel.actions.value = index
+    odds = s.battle_odds
+    assert odds and odds["attacker"] == "union" and 0 < odds["attacker_wins"] < 1
+    assert list(app.battle_chart.bars.y) == pytest.approx([odds["attacker_wins"], odds["defender_wins"],
+                                                           odds["neither"]])
+
+
+def test_the_replay_view_follows_the_slider():
+    game = ahd.new_game("short", seed=2)
+    ahd.bots.play(game, ahd.bots.RandomBot(1), ahd.bots.RandomBot(2))
+    view = widgets.ReplayApp(game, war_odds=False)
+    assert view.slider.max == len(view.replay) > 10
+    view.go(len(view.replay))
+    assert view.session.game.state.turn == game.state.turn
+    assert view.session.outcome == str(game.outcome)
+    view.forward.click()
+    assert view.slider.value == len(view.replay)
+    view.first.click()
+    assert view.slider.value == 0 and view.session.game.state.turn == 1
+    assert view.session.game.history == []
+    view.go(len(view.replay) // 2)
+    middle = view.replay.game_at(len(view.replay) // 2)
+    assert view.session.game.to_json() == middle.to_json()
+    assert view.map_view._svg and view.session.turn == middle.state.turn

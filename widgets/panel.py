@@ -1,0 +1,211 @@
+"""The side panel: the position in words, the current decision's actions as buttons, dice, players,
+undo, files and the game log. Every control calls a Session method; nothing here decides a rule."""
+from __future__ import annotations
+
+import base64
+from html import escape
+
+import ipywidgets as w
+
+from ahd.options import PRESETS
+from ahd.scenario import BUILT_IN as BUILT_IN_SCENARIOS
+
+from .gestures import action_box
+from .session import PLAYERS, Session
+
+BIG = {"font_size": "15px"}
+QUICK_BUTTONS = 12
+SIDE_BADGE = {
+    "union": "<span style='background:#1f4e9c;color:#fff;padding:1px 6px;border-radius:3px'>UNION</span>",
+    "confederate": "<span style='background:#6f6f6f;color:#fff;padding:1px 6px;border-radius:3px;"
+                   "border:2px dashed #000'>CONFEDERATE</span>",
+    "chance": "<span style='background:#fff3c4;padding:1px 6px;border-radius:3px;border:1px solid #b8860b'>"
+              "DIE ROLL</span>",
+    "": "<span style='padding:1px 6px'>—</span>",
+}
+
+
+def _button(description: str, tooltip: str = "", **kwargs) -> w.Button:
+    return w.Button(description=description, tooltip=tooltip or description, style=BIG,
+                    layout=w.Layout(width="auto"), **kwargs)
+
+
+class Panel:
+    """Controls for a :class:`Session`."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.header = w.HTML()
+        self.prompt = w.HTML()
+        self.status = w.HTML()
+        # players and bots
+        self.union_player = w.Dropdown(options=PLAYERS, value=session.union, description="Union",
+                                       style={"description_width": "90px"}, layout=w.Layout(width="220px"))
+        self.confederate_player = w.Dropdown(options=PLAYERS, value=session.confederate, description="Confederate",
+                                             style={"description_width": "90px"}, layout=w.Layout(width="220px"))
+        self.union_player.observe(self._players_changed, names="value")
+        self.confederate_player.observe(self._players_changed, names="value")
+        self.bot_move = _button("Let the bot move", "the bot of the side to move makes its decisions")
+        self.bot_half = _button("Bot plays this half-turn", "a bot plays the rest of this half-turn for the side "
+                                "to move (the heuristic bot for a human side)")
+        self.undo = _button("Undo", "take back the last decision", icon="undo")
+        self.bot_move.on_click(lambda _: session.bot_step())
+        self.bot_half.on_click(lambda _: session.bot_half_turn())
+        self.undo.on_click(lambda _: session.undo())
+        # dice
+        self.dice_mode = w.ToggleButtons(options=[("Computer rolls", "auto"), ("Type in real dice", "manual")],
+                                         value=session.dice, style={"button_width": "150px"})
+        self.dice_mode.observe(lambda change: session.set_dice(change["new"]), names="value")
+        self.die_buttons = [_button(str(v), f"the die shows {v}") for v in range(1, 7)]
+        for value, button in enumerate(self.die_buttons, start=1):
+            button.on_click(lambda _, v=value: session.roll(v))
+        self.roll_for_me = _button("Roll for me")
+        self.roll_for_me.on_click(lambda _: session.roll())
+        self.dice_row = w.HBox(self.die_buttons + [self.roll_for_me])
+        # units of the selected box
+        self.units = w.SelectMultiple(options=[], rows=5, description="Units",
+                                      style={"description_width": "60px"}, layout=w.Layout(width="98%"))
+        self.units.observe(self._units_changed, names="value")
+        # the decision's actions
+        self.quick = [_button("") for _ in range(QUICK_BUTTONS)]
+        for button in self.quick:
+            button.on_click(self._quick_clicked)
+            button.layout.display = "none"
+        self.actions = w.Select(options=[], rows=8, layout=w.Layout(width="98%"))
+        self.actions.observe(self._action_selected, names="value")
+        self.play_selected = _button("Play the selected action", button_style="primary")
+        self.play_selected.on_click(self._play_selected)
+        # files
+        self.filename = w.Text(value="ahd-game.json", description="File", style={"description_width": "40px"},
+                               layout=w.Layout(width="230px"))
+        self.save = _button("Save", icon="save")
+        self.load = _button("Load", icon="folder-open")
+        self.upload = w.FileUpload(accept=".json", multiple=False, description="Open a saved game")
+        self.download = w.HTML()
+        self.save.on_click(self._save)
+        self.load.on_click(lambda _: session.load(self.filename.value))
+        self.upload.observe(self._uploaded, names="value")
+        # new game
+        self.scenario = w.Dropdown(options=list(BUILT_IN_SCENARIOS), value=session.game.scenario.id
+                                   if session.game.scenario.id in BUILT_IN_SCENARIOS else "1861",
+                                   description="Scenario", layout=w.Layout(width="200px"))
+        self.preset = w.Dropdown(options=list(PRESETS), value="basic", description="Rules",
+                                 layout=w.Layout(width="220px"))
+        self.seed = w.IntText(value=1, description="Seed", layout=w.Layout(width="150px"))
+        self.new = _button("New game")
+        self.new.on_click(self._new_game)
+        # the log
+        self.log = w.HTML(layout=w.Layout(height="220px", overflow="auto", border="1px solid #ccc"))
+
+        self.widget = w.VBox([
+            self.header, self.prompt, self.status,
+            w.HBox([self.union_player, self.confederate_player]),
+            w.HBox([self.undo, self.bot_move, self.bot_half]),
+            self.dice_mode, self.dice_row,
+            self.units,
+            w.HTML("<b style='font-size:15px'>Actions</b>"),
+            w.Box(self.quick, layout=w.Layout(display="flex", flex_flow="row wrap")),
+            w.HTML("<span style='font-size:14px'>All legal actions (selecting one shows its battle odds):</span>"),
+            self.actions, self.play_selected,
+            w.HTML("<b style='font-size:15px'>Game log</b> (newest first)"), self.log,
+            w.HTML("<b style='font-size:15px'>Files and new games</b>"),
+            w.HBox([self.filename, self.save, self.load]), w.HBox([self.upload, self.download]),
+            w.HBox([self.scenario, self.preset]), w.HBox([self.seed, self.new]),
+        ], layout=w.Layout(width="100%"))
+        session.observe(self._redraw, names=["version"])
+        session.observe(self._show_status, names=["status", "status_kind"])
+        self._redraw()
+
+    # ------------------------------------------------------------ callbacks
+    def _players_changed(self, change=None) -> None:
+        self.session.set_players(self.union_player.value, self.confederate_player.value)
+        self.session.refresh()
+
+    def _units_changed(self, change) -> None:
+        wanted = set(change["new"])
+        current = set(self.session.selected_units)
+        for unit in sorted(wanted ^ current):
+            self.session.toggle_unit(unit)
+
+    def _quick_clicked(self, button: w.Button) -> None:
+        index = getattr(button, "action_index", None)
+        if index is not None:
+            self.session.act_index(index)
+
+    def _action_selected(self, change) -> None:
+        index = change["new"]
+        if index is not None and 0 <= index < len(self.session.legal_actions):
+            self.session.consider(self.session.legal_actions[index])
+
+    def _play_selected(self, _=None) -> None:
+        if self.actions.value is not None:
+            self.session.act_index(self.actions.value)
+
+    def _save(self, _=None) -> None:
+        self.session.save(self.filename.value)
+        data = base64.b64encode(self.session.to_json().encode()).decode()
+        self.download.value = (f"<a download='{escape(self.filename.value)}' href='data:application/json;base64,"
+                               f"{data}' style='font-size:15px'>Download the saved game</a>")
+
+    def _uploaded(self, change) -> None:
+        files = change["new"]
+        if files:
+            item = files[0] if isinstance(files, (list, tuple)) else next(iter(files.values()))
+            self.session.load(bytes(item["content"]))
+
+    def _new_game(self, _=None) -> None:
+        self.session.new_game(self.scenario.value, options=self.preset.value, seed=self.seed.value)
+
+    # ------------------------------------------------------------ drawing
+    def _show_status(self, change=None) -> None:
+        s = self.session
+        colour = {"info": "#1b5e20", "refused": "#b71c1c", "error": "#b71c1c"}[s.status_kind]
+        self.status.value = f"<div style='font-size:15px;color:{colour};min-height:22px'>{escape(s.status)}</div>"
+
+    def _redraw(self, change=None) -> None:
+        s = self.session
+        game = s.game
+        with self.widget.hold_sync():
+            army = s.army_max
+            self.header.value = (
+                f"<div style='font-size:16px;line-height:1.5'><b>{escape(s.turn_text)}</b> — "
+                f"{escape(game.scenario.title)}<br>Half-turn: {SIDE_BADGE[s.phasing]} &nbsp; "
+                f"To decide: {SIDE_BADGE[s.side_to_move]} ({escape(s.decision.replace('_', ' '))})<br>"
+                f"Marches left: <b>{s.marches_left}</b> &nbsp; Dice: {escape(s.dice_text)}<br>"
+                f"Army maxima: Union <b>{army['union']}</b>, Confederate <b>{army['confederate']}</b></div>")
+            self.prompt.value = f"<div style='font-size:16px;background:#eef3fb;padding:4px'>{escape(s.prompt)}</div>"
+            self._show_status()
+            chance = s.side_to_move == "chance"
+            self.dice_row.layout.display = "flex" if chance and game.dice == "manual" else "none"
+            bot_to_move = s.side_to_move in ("union", "confederate") and s.player_of(s.side_to_move) != "human"
+            self.bot_move.layout.display = "" if bot_to_move else "none"
+            if self.dice_mode.value != game.dice:
+                self.dice_mode.value = game.dice
+            # units of the selected box (for marches)
+            if s.selected and s.decision in ("movement", "march"):
+                units = [u for u in game.units_in(s.selected, game.phasing)]
+                self.units.options = [(f"{u.type.name} {u.id}{' (reduced)' if u.is_reduced else ''}", u.id)
+                                      for u in units]
+                self.units.value = tuple(u for u in s.selected_units if u in {x.id for x in units})
+                self.units.layout.display = ""
+            else:
+                self.units.options = []
+                self.units.layout.display = "none"
+            # quick buttons: the selected box's actions, else the actions the map cannot show
+            legal = s.legal_actions
+            if s.selected:
+                wanted = [i for i, a in enumerate(legal) if a in s.actions_at(s.selected)]
+                wanted += [i for i, a in enumerate(legal) if action_box(game, a) is None]
+            else:
+                wanted = [i for i, a in enumerate(legal) if action_box(game, a) is None]
+            for button, index in zip(self.quick, wanted + [None] * QUICK_BUTTONS):
+                button.action_index = index
+                if index is None:
+                    button.layout.display = "none"
+                else:
+                    button.description = s.legal[index][:60]
+                    button.tooltip = s.legal[index]
+                    button.layout.display = ""
+            self.actions.options = [(text, i) for i, text in enumerate(s.legal)]
+            self.log.value = ("<div style='font-size:14px;line-height:1.4'>"
+                              + "<br>".join(escape(line) for line in reversed(s.log_lines[-200:])) + "</div>")

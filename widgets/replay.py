@@ -1,0 +1,63 @@
+"""Watch a recorded game: a slider and step buttons over its decisions; map and charts follow."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+
+from ahd import Game
+from ahd.replay import Replay
+
+from .charts import ArmyChart, BattleOddsChart, WarChart
+from .mapview import MapView
+from .session import Session
+
+
+class ReplayApp(w.VBox):
+    """A read-only view of a record (a Game, a saved file's path or its JSON text)."""
+
+    def __init__(self, record: "Game | str | Path | dict[str, Any]", *, war_odds: bool = True) -> None:
+        self.replay = Replay(record)
+        self.session = Session(self.replay.game_at(0), war_odds=war_odds)
+        self.session.status = f"Replaying a {self.replay.final.scenario.id} game of {len(self.replay)} decisions."
+        self._full_history = None
+        self.map_view = MapView(self.session)
+        self.battle_chart = BattleOddsChart(self.session)
+        self.war_chart = WarChart(self.session)
+        self.army_chart = ArmyChart(self.session)
+        self.slider = w.IntSlider(value=0, min=0, max=len(self.replay), description="Decision",
+                                  continuous_update=False, layout=w.Layout(width="60%"))
+        self.play = w.Play(value=0, min=0, max=len(self.replay), interval=400, description="Play")
+        w.jslink((self.play, "value"), (self.slider, "value"))
+        self.first, self.back, self.forward, self.last = (w.Button(description=d, layout=w.Layout(width="60px"))
+                                                          for d in ("|◀", "◀", "▶", "▶|"))
+        self.first.on_click(lambda _: self.go(0))
+        self.back.on_click(lambda _: self.go(self.slider.value - 1))
+        self.forward.on_click(lambda _: self.go(self.slider.value + 1))
+        self.last.on_click(lambda _: self.go(len(self.replay)))
+        self.slider.observe(lambda change: self._show(change["new"]), names="value")
+        self.caption = w.HTML()
+        self.log_view = w.HTML(layout=w.Layout(height="300px", overflow="auto", border="1px solid #ccc"))
+        controls = w.HBox([self.first, self.back, self.play, self.forward, self.last, self.slider])
+        top = w.HBox([w.Box([self.map_view.widget], layout=w.Layout(width="62%")),
+                      w.VBox([self.caption, self.log_view], layout=w.Layout(width="38%", padding="0 0 0 8px"))])
+        charts = w.HBox([w.Box([c.widget], layout=w.Layout(width="33%"))
+                         for c in (self.battle_chart, self.war_chart, self.army_chart)])
+        super().__init__([controls, top, charts])
+        self._show(0)
+
+    def go(self, decision: int) -> None:
+        self.slider.value = max(0, min(len(self.replay), decision))
+
+    def _show(self, decision: int) -> None:
+        game = self.replay.game_at(decision)
+        session = self.session
+        session.game = game
+        session._trim_timeline()
+        session._note_half_turn()
+        session.refresh()
+        self.caption.value = (f"<div style='font-size:16px'><b>{session.turn_text}</b>, decision {decision} of "
+                              f"{len(self.replay)}<br>{session.prompt}</div>")
+        self.log_view.value = ("<div style='font-size:14px'>"
+                          + "<br>".join(reversed(session.log_lines[-200:])) + "</div>")

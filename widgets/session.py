@@ -1,0 +1,548 @@
+"""The session: one game, its players and everything the views show, as traitlets.
+
+Views observe the session's traits and redraw; every gesture (a click on the map, a button) is
+turned into an engine action and handed to :meth:`Session.act`. Errors raised by a callback are
+caught by :func:`guarded`, shown in ``status`` and logged; the session keeps working.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+from traitlets import Bool, Dict, HasTraits, Int, List, Unicode
+
+import ahd
+from ahd import Game
+from ahd.actions import Action, EndMarch, Move, NavalMove, Invade
+from ahd.bots import make_bot
+from ahd.errors import AhdError, IllegalActionError
+from ahd.odds import BattleOdds, odds_for
+from ahd.replay import Replay
+from ahd.sides import CHANCE, Side
+
+from .gestures import Plan, action_box, plan_for, refusal_for
+
+log = logging.getLogger("widgets")
+
+PLAYERS = ("human", "random", "heuristic", "search")
+PROMPTS = {
+    "movement": "Click one of your boxes to march from it (or a naval move), or end movement.",
+    "march": "Click a lit box to move the selected units there; entrench or end the march in the panel.",
+    "choose_battle": "Click a box with a battle marker to fight that battle next.",
+    "cavalry_retreat": "The defender's cavalry may retreat: click a lit box, or hold its ground.",
+    "battle_options": "Open fire, retreat (click a lit box), reinforce (click a lit box) or evacuate.",
+    "targets": "Choose a target for each unit in the panel, or fire automatically.",
+    "battle_promotion": "The winner may promote one unit that fought: click its box or choose in the panel.",
+    "promotion": "Promote units: click their boxes or choose in the panel; then stop promoting.",
+    "recruitment": "Click a lit recruiting city to place a recruit there; end recruitment when done.",
+    "over": "The game is over.",
+}
+
+
+def guarded(method: Callable) -> Callable:
+    """Run a gesture; a refused action or any error goes to ``status`` and the log, never lost."""
+
+    @functools.wraps(method)
+    def wrapper(self: "Session", *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except IllegalActionError as exc:
+            self.status = f"Not allowed: {exc}"
+            self.status_rule = exc.rule
+            self.status_kind = "refused"
+        except AhdError as exc:
+            self.status = f"Cannot do that: {exc}"
+            self.status_rule = ""
+            self.status_kind = "refused"
+        except Exception as exc:  # a bug: show it, log it, keep the session alive
+            log.exception("error in %s", method.__name__)
+            self.status = f"Error in {method.__name__}: {type(exc).__name__}: {exc}"
+            self.status_rule = ""
+            self.status_kind = "error"
+        return None
+
+    return wrapper
+
+
+def box_summary(game: Game, box_id: str) -> dict[str, Any]:
+    """Everything about a box a reader may want, as plain values (for tooltips and tests)."""
+    box = game.board[box_id]
+    controller = game.controller(box_id)
+    units = [{"id": u.id, "side": u.side.value, "type": u.type.code, "name": u.type.name,
+              "reduced": u.is_reduced, "entrenched": game.is_entrenched(u.id)} for u in game.units_in(box_id)]
+    battle = game.battle
+    return {
+        "id": box.id, "name": box.name, "state": box.state,
+        "controller": controller.value if controller else "neutral",
+        "cavalry_held": game.is_cavalry_held(box_id),
+        "union_value": box.blue_value, "confederate_value": box.red_value,
+        "port": box.port, "fort": box.fort, "units": units,
+        "battle": bool(battle is not None and battle.box == box_id) or box_id in game.state.battles,
+    }
+
+
+class Session(HasTraits):
+    """A game being played (or watched) with its traits. Make one with :func:`widgets.play`."""
+
+    # the position
+    version = Int(0, help="bumped after every change of the game")
+    scenario = Unicode()
+    turn = Int()
+    turn_text = Unicode()
+    side_to_move = Unicode(help="'union', 'confederate', 'chance' or '' once the game is over")
+    phasing = Unicode()
+    decision = Unicode()
+    prompt = Unicode()
+    marches_left = Int()
+    dice = Unicode("auto")
+    dice_text = Unicode()
+    army_max = Dict()
+    outcome = Unicode()
+    log_lines = List(Unicode())
+    legal = List(Unicode(), help="the current decision's legal actions, as readable text")
+    # players
+    union = Unicode("human")
+    confederate = Unicode("human")
+    # selection and the map's offer
+    selected = Unicode("", help="the selected box ('' for none)")
+    selected_units = List(Unicode())
+    destinations = List(Unicode(), help="boxes a click would act on now")
+    hovered = Unicode("")
+    info = Dict(help="box_summary of the hovered or selected box")
+    # feedback
+    status = Unicode()
+    status_rule = Unicode()
+    status_kind = Unicode("info", help="'info', 'refused' or 'error'")
+    busy = Bool(False)
+    # charts
+    considered = Unicode("", help="the action whose odds are shown")
+    battle_odds = Dict()
+    war_odds = List(help="[(x, p_union, low, high)] per half-turn")
+    army_history = List(help="[(x, union max, confederate max)] per half-turn")
+
+    def __init__(self, game: Game | None = None, *, union: str = "human", confederate: str = "human",
+                 bot_seed: int = 1, war_odds: bool = True) -> None:
+        super().__init__()
+        self.game = game if game is not None else ahd.new_game("1861")
+        self.bot_seed = bot_seed
+        self.show_war_odds = war_odds
+        self._bots: dict[Side, Any] = {}
+        self._plan = Plan()
+        self._considered: Action | None = None
+        self._timeline: dict[tuple[int, str], tuple] = {}
+        self._marks: list[int] = []  # recorded actions before each gesture, for undo
+        self.set_players(union, confederate)
+        self._rebuild_timeline()
+        self.refresh()
+
+    # ================================================================== reading
+    @property
+    def legal_actions(self) -> list[Action]:
+        """The actions behind ``legal``, in the same order."""
+        return self.game.legal_actions()
+
+    def actions_at(self, box_id: str) -> list[Action]:
+        """Listed actions played on ``box_id`` (destinations of the selection first)."""
+        if box_id in self._plan.orders:
+            return list(self._plan.orders[box_id].values())
+        return [a for a in self.legal_actions
+                if action_box(self.game, a) == box_id and not isinstance(a, (Move, NavalMove, Invade))]
+
+    def player_of(self, side: Side | str) -> str:
+        return self.union if Side.parse(side) is Side.UNION else self.confederate
+
+    @property
+    def human_to_move(self) -> bool:
+        player = self.game.current_player
+        return isinstance(player, Side) and self.player_of(player) == "human"
+
+    # ================================================================== gestures
+    @guarded
+    def click_box(self, box_id: str) -> None:
+        """The map's click: select, act on the box, or say why nothing can be done there."""
+        game = self.game
+        if box_id not in game.board:
+            raise IllegalActionError("0.4", f"there is no box {box_id!r}")
+        if game.is_over:
+            raise IllegalActionError("11.c", f"the game is over: {game.outcome}")
+        if game.current_player == CHANCE:
+            raise IllegalActionError("0.3", f"roll the die first: {game.pending_roll}")
+        if not self.human_to_move:
+            raise IllegalActionError("3.a", f"it is the {self.game.current_player.adjective} bot's turn: "
+                                            f"press 'Bot plays' to let it move")
+        if box_id in self._plan.orders:
+            self._order_to(box_id)
+            return
+        decision = game.decision
+        if decision in ("movement", "march") and self._selectable(box_id):
+            if self.selected == box_id and decision == "movement":
+                self._select("")
+            else:
+                self._select(box_id)
+            self.refresh()
+            return
+        here = self.actions_at(box_id)
+        if len(here) == 1:
+            self.act(here[0])
+            return
+        if len(here) > 1:
+            self._select(box_id)
+            self.status = f"{len(here)} choices in {game.board.name(box_id)}: pick one in the panel."
+            self.status_kind = "info"
+            self.status_rule = ""
+            self.refresh()
+            return
+        raise refusal_for(game, box_id, self._plan)
+
+    def _selectable(self, box_id: str) -> bool:
+        game = self.game
+        if game.decision == "march":
+            return box_id == game.march_origin
+        return box_id in self._plan_origins()
+
+    def _plan_origins(self) -> set[str]:
+        return {action_box(self.game, a) for a in self.legal_actions
+                if action_box(self.game, a) is not None and type(a).__name__ == "BeginMarch"} | {
+            self.game.state.units[a.unit].location for a in self.legal_actions if isinstance(a, (NavalMove, Invade))}
+
+    def _select(self, box_id: str) -> None:
+        self.selected = box_id
+        self.selected_units = []
+        self._make_plan()
+
+    def _make_plan(self) -> None:
+        units = tuple(self.selected_units)
+        self._plan = plan_for(self.game, self.selected or None, units)
+
+    @guarded
+    def toggle_unit(self, unit_id: str) -> None:
+        """Pick (or unpick) one unit of the selected box to move; none picked moves every unit that can."""
+        if unit_id not in {u.id for u in self.game.units_in(self.selected)} if self.selected else True:
+            raise IllegalActionError("4.b", f"{unit_id} is not in the selected box")
+        units = list(self.selected_units)
+        units.remove(unit_id) if unit_id in units else units.append(unit_id)
+        self.selected_units = units
+        self._make_plan()
+        self.refresh()
+
+    def _order_to(self, box_id: str) -> None:
+        """Move the picked units (or all that can) from the selected box to ``box_id``."""
+        orders = list(self._plan.orders[box_id].values())
+        game = self.game
+        mark = len(game.history)
+        self._marks.append(mark)
+        if self.game.decision == "movement" and isinstance(orders[0], Move):
+            game.apply(ahd.BeginMarch(self._plan.origin))
+        moved = 0
+        for order in orders:
+            # each order is re-checked: an earlier one may have changed what is legal
+            if isinstance(order, Move):
+                candidates = [a for a in game.legal_actions()
+                              if isinstance(a, Move) and a.unit == order.unit and a.path[-1] == box_id]
+                order = min(candidates, key=lambda a: len(a.path)) if candidates else order
+            if game.why_not(order) is None:
+                game.apply(order)
+                moved += 1
+                if game.decision != "march" and isinstance(order, Move):
+                    break
+            if isinstance(order, (NavalMove, Invade)):
+                break  # one unit by sea per click
+        if moved == 0:
+            self._undo_to(self._marks.pop())
+            raise game.why_not(orders[0]) or IllegalActionError("4.b", "no unit could make that move")
+        self.status = f"Moved {moved} unit{'s' if moved > 1 else ''} to {game.board.name(box_id)}."
+        self.status_kind, self.status_rule = "info", ""
+        if game.decision == "march":
+            self.selected = game.march_origin
+            self.selected_units = []
+        else:
+            self.selected = ""
+        self._after_change()
+
+    @guarded
+    def act(self, action: Action) -> None:
+        """Hand one action to the engine (refused actions change nothing and are explained)."""
+        mark = len(self.game.history)
+        self.game.apply(action)
+        self._marks.append(mark)
+        self.status = f"Done: {action}"
+        self.status_kind, self.status_rule = "info", ""
+        self._after_change()
+
+    @guarded
+    def act_index(self, index: int) -> None:
+        """Play the ``index``-th entry of ``legal`` (the panel's buttons)."""
+        actions = self.legal_actions
+        if not 0 <= index < len(actions):
+            raise IllegalActionError("3.a", f"there is no legal action number {index}")
+        self.act(actions[index])
+
+    @guarded
+    def consider(self, action: Action | None) -> None:
+        """Show the odds of the battle ``action`` would start or change (None: the battle as it stands)."""
+        self._considered = action
+        self._update_battle_odds()
+
+    @guarded
+    def roll(self, value: int | None = None) -> None:
+        """Resolve the pending die with a typed-in ``value`` (real dice) or from the game's generator."""
+        mark = len(self.game.history)
+        rolled = self.game.roll(value)
+        self._marks.append(mark)
+        self.status = f"Rolled {rolled}."
+        self.status_kind, self.status_rule = "info", ""
+        self._after_change()
+
+    @guarded
+    def set_dice(self, mode: str) -> None:
+        self.game.dice = mode
+        self._after_change()
+
+    @guarded
+    def undo(self) -> None:
+        """Take back the last gesture: a click's march with its orders, a button, a die, a bot's
+        half-turn, with the bot decisions that followed it."""
+        game = self.game
+        if not game.can_undo():
+            raise AhdError("nothing to undo")
+        before = len(game.history)
+        while self._marks and self._marks[-1] >= before:
+            self._marks.pop()
+        if self._marks:
+            self._undo_to(self._marks.pop())
+        else:  # a loaded game: one decision at a time
+            game.undo()
+        self.status = f"Took back {before - len(game.history)} recorded action(s)."
+        self.status_kind, self.status_rule = "info", ""
+        self._select("")
+        self._trim_timeline()
+        self._after_change(run_bots=False)
+
+    def _undo_to(self, mark: int) -> None:
+        game = self.game
+        while len(game.history) > mark and game.can_undo():
+            game.undo()
+
+    @guarded
+    def set_players(self, union: str, confederate: str) -> None:
+        for name in (union, confederate):
+            if name not in PLAYERS:
+                raise ValueError(f"unknown player {name!r}: expected one of {', '.join(PLAYERS)}")
+        self.union, self.confederate = union, confederate
+        self._bots = {side: make_bot(name, seed=self.bot_seed + i)
+                      for i, (side, name) in enumerate(((Side.UNION, union), (Side.CONFEDERATE, confederate)))
+                      if name != "human"}
+
+    @guarded
+    def bot_step(self, limit: int = 10_000) -> None:
+        """Let the bots make their decisions until a human must decide (or the game ends)."""
+        self._run_bots(limit)
+        self.refresh()
+
+    @guarded
+    def bot_half_turn(self) -> None:
+        """Let a bot (the heuristic one if this side is human) play the rest of this half-turn."""
+        game = self.game
+        start = (game.state.turn, game.phasing)
+        self._marks.append(len(game.history))
+        while not game.is_over and (game.state.turn, game.phasing) == start:
+            player = game.current_player
+            if player == CHANCE:
+                game.roll()
+                continue
+            bot = self._bots.get(player) or make_bot("heuristic", seed=self.bot_seed + 7)
+            game.apply(bot.choose(game))
+        self.status = "The bot played the half-turn."
+        self.status_kind, self.status_rule = "info", ""
+        self._select("")
+        self._after_change()
+
+    def _run_bots(self, limit: int = 10_000) -> int:
+        game = self.game
+        done = 0
+        while done < limit and not game.is_over:
+            player = game.current_player
+            if player == CHANCE or player not in self._bots:
+                break
+            game.apply(self._bots[player].choose(game))
+            done += 1
+            self._note_half_turn()
+        return done
+
+    # ================================================================== files
+    @guarded
+    def save(self, path: str | Path) -> None:
+        self.game.save(path)
+        self.status = f"Saved to {path}."
+        self.status_kind, self.status_rule = "info", ""
+
+    def to_json(self) -> str:
+        return self.game.to_json()
+
+    @guarded
+    def load(self, path_or_text: str | Path | bytes) -> None:
+        """Load a saved game from a path or from the file's text (a bad file is explained, not raised)."""
+        if isinstance(path_or_text, bytes) or (isinstance(path_or_text, str) and path_or_text.lstrip().startswith("{")):
+            game = Game.from_json(path_or_text)
+        else:
+            game = ahd.load(path_or_text)
+        self.game = game
+        self._marks = []
+        self._select("")
+        self._rebuild_timeline()
+        self.status = f"Loaded a {game.scenario.id} game at {game.turn}."
+        self.status_kind, self.status_rule = "info", ""
+        self._after_change(run_bots=False)
+
+    @guarded
+    def new_game(self, scenario: str = "1861", options: Any = None, seed: int | None = None) -> None:
+        self.game = ahd.new_game(scenario, options=options, seed=seed, dice=self.dice)
+        self._marks = []
+        self._select("")
+        self._rebuild_timeline()
+        self.status = f"New {scenario} game."
+        self.status_kind, self.status_rule = "info", ""
+        self._after_change()
+
+    # ================================================================== refreshing
+    def _after_change(self, run_bots: bool = True) -> None:
+        self._considered = None
+        if run_bots:
+            self._run_bots()
+        self._note_half_turn()
+        if self.selected and not self._selectable(self.selected) and not self.actions_at(self.selected):
+            self.selected = ""
+        self._make_plan()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute every trait from the game (one notification burst)."""
+        game = self.game
+        self._note_half_turn()
+        with self.hold_trait_notifications():
+            player = game.current_player
+            self.scenario = game.scenario.id
+            self.turn = game.state.turn
+            self.turn_text = str(game.turn)
+            self.side_to_move = "" if player is None else str(player)
+            self.phasing = game.phasing.value
+            self.decision = game.decision
+            self.prompt = self._prompt()
+            self.marches_left = game.marches_left
+            self.dice = game.dice
+            self.dice_text = self._dice_text()
+            self.army_max = {"union": game.army_max(Side.UNION), "confederate": game.army_max(Side.CONFEDERATE)}
+            self.outcome = str(game.outcome) if game.outcome else ""
+            self.log_lines = [str(e) for e in game.log]
+            self.legal = [str(a) for a in self.legal_actions]
+            self.destinations = self._plan.destinations if self._plan.orders else sorted(
+                {b for a in self.legal_actions if (b := action_box(game, a)) is not None
+                 and not isinstance(a, (Move, NavalMove, Invade)) and type(a).__name__ != "BeginMarch"})
+            focus = self.hovered or self.selected
+            self.info = box_summary(game, focus) if focus else {}
+            points = [self._timeline[k] for k in sorted(self._timeline)]
+            self.army_history = [(x, u, c) for x, u, c, _ in points]
+            self.war_odds = [(x, *w) for x, _, _, w in points if w is not None]
+            self._update_battle_odds()
+            self.version += 1
+
+    def hover(self, box_id: str) -> None:
+        self.hovered = box_id if box_id in self.game.board else ""
+        focus = self.hovered or self.selected
+        self.info = box_summary(self.game, focus) if focus else {}
+
+    def _prompt(self) -> str:
+        game = self.game
+        if game.is_over:
+            return f"Game over. {game.outcome}"
+        player = game.current_player
+        if player == CHANCE:
+            return f"Roll the die: {game.pending_roll}."
+        who = player.adjective
+        if self.player_of(player) != "human":
+            return f"{who} ({self.player_of(player)} bot) to move: press 'Bot plays'."
+        return f"{who} to move. {PROMPTS.get(game.decision, '')}"
+
+    def _dice_text(self) -> str:
+        rolls = [a for a in self.game.history if type(a).__name__ == "Roll"]
+        parts = []
+        if self.game.march_roll is not None:
+            parts.append(f"march roll {self.game.march_roll}")
+        if rolls:
+            parts.append(f"last die {rolls[-1].value}")
+        parts.append("dice typed in" if self.game.dice == "manual" else "dice rolled by the computer")
+        return "; ".join(parts)
+
+    def _update_battle_odds(self) -> None:
+        game = self.game
+        action = self._considered
+        result = None
+        if not game.is_over and (action is not None or game.battle is not None):
+            result = odds_for(game, action)
+        if result is None:
+            self.battle_odds = {}
+            self.considered = ""
+            return
+        exact = isinstance(result, BattleOdds)
+        battle = game.battle
+        if battle is not None and action is None:
+            label = f"Battle of {game.board.name(battle.box)}, round {battle.round}"
+            attacker = battle.attacker
+        else:
+            label = str(action)
+            attacker = game.phasing
+        survivors = (result.expected_survivors("attacker"), result.expected_survivors("defender")) if exact else (
+            result.expected_survivors["attacker"], result.expected_survivors["defender"])
+        self.considered = "" if action is None else str(action)
+        self.battle_odds = {
+            "label": label, "attacker": attacker.value, "defender": attacker.enemy.value,
+            "attacker_wins": result.attacker_wins, "defender_wins": result.defender_wins,
+            "neither": result.neither, "expected_rounds": result.expected_rounds,
+            "attacker_survivors": survivors[0], "defender_survivors": survivors[1],
+            "method": "exact" if exact else f"simulated ({result.n:,} battles)",
+        }
+
+    # ------------------------------------------------------------ the war's timeline
+    def _key(self) -> tuple[int, str]:
+        return (self.game.state.turn, "0" if self.game.phasing is Side.UNION else "1")
+
+    def _note_half_turn(self) -> None:
+        key = self._key()
+        if key in self._timeline:
+            return
+        game = self.game
+        x = key[0] + (0.5 if key[1] == "1" else 0.0)
+        self._timeline[key] = (x, game.army_max(Side.UNION), game.army_max(Side.CONFEDERATE), self._war_point(game))
+
+    def _war_point(self, game: Game) -> tuple[float, float, float] | None:
+        if not self.show_war_odds or game.is_over:
+            if game.is_over:
+                p = 1.0 if game.outcome.winner is Side.UNION else 0.0
+                return (p, p, p)
+            return None
+        from ahd.odds import war_odds
+        result = war_odds(game)
+        return (result.p_union, result.low, result.high)
+
+    def _trim_timeline(self) -> None:
+        key = self._key()
+        self._timeline = {k: v for k, v in self._timeline.items() if k < key}
+
+    def _rebuild_timeline(self) -> None:
+        """The timeline of a loaded game, from its record (war odds at each past half-turn too)."""
+        self._timeline = {}
+        if not self.game.history:
+            return
+        replay = Replay(self.game)
+        for point in replay.timeline[:-1]:
+            key = (point.turn, "0" if point.side is Side.UNION else "1")
+            war = self._war_point(_game_after(replay, point.action_index)) if self.show_war_odds else None
+            self._timeline[key] = (point.x, point.union_max, point.confederate_max, war)
+
+
+def _game_after(replay: Replay, action_index: int) -> Game:
+    """The replayed game after the last decision made before recorded action ``action_index``."""
+    decision = max(i for i, mark in enumerate(replay.marks) if mark <= action_index)
+    return replay.game_at(decision)
