@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One entry point for people and CI.
-#   ./run.sh app    set up (first run) and start the app
+#   ./run.sh app    set up (first run) and start the app (voila on http://127.0.0.1:8866/)
 #   ./run.sh test   set up (first run) and run the whole test suite
 # The first run creates .venv/ with python3.11 (or python3 >= 3.11) and installs the
 # project with its dependencies from PyPI; later runs reuse it.
@@ -36,16 +36,40 @@ setup() {
     fi
 }
 
+ensure_chromium() {
+    # The browser test drives Debian's chromium (never a downloaded browser); install it when missing.
+    if command -v chromium >/dev/null 2>&1; then return 0; fi
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "Installing Debian's chromium for the browser test (about 30 s)..."
+        if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+                > .venv/chromium-install.log 2>&1; then
+            tail -20 .venv/chromium-install.log
+            echo "warning: installing chromium failed; the browser test will fail" >&2
+        fi
+    else
+        echo "warning: chromium is not installed (apt-get install chromium); the browser test will fail" >&2
+    fi
+}
+
 case "${1:-}" in
     app)
         setup
         shift
-        exec .venv/bin/python -m ahd demo "$@"
+        exec .venv/bin/python -m widgets.serve "$@"
         ;;
     test)
         setup
+        ensure_chromium
         shift
-        exec .venv/bin/python -m pytest -n auto "$@"
+        if [ $# -gt 0 ]; then
+            exec .venv/bin/python -m pytest -n auto "$@"
+        fi
+        # unit, rule, widget and browser tests; then every notebook, each cell passing (nbval)
+        status=0
+        .venv/bin/python -m pytest -n auto tests || status=$?
+        .venv/bin/python -m pytest -n auto --dist loadscope --nbval-lax --nbval-current-env notebooks \
+            -p no:cacheprovider || status=$?
+        exit $status
         ;;
     *)
         echo "usage: ./run.sh app | ./run.sh test [pytest args]" >&2

@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("ipyleaflet")  # the app extra; ./run.sh installs it
 
 import ahd
+import ahd.odds
 import widgets
 from ahd.sides import Side
 from widgets.layers import BOX_STYLES
@@ -283,6 +284,26 @@ def test_considering_an_attack_shows_its_odds():
     assert odds and odds["attacker"] == "union" and 0 < odds["attacker_wins"] < 1
     assert list(app.battle_chart.bars.y) == pytest.approx([odds["attacker_wins"], odds["defender_wins"],
                                                            odds["neither"]])
+
+
+def test_hovering_a_lit_destination_shows_the_odds_of_that_attack():
+    game = make_game([("union", "MF", "fort_smith", 2), ("union", "FS", "fort_smith"),
+                      ("confederate", "MF", "little_rock", 2)])
+    app = app_for(game)
+    s = app.session
+    record = game.to_json()
+    s.click_box("fort_smith")
+    app.map_view._on_hover(properties={"id": "little_rock"})
+    expected = ahd.odds.battle_odds(["MF", "MF", "FS"], ["MF", "MF"])
+    assert s.battle_odds["label"] == "3 unit(s) to Little Rock"
+    assert s.battle_odds["attacker_wins"] == pytest.approx(expected.attacker_wins, abs=1e-12)
+    assert app.battle_chart.figure.title.startswith("Battle odds: 3 unit(s) to Little Rock")
+    assert "Little Rock" in app.map_view.info.value
+    assert game.to_json() == record  # considering changes nothing
+    s.toggle_unit("U-FS-01")           # only the crack infantry would go
+    app.map_view._on_hover(properties={"id": "little_rock"})
+    alone = ahd.odds.battle_odds(["FS"], ["MF", "MF"])
+    assert s.battle_odds["attacker_wins"] == pytest.approx(alone.attacker_wins, abs=1e-12)
 
 
 def test_the_replay_view_follows_the_slider():

@@ -35,7 +35,8 @@ class GameApp(w.VBox):
         self.war_chart = WarChart(session)
         self.army_chart = ArmyChart(session)
         top = w.HBox([w.Box([self.map_view.widget], layout=w.Layout(width="62%")),
-                      w.Box([self.panel.widget], layout=w.Layout(width="38%", padding="0 0 0 8px"))])
+                      w.Box([self.panel.widget], layout=w.Layout(width="38%", padding="0 0 0 8px"))],
+                     layout=w.Layout(align_items="flex-start"))
         charts = w.HBox([w.Box([self.battle_chart.widget], layout=w.Layout(width="34%")),
                          w.Box([self.war_chart.widget], layout=w.Layout(width="33%")),
                          w.Box([self.army_chart.widget], layout=w.Layout(width="33%"))])

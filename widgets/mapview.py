@@ -14,7 +14,7 @@ from .layers import (BOUNDS, CENTER, DEFAULT_ZOOM, box_points, highlights, link_
 from .session import Session
 
 LEGEND = """
-<div style="font-size:14px;line-height:1.5;background:#fffdf5;padding:6px 10px;border:1px solid #999">
+<div style="font-size:14px;line-height:1.5;background:#fffdf5;padding:4px 8px;border:1px solid #999">
 <b>Boxes</b>: <span style="color:#1f4e9c">● U</span> Union (solid rim),
 <span style="color:#6f6f6f">● C</span> Confederate (dashed rim), ○ N neutral<br>
 <b>Lines</b>: <span style="color:#8b5a2b">━ road</span>, <span style="color:#222">╍ rail</span>,
@@ -59,7 +59,7 @@ class MapView:
         game = session.game
         self.map = ipyleaflet.Map(center=CENTER, zoom=DEFAULT_ZOOM, layers=(), min_zoom=4, max_zoom=9,
                                   zoom_snap=0.5, scroll_wheel_zoom=True, attribution_control=False,
-                                  layout=w.Layout(height=height, width="100%"))
+                                  layout=w.Layout(height=height, min_height=height, max_height=height, width="100%"))
         self.map.add(ipyleaflet.GeoJSON(data=state_outlines(), name="states"))
         if tiles:
             self.map.add(ipyleaflet.basemap_to_tiles(ipyleaflet.basemaps.OpenStreetMap.Mapnik))
@@ -70,23 +70,21 @@ class MapView:
         self.boxes = ipyleaflet.GeoJSON(data=box_points(game), name="boxes", point_style={"radius": 8},
                                         hover_style={"weight": 4, "color": "#ffb000"})
         self._svg = overlay_svg(game)
-        self.labels = ipyleaflet.ImageOverlay(url=svg_data_url(self._svg), bounds=BOUNDS, name="labels")
+        # above the lines and boxes (the marker pane), and not interactive: clicks go through to the boxes
+        self.labels = ipyleaflet.ImageOverlay(url=svg_data_url(self._svg), bounds=BOUNDS, name="labels",
+                                              pane="markerPane")
         for layer in (self.links, self.arrows, self.water, self.highlight, self.boxes, self.labels):
             self.map.add(layer)
-        self.info = w.HTML(_info_html({}))
-        self.map.add(ipyleaflet.WidgetControl(widget=self.info, position="bottomleft"))
-        self.legend = w.HTML(LEGEND)
-        self.legend_control = ipyleaflet.WidgetControl(widget=self.legend, position="topright")
-        self.map.add(self.legend_control)
+        # the hovered box's state and the legend sit under the map, where they hide no box
+        self.info = w.HTML(_info_html({}), layout=w.Layout(width="45%", min_height="90px"))
+        self.legend = w.HTML(LEGEND, layout=w.Layout(width="55%"))
+        self.widget = w.VBox([self.map, w.HBox([self.info, self.legend])])
         self.boxes.on_click(self._on_click)
         self.highlight.on_click(self._on_click)
         self.boxes.on_hover(self._on_hover)
+        self.highlight.on_hover(self._on_hover)  # redrawn rings lie above the boxes
         session.observe(self._redraw, names=["version"])
         session.observe(self._show_info, names=["info"])
-
-    @property
-    def widget(self) -> ipyleaflet.Map:
-        return self.map
 
     @property
     def layer_count(self) -> int:

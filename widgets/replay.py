@@ -41,7 +41,8 @@ class ReplayApp(w.VBox):
         self.log_view = w.HTML(layout=w.Layout(height="300px", overflow="auto", border="1px solid #ccc"))
         controls = w.HBox([self.first, self.back, self.play, self.forward, self.last, self.slider])
         top = w.HBox([w.Box([self.map_view.widget], layout=w.Layout(width="62%")),
-                      w.VBox([self.caption, self.log_view], layout=w.Layout(width="38%", padding="0 0 0 8px"))])
+                      w.VBox([self.caption, self.log_view], layout=w.Layout(width="38%", padding="0 0 0 8px"))],
+                     layout=w.Layout(align_items="flex-start"))
         charts = w.HBox([w.Box([c.widget], layout=w.Layout(width="33%"))
                          for c in (self.battle_chart, self.war_chart, self.army_chart)])
         super().__init__([controls, top, charts])

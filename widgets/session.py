@@ -130,7 +130,7 @@ class Session(HasTraits):
         self.show_war_odds = war_odds
         self._bots: dict[Side, Any] = {}
         self._plan = Plan()
-        self._considered: Action | None = None
+        self._considered: tuple[Game, Action, str] | None = None  # (position, action, its label)
         self._timeline: dict[tuple[int, str], tuple] = {}
         self._marks: list[int] = []  # recorded actions before each gesture, for undo
         self.set_players(union, confederate)
@@ -210,6 +210,7 @@ class Session(HasTraits):
     def _select(self, box_id: str) -> None:
         self.selected = box_id
         self.selected_units = []
+        self._considered = None
         self._make_plan()
 
     def _make_plan(self) -> None:
@@ -282,7 +283,7 @@ class Session(HasTraits):
     @guarded
     def consider(self, action: Action | None) -> None:
         """Show the odds of the battle ``action`` would start or change (None: the battle as it stands)."""
-        self._considered = action
+        self._considered = None if action is None else (self.game, action, str(action))
         self._update_battle_odds()
 
     @guarded
@@ -449,9 +450,22 @@ class Session(HasTraits):
             self.version += 1
 
     def hover(self, box_id: str) -> None:
+        """The mouse is over ``box_id``: show its state; over a lit destination, the odds of going there."""
         self.hovered = box_id if box_id in self.game.board else ""
         focus = self.hovered or self.selected
         self.info = box_summary(self.game, focus) if focus else {}
+        if self.hovered in self._plan.orders:
+            self._consider_orders(self.hovered)
+
+    def _consider_orders(self, box_id: str) -> None:
+        """Odds of the attack the selected units would make by a click on ``box_id`` (None if no battle)."""
+        orders = list(self._plan.orders[box_id].values())
+        trial = (self._plan.preview or self.game).copy()
+        for order in orders[:-1]:
+            if trial.why_not(order) is None:
+                trial.apply(order)
+        self._considered = (trial, orders[-1], f"{len(orders)} unit(s) to {self.game.board.name(box_id)}")
+        self._update_battle_odds()
 
     def _prompt(self) -> str:
         game = self.game
@@ -477,25 +491,25 @@ class Session(HasTraits):
 
     def _update_battle_odds(self) -> None:
         game = self.game
-        action = self._considered
+        position, action, text = self._considered or (game, None, "")
         result = None
         if not game.is_over and (action is not None or game.battle is not None):
-            result = odds_for(game, action)
+            result = odds_for(position, action)
         if result is None:
             self.battle_odds = {}
             self.considered = ""
             return
         exact = isinstance(result, BattleOdds)
-        battle = game.battle
+        battle = position.battle
         if battle is not None and action is None:
             label = f"Battle of {game.board.name(battle.box)}, round {battle.round}"
             attacker = battle.attacker
         else:
-            label = str(action)
-            attacker = game.phasing
+            label = text
+            attacker = position.phasing
         survivors = (result.expected_survivors("attacker"), result.expected_survivors("defender")) if exact else (
             result.expected_survivors["attacker"], result.expected_survivors["defender"])
-        self.considered = "" if action is None else str(action)
+        self.considered = text
         self.battle_odds = {
             "label": label, "attacker": attacker.value, "defender": attacker.enemy.value,
             "attacker_wins": result.attacker_wins, "defender_wins": result.defender_wins,
@@ -517,12 +531,10 @@ class Session(HasTraits):
         self._timeline[key] = (x, game.army_max(Side.UNION), game.army_max(Side.CONFEDERATE), self._war_point(game))
 
     def _war_point(self, game: Game) -> tuple[float, float, float] | None:
-        if not self.show_war_odds or game.is_over:
-            if game.is_over:
-                p = 1.0 if game.outcome.winner is Side.UNION else 0.0
-                return (p, p, p)
+        """The live war odds (p, low, high) of a position, or None when the chart is off."""
+        if not self.show_war_odds:
             return None
-        from ahd.odds import war_odds
+        from ahd.odds import war_odds  # TEMP until merged
         result = war_odds(game)
         return (result.p_union, result.low, result.high)
 

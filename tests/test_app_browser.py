@@ -1,0 +1,139 @@
+"""The voila app in a real browser: Debian's chromium driven by playwright, all outside requests blocked.
+
+Starts voila on a free loopback port, opens the tree page and the app, starts a game, marches by
+clicking on the map, sees the map and the log change, sees the odds chart change for a considered
+attack, saves a screenshot, closes the page properly and checks that the kernel was shut down.
+A missing browser is a failure, not a skip (``./run.sh test`` installs chromium when missing).
+"""
+from __future__ import annotations
+
+import math
+import re
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+from widgets import serve  # noqa: E402
+from widgets.layers import CENTER, DEFAULT_ZOOM  # noqa: E402
+
+import ahd  # noqa: E402
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+BOARD = ahd.default_board()
+
+
+def chromium() -> str:
+    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+    if path is None:
+        pytest.fail("Debian's chromium is not installed (apt-get install chromium; ./run.sh test does it)")
+    return path
+
+
+def _project(lat: float, lon: float, zoom: float) -> tuple[float, float]:
+    scale = 256 * 2 ** zoom
+    x = scale * (lon + 180) / 360
+    y = scale * (1 - math.log(math.tan(math.radians(lat)) + 1 / math.cos(math.radians(lat))) / math.pi) / 2
+    return x, y
+
+
+def box_on_screen(page, box_id: str) -> tuple[float, float]:
+    """Where a box is drawn in the page (the map shows CENTER at DEFAULT_ZOOM until moved)."""
+    frame = page.locator(".leaflet-container").first.bounding_box()
+    cx, cy = _project(*CENTER, DEFAULT_ZOOM)
+    box = BOARD[box_id]
+    x, y = _project(box.lat, box.lon, DEFAULT_ZOOM)
+    return frame["x"] + frame["width"] / 2 + (x - cx), frame["y"] + frame["height"] / 2 + (y - cy)
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = serve.start(tree=True)
+    yield srv
+    srv.stop()
+
+
+def test_the_app_in_a_real_browser(server, tmp_path):
+    figures = {}
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1600, "height": 1200})
+        outside = []
+
+        def block(route):
+            outside.append(route.request.url)
+            route.abort()
+
+        # every request that does not go to the loopback server is aborted (loopback ones are not
+        # intercepted at all, so the unload's kernel shutdown request is not held up)
+        page.route(re.compile(r"^(?!http://127\.0\.0\.1:%d/)(?!data:)" % server.port), block)
+        # the tree page of notebooks/
+        page.goto(server.url)
+        page.get_by_text("app.ipynb").first.wait_for(timeout=30_000)
+
+        # the app, fully rendered: map, panel and charts
+        start = time.monotonic()
+        page.goto(server.app_url)
+        page.locator(".leaflet-container").first.wait_for(timeout=60_000)
+        page.locator(".bqplot").first.wait_for(timeout=60_000)
+        page.get_by_role("button", name="End movement (unused marches lapse)").wait_for(timeout=60_000)
+        page.locator("img.leaflet-image-layer").first.wait_for(state="attached", timeout=60_000)
+        figures["render_s"] = time.monotonic() - start
+        kernels = server.kernel_pids()
+        assert len(kernels) == 1
+        figures["kernel_mib"] = rss_mib(kernels[0])
+
+        # start a game
+        page.get_by_role("button", name="New game").click()
+        page.get_by_text("New 1861 game.").wait_for(timeout=30_000)
+        overlay = page.locator("img.leaflet-image-layer").first
+        labels_before = overlay.get_attribute("src")
+
+        # a march by clicking on the map: Harper's Ferry, then Baltimore
+        page.mouse.click(*box_on_screen(page, "harpers_ferry"))
+        page.locator("path[stroke='#d62728']").first.wait_for(state="attached", timeout=30_000)
+        page.mouse.click(*box_on_screen(page, "baltimore"))
+        page.get_by_text("Moved 1 unit to Baltimore.").wait_for(timeout=30_000)
+        page.get_by_text("Harper's Ferry → Baltimore", exact=False).first.wait_for(timeout=30_000)
+        page.wait_for_function("(before) => document.querySelector('img.leaflet-image-layer').src !== before",
+                               arg=labels_before, timeout=30_000)
+
+        # a considered attack: select Washington, hover over Manassas Junction (Confederate militia)
+        title = page.locator(".bqplot text.mainheading").first
+        assert "no battle considered" in title.text_content()
+        page.mouse.click(*box_on_screen(page, "washington"))
+        page.wait_for_timeout(500)
+        page.mouse.move(*box_on_screen(page, "manassas_junction"))
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.bqplot text.mainheading')]"
+            ".some(t => t.textContent.includes('to Manassas Junction'))", timeout=30_000)
+
+        shot = tmp_path / "app.png"
+        page.screenshot(path=str(shot), full_page=True)
+        assert shot.stat().st_size > 50_000
+        if os.environ.get("AHD_SCREENSHOT"):
+            page.screenshot(path=os.environ["AHD_SCREENSHOT"], full_page=False)
+
+        # leave properly (the page's unload asks voila to shut its kernel down): no kernel is left
+        page.unroute_all()  # with interception on, the unload's shutdown request would be dropped
+        page.goto("about:blank")
+        deadline = time.monotonic() + 30
+        while server.kernel_pids() and time.monotonic() < deadline:
+            page.wait_for_timeout(250)
+        assert server.kernel_pids() == []
+        page.close()
+        browser.close()
+    print(f"\nFIGURES render={figures['render_s']:.2f}s kernel_rss={figures['kernel_mib']:.0f}MiB blocked={outside} "
+          f"blocked_outside_requests={len(outside)}")

@@ -1,0 +1,104 @@
+"""Serve the notebooks with voila on loopback, and find its kernels (for the app command and tests).
+
+    python -m widgets.serve [--port 8866] [--tree]
+
+Uses ``notebooks/voila.json`` (loopback only, kernel culling, and the xsrf setting that lets a
+closed page shut its kernel down; see ../README.md).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class VoilaServer:
+    process: subprocess.Popen
+    port: int
+    tree: bool
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    @property
+    def app_url(self) -> str:
+        return self.url + ("voila/render/app.ipynb" if self.tree else "")
+
+    def kernel_pids(self) -> list[int]:
+        """The kernels this server started (child processes running ipykernel)."""
+        pids = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+                parent = int(stat.rsplit(")", 1)[1].split()[1])
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+            except (OSError, ValueError, IndexError):
+                continue
+            if parent == self.process.pid and b"ipykernel" in cmdline:
+                pids.append(int(entry.name))
+        return pids
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0) -> VoilaServer:
+    """Start voila on 127.0.0.1 and wait until it answers (polling a static file starts no kernel)."""
+    port = port or free_port()
+    command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
+    if not tree:
+        command.insert(3, "app.ipynb")
+    process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=subprocess.DEVNULL if quiet else None,
+                               stderr=subprocess.DEVNULL if quiet else None, env=dict(os.environ))
+    server = VoilaServer(process, port, tree)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"voila exited with code {process.returncode}")
+        try:
+            with urllib.request.urlopen(server.url + "voila/static/voila.js", timeout=2):
+                return server
+        except OSError:
+            time.sleep(0.2)
+    server.stop()
+    raise RuntimeError(f"voila did not answer on port {port} within {timeout:.0f} s")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Serve the A House Divided app with voila on 127.0.0.1")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8866)))
+    parser.add_argument("--tree", action="store_true", help="serve every notebook of notebooks/ (a tree page)")
+    args = parser.parse_args(argv)
+    server = start(args.port, tree=args.tree, quiet=False)
+    print(f"\nA House Divided is running: open {server.app_url} in your browser (Ctrl-C stops it).\n", flush=True)
+    try:
+        server.process.wait()
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
