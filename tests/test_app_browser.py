@@ -23,8 +23,7 @@ from widgets.layers import CENTER, DEFAULT_ZOOM  # noqa: E402
 
 import ahd  # noqa: E402
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from widgets.serve import CHROMIUM_ARGS  # noqa: E402
 BOARD = ahd.default_board()
 
 
@@ -49,13 +48,6 @@ def box_on_screen(page, box_id: str) -> tuple[float, float]:
     box = BOARD[box_id]
     x, y = _project(box.lat, box.lon, DEFAULT_ZOOM)
     return frame["x"] + frame["width"] / 2 + (x - cx), frame["y"] + frame["height"] / 2 + (y - cy)
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +85,7 @@ def test_the_app_in_a_real_browser(server, tmp_path):
         figures["render_s"] = time.monotonic() - start
         kernels = server.kernel_pids()
         assert len(kernels) == 1
-        figures["kernel_mib"] = rss_mib(kernels[0])
+        figures["kernel_mib"] = server.kernel_rss_mib()[0]
 
         # start a game
         page.get_by_role("button", name="New game").click()

@@ -319,6 +319,9 @@ def test_the_replay_view_follows_the_slider():
     view.first.click()
     assert view.slider.value == 0 and view.session.game.state.turn == 1
     assert view.session.game.history == []
+    # the charts show the whole war, whatever the slider
+    assert len(view.session.army_history) == len(view.replay.timeline)
+    assert view.army_chart.union.y[-1] == view.replay.timeline[-1].union_max
     view.go(len(view.replay) // 2)
     middle = view.replay.game_at(len(view.replay) // 2)
     assert view.session.game.to_json() == middle.to_json()

@@ -20,8 +20,8 @@ class ReplayApp(w.VBox):
     def __init__(self, record: "Game | str | Path | dict[str, Any]", *, war_odds: bool = True) -> None:
         self.replay = Replay(record)
         self.session = Session(self.replay.game_at(0), war_odds=war_odds)
+        self.session.show_timeline(self.replay)
         self.session.status = f"Replaying a {self.replay.final.scenario.id} game of {len(self.replay)} decisions."
-        self._full_history = None
         self.map_view = MapView(self.session)
         self.battle_chart = BattleOddsChart(self.session)
         self.war_chart = WarChart(self.session)
@@ -55,8 +55,6 @@ class ReplayApp(w.VBox):
         game = self.replay.game_at(decision)
         session = self.session
         session.game = game
-        session._trim_timeline()
-        session._note_half_turn()
         session.refresh()
         self.caption.value = (f"<div style='font-size:16px'><b>{session.turn_text}</b>, decision {decision} of "
                               f"{len(self.replay)}<br>{session.prompt}</div>")

@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+#: Flags for Debian's chromium on these machines (no sandbox as root; no background network).
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def free_port() -> int:
@@ -56,6 +59,15 @@ class VoilaServer:
                 pids.append(int(entry.name))
         return pids
 
+    def kernel_rss_mib(self) -> list[float]:
+        """Resident memory of each kernel, in MiB."""
+        sizes = []
+        for pid in self.kernel_pids():
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    sizes.append(int(line.split()[1]) / 1024)
+        return sizes
+
     def stop(self) -> None:
         self.process.terminate()
         try:
@@ -69,8 +81,8 @@ def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, ti
     """Start voila on 127.0.0.1 and wait until it answers (polling a static file starts no kernel)."""
     port = port or free_port()
     command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
-    if not tree:
-        command.insert(3, "app.ipynb")
+    if not tree:  # the app alone, with one kernel kept warm so that a visitor's page renders sooner
+        command[3:3] = ["app.ipynb", "--preheat_kernel=True", "--pool_size=1"]
     process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=subprocess.DEVNULL if quiet else None,
                                stderr=subprocess.DEVNULL if quiet else None, env=dict(os.environ))
     server = VoilaServer(process, port, tree)

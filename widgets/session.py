@@ -133,6 +133,7 @@ class Session(HasTraits):
         self._considered: tuple[Game, Action, str] | None = None  # (position, action, its label)
         self._timeline: dict[tuple[int, str], tuple] = {}
         self._marks: list[int] = []  # recorded actions before each gesture, for undo
+        self._frozen_timeline = False  # a replay charts its whole record
         self.set_players(union, confederate)
         self._rebuild_timeline()
         self.refresh()
@@ -524,7 +525,7 @@ class Session(HasTraits):
 
     def _note_half_turn(self) -> None:
         key = self._key()
-        if key in self._timeline:
+        if key in self._timeline or self._frozen_timeline:
             return
         game = self.game
         x = key[0] + (0.5 if key[1] == "1" else 0.0)
@@ -545,13 +546,19 @@ class Session(HasTraits):
     def _rebuild_timeline(self) -> None:
         """The timeline of a loaded game, from its record (war odds at each past half-turn too)."""
         self._timeline = {}
-        if not self.game.history:
-            return
-        replay = Replay(self.game)
-        for point in replay.timeline[:-1]:
+        if self.game.history:
+            self.show_timeline(Replay(self.game), upto_now=True)
+
+    def show_timeline(self, replay: Replay, upto_now: bool = False) -> None:
+        """Chart a recorded game's half-turns (all of them, or those before the current one)."""
+        points = replay.timeline[:-1] if upto_now else replay.timeline
+        self._timeline = {}
+        for point in points:
             key = (point.turn, "0" if point.side is Side.UNION else "1")
             war = self._war_point(_game_after(replay, point.action_index)) if self.show_war_odds else None
             self._timeline[key] = (point.x, point.union_max, point.confederate_max, war)
+        if not upto_now:
+            self._frozen_timeline = True
 
 
 def _game_after(replay: Replay, action_index: int) -> Game:

@@ -1,0 +1,58 @@
+"""Figures of the voila app in headless chromium: time to fully rendered, and one kernel's memory.
+
+    .venv/bin/python scripts/measure_app.py [--loads 3]
+
+Serves notebooks/app.ipynb as ./run.sh app does (one preheated kernel), opens it --loads times in
+Debian's chromium, and prints the time from request to map + charts + panel rendered, and the
+resident memory of the kernel serving the page.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from widgets import serve  # noqa: E402
+from widgets.bench import machine  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--loads", type=int, default=3)
+    parser.add_argument("--tree", action="store_true", help="serve the notebooks tree (no preheated kernel)")
+    args = parser.parse_args()
+    server = serve.start(tree=args.tree)
+    times, memory = [], []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=serve.CHROMIUM_ARGS)
+            for _ in range(args.loads):
+                time.sleep(8)  # let voila refill its pool of warm kernels
+                page = browser.new_page(viewport={"width": 1600, "height": 1200})
+                start = time.monotonic()
+                page.goto(server.app_url)
+                page.locator(".leaflet-container").first.wait_for(timeout=60_000)
+                page.locator(".bqplot").first.wait_for(timeout=60_000)
+                page.get_by_role("button", name="End movement (unused marches lapse)").wait_for(timeout=60_000)
+                page.locator("img.leaflet-image-layer").first.wait_for(state="attached", timeout=60_000)
+                times.append(time.monotonic() - start)
+                memory.append(max(server.kernel_rss_mib()))
+                page.goto("about:blank")
+                page.close()
+            browser.close()
+    finally:
+        server.stop()
+    print(f"machine: {machine()}")
+    print(f"app fully rendered in headless chromium ({'tree' if args.tree else 'app, preheated'}): "
+          f"median {statistics.median(times):.2f} s, max {max(times):.2f} s over {len(times)} loads (target <= 5 s)")
+    print(f"kernel resident memory: max {max(memory):.0f} MiB (target <= 200 MB)")
+
+
+if __name__ == "__main__":
+    main()
