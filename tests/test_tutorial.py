@@ -128,3 +128,14 @@ def test_options_question():
     assert q.check(Options.preset("pro-union").with_rule("H-4")).ok
     assert q.check("pro-union").state == "wrong" and "H-4" in q.check("pro-union").message
     assert q.check(["X-9"]).state == "wrong"
+
+
+@pytest.mark.rule("5.2.a")
+def test_battle_readers():
+    game = tutorial.modifier_battle("MF", "FV", crossing=True)
+    assert tutorial.effective_values(game) == (2, 4)          # E-6: veteran infantry at a crossing attacker
+    assert tutorial.modifier_battle("FV", "FS", entrenched=True).battle.box == "fredericksburg"
+    assert tutorial.effective_values(tutorial.modifier_battle("FV", "FS", entrenched=True)) == (1, 3)
+    with pytest.raises(ValueError):
+        tutorial.next_shot(ahd.positions.position_game([("union", "MF", "indianapolis")]))
+    assert tutorial.next_shot(game) == ("C-FV-01", "U-MF-01", 4)

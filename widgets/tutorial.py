@@ -1,6 +1,6 @@
 """Helpers for the tutorial notebooks: a position on the live map, and exercises that check themselves.
 
-    from ahd import recruitment
+    from ahd import combat, recruitment
 from ahd.positions import position_game
     from widgets import tutorial
     game = position_game([("union", "MF", "evansville", 3)], control={"union": ["louisville"]})
@@ -22,7 +22,7 @@ import ipywidgets as w
 
 from ahd import Game, Options
 from ahd.actions import BeginMarch, EndMovement, FireAuto, Move, OpenFire, Recruit, Reinforce, Retreat, Roll, Volley
-from ahd import recruitment
+from ahd import combat, recruitment
 from ahd.positions import march, pass_until, position_game
 from ahd.sides import CHANCE, Side
 
@@ -64,6 +64,39 @@ def show(game: Game, *, full: bool = True, height: str = "520px") -> "GameApp | 
     """The position of ``game`` on the live map: the whole app (``full``) or the map alone."""
     s = session(game)
     return GameApp(s) if full else MapOnly(s, height=height)
+
+
+# =========================================================================== reading a battle
+def next_shot(game: Game) -> tuple[str, str, int]:
+    """The pending shot (5.1.b) as (shooter id, target id, effective value: it hits on that or less)."""
+    battle = game.battle
+    if battle is None or game.decision != "shot":
+        raise ValueError(f"no shot is pending (decision {game.decision!r})")
+    shooter, target = battle.targets[battle.shot_index]
+    state = game.state
+    return shooter, target, combat.effective_value(state, battle, state.units[shooter], state.units[target])
+
+
+def modifier_battle(attacker: str, defender: str, *, entrenched: bool = False, crossing: bool = False) -> Game:
+    """A Union ``attacker`` (type code) attacks a Confederate ``defender`` in Fredericksburg: across the
+    Potomac from Washington (``crossing``, a blue side: 5.2.3) or by rail from Richmond."""
+    origin, line = ("washington", "river") if crossing else ("richmond", "rail")
+    game = position_game([("union", attacker, origin), ("confederate", defender, "fredericksburg", 1, entrenched)])
+    (unit,) = game.units_in(origin, U)
+    march(game, origin, Move(unit.id, (origin, "fredericksburg"), (line,)))
+    if game.decision == "movement":
+        game.apply(EndMovement())
+    return game
+
+
+def effective_values(game: Game) -> tuple[int, int]:
+    """In a one-against-one battle: (attacker's effective value at the defender, defender's at the attacker),
+    as they stand in the current round (5.2.a)."""
+    state, battle = game.state, game.battle
+    attacker, = state.units_in(battle.box, battle.attacker)
+    defender, = state.units_in(battle.box, battle.attacker.enemy)
+    return (combat.effective_value(state, battle, attacker, defender),
+            combat.effective_value(state, battle, defender, attacker))
 
 
 # =========================================================================== verdicts
@@ -349,6 +382,6 @@ def options_question(expected: Options, prompt: str) -> Question:
     return Question(prompt, judge)
 
 
-__all__ = ["session", "show", "MapOnly", "Verdict", "Question", "Exercise", "forts_question", "values_question",
+__all__ = ["session", "show", "MapOnly", "next_shot", "modifier_battle", "effective_values", "Verdict", "Question", "Exercise", "forts_question", "values_question",
            "maximum_question", "jump_exercise", "entrench_exercise", "reinforcement_exercise",
            "recruitment_exercise", "capture_exercise", "options_question"]
