@@ -139,3 +139,14 @@ def test_battle_readers():
     with pytest.raises(ValueError):
         tutorial.next_shot(ahd.positions.position_game([("union", "MF", "indianapolis")]))
     assert tutorial.next_shot(game) == ("C-FV-01", "U-MF-01", 4)
+
+
+@pytest.mark.rule("5.2.3")
+def test_misses_until_reaches_round_three_and_the_crossing_bonus_ends():
+    game = tutorial.modifier_battle("MF", "FV", crossing=True)
+    tutorial.misses_until(game, 2)
+    assert game.battle.round == 2 and tutorial.effective_values(game) == (2, 4)
+    tutorial.misses_until(game, 3)
+    assert game.battle.round == 3 and tutorial.effective_values(game) == (2, 3)
+    with pytest.raises(ValueError):
+        tutorial.misses_until(game, 2)

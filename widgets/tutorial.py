@@ -77,6 +77,27 @@ def next_shot(game: Game) -> tuple[str, str, int]:
     return shooter, target, combat.effective_value(state, battle, state.units[shooter], state.units[target])
 
 
+def misses_until(game: Game, round: int, firing: Side | str | None = None) -> None:
+    """Play the battle in progress with default targets and every shot a 6 (a miss, H-2) until round
+    ``round`` begins, or until ``firing`` is about to act in that round (typed-in dice only)."""
+    side = None if firing is None else Side.parse(firing)
+    battle = game.battle
+    if battle is None:
+        raise ValueError("no battle is in progress")
+    while not (game.battle.round == round and (side is None or game.battle.firing is side)
+               and game.decision in ("battle_options", "targets")):
+        if game.battle is None or game.battle.round > round or game.is_over:
+            raise ValueError(f"the battle did not reach round {round}")
+        if game.decision == "battle_options":
+            game.apply(OpenFire())
+        elif game.decision == "targets":
+            game.apply(FireAuto())
+        elif game.current_player == CHANCE:
+            game.apply(Roll(6))
+        else:
+            raise ValueError(f"unexpected decision {game.decision!r} in a battle")
+
+
 def modifier_battle(attacker: str, defender: str, *, entrenched: bool = False, crossing: bool = False) -> Game:
     """A Union ``attacker`` (type code) attacks a Confederate ``defender`` in Fredericksburg: across the
     Potomac from Washington (``crossing``, a blue side: 5.2.3) or by rail from Richmond."""
@@ -296,14 +317,8 @@ def reinforcement_exercise() -> Exercise:
     march(game, "cincinnati", *(Move(u, ("cincinnati", "lexington"), ("rail",)) for u in ("U-MF-01", "U-MF-02")))
     if game.decision == "movement":
         game.apply(EndMovement())
-    # round 1 (defender, attacker) and the defender's round 2: every shot misses
-    while not (game.battle.round == 2 and game.battle.firing is U and game.decision == "battle_options"):
-        if game.decision == "battle_options":
-            game.apply(OpenFire())
-        elif game.decision == "targets":
-            game.apply(FireAuto())
-        else:
-            game.apply(Roll(6))
+    misses_until(game, 2, U)  # round 1 and the defender's round 2: every shot misses
+    assert game.decision == "battle_options"
     game.dice = "auto"
 
     def goal(game: Game, start: int) -> Verdict:
@@ -382,6 +397,6 @@ def options_question(expected: Options, prompt: str) -> Question:
     return Question(prompt, judge)
 
 
-__all__ = ["session", "show", "MapOnly", "next_shot", "modifier_battle", "effective_values", "Verdict", "Question", "Exercise", "forts_question", "values_question",
+__all__ = ["session", "show", "MapOnly", "next_shot", "misses_until", "modifier_battle", "effective_values", "Verdict", "Question", "Exercise", "forts_question", "values_question",
            "maximum_question", "jump_exercise", "entrench_exercise", "reinforcement_exercise",
            "recruitment_exercise", "capture_exercise", "options_question"]
