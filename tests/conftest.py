@@ -11,8 +11,9 @@ from typing import Iterable
 import pytest
 
 import ahd
-from ahd.scenario import FORMAT, scenario_from_dict
-from ahd.sides import CHANCE, Side
+from ahd.positions import (PASSES, march, pass_decision, pass_until, position, position_game,  # noqa: F401
+                           to_confederate_movement)
+from ahd.sides import Side
 
 _RULES_SEEN: Counter = Counter()
 
@@ -32,68 +33,17 @@ def pytest_terminal_summary(terminalreporter):
 
 def scenario(units: Iterable[tuple], *, control: dict | None = None, turn: int = 2, marches: int = 2,
              last_turn: int = 40, end: str = "campaign"):
-    """A test position as a Scenario.
-
-    ``units``: tuples (side, type, box[, count[, entrenched]]), e.g. ("union", "MF", "evansville", 3).
-    ``control``: {"union": [boxes], "confederate": [boxes], "neutral": [boxes]} over the printed owners
-    (occupied boxes then pass to their occupier as in S-0).
-    The game starts at ``turn`` and each side has ``marches`` marches without a roll on that turn.
-    """
-    rows = []
-    for spec in units:
-        side, code, box, *rest = spec
-        count = rest[0] if rest else 1
-        entrenched = rest[1] if len(rest) > 1 else False
-        rows.append({"side": side, "type": code, "box": box, "count": count, "entrenched": entrenched})
-    data = {"format": FORMAT, "version": 1, "id": "test", "rule": "test", "title": "test position",
-            "start_turn": turn, "first_turn_marches": marches, "last_turn": last_turn, "end": end,
-            "units": rows, "control": control or {}}
-    return scenario_from_dict(data, "<test>")
+    """A test position as a Scenario: :func:`ahd.positions.position` with the id ``test``."""
+    return position(units, control=control, turn=turn, marches=marches, last_turn=last_turn, end=end,
+                    title="test position", id="test")
 
 
 def make_game(units: Iterable[tuple], *, control: dict | None = None, turn: int = 2, marches: int = 2,
               options=None, dice: str = "manual", seed: int = 0, last_turn: int = 40,
               end: str = "campaign") -> ahd.Game:
     """A Game at the start of the Union movement of ``turn`` with ``marches`` marches (no roll)."""
-    return ahd.new_game(scenario(units, control=control, turn=turn, marches=marches, last_turn=last_turn,
-                                 end=end), options=options, seed=seed, dice=dice)
-
-
-PASSES = (ahd.EndMovement, ahd.EndMarch, ahd.NoPromotion, ahd.EndRecruitment, ahd.OpenFire, ahd.FireAuto,
-          ahd.HoldGround)
-
-
-def pass_decision(game: ahd.Game, roll: int = 1) -> ahd.Action:
-    """Take the 'do nothing' action of the current decision (or roll ``roll`` for a die)."""
-    if game.current_player == CHANCE:
-        action = ahd.Roll(roll)
-    else:
-        action = next(a for a in game.legal_actions() if isinstance(a, PASSES))
-    game.apply(action)
-    return action
-
-
-def pass_until(game: ahd.Game, predicate, roll: int = 1, limit: int = 500) -> None:
-    """Pass decisions until ``predicate(game)`` holds."""
-    for _ in range(limit):
-        if predicate(game):
-            return
-        pass_decision(game, roll)
-    raise AssertionError("predicate never became true")
-
-
-def to_confederate_movement(game: ahd.Game, roll: int = 1) -> None:
-    """Pass the rest of the Union half-turn; stop at the Confederate movement decision."""
-    pass_until(game, lambda g: g.phasing is Side.CONFEDERATE and g.decision == "movement", roll)
-
-
-def march(game: ahd.Game, origin: str, *orders: ahd.Action) -> None:
-    """One complete march: begin at ``origin``, apply the orders, end it if it is still open."""
-    game.apply(ahd.BeginMarch(origin))
-    for order in orders:
-        game.apply(order)
-    if game.decision == "march":
-        game.apply(ahd.EndMarch())
+    return position_game(units, control=control, turn=turn, marches=marches, options=options, dice=dice,
+                         seed=seed, last_turn=last_turn, end=end)
 
 
 def units_at(game: ahd.Game, box: str, side=None, code: str | None = None) -> list:

@@ -1,0 +1,402 @@
+"""Helpers for the tutorial notebooks: a position on the live map, and exercises that check themselves.
+
+    from ahd import combat, recruitment
+from ahd.positions import position_game
+    from widgets import tutorial
+    game = position_game([("union", "MF", "evansville", 3)], control={"union": ["louisville"]})
+    tutorial.show(game)                 # the playable board (map, panel, charts) on that position
+
+    ex = tutorial.jump_exercise()       # a position and a goal
+    ex.app                              # the reader plays on the map ...
+    ex.check()                          # ... and this prints ✓, "not done yet: ..." or "✗ ..."
+
+A check never raises when the reader has not acted: it says "not done yet". The goals read the game
+through its public interface only; the engine decides every rule.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+import ipywidgets as w
+
+from ahd import Game, Options
+from ahd.actions import BeginMarch, EndMovement, FireAuto, Move, OpenFire, Recruit, Reinforce, Retreat, Roll, Volley
+from ahd import combat, recruitment
+from ahd.positions import march, pass_until, position_game
+from ahd.sides import CHANCE, Side
+
+from .app import GameApp
+from .mapview import MapView
+from .session import Session
+
+U, C = Side.UNION, Side.CONFEDERATE
+DONE, NOT_YET, WRONG = "done", "not yet", "wrong"
+
+
+# =========================================================================== showing a position
+def session(game: Game, *, union: str = "human", confederate: str = "human") -> Session:
+    """A session on ``game`` for a tutorial: both sides played by the reader, no war-odds model."""
+    return Session(game, union=union, confederate=confederate, war_odds=False)
+
+
+class MapOnly(w.VBox):
+    """The live map of a session with its status line: smaller than a :class:`GameApp` (no panel, no charts)."""
+
+    def __init__(self, session: Session, *, height: str = "520px") -> None:
+        self.session = session
+        self.map_view = MapView(session, height=height)
+        self.status = w.HTML()
+        session.observe(self._show_status, names=["status", "prompt"])
+        self._show_status()
+        super().__init__([self.map_view.widget, self.status])
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    def _show_status(self, change=None) -> None:
+        text = self.session.status or self.session.prompt
+        self.status.value = f"<div style='font-size:15px'>{text}</div>"
+
+
+def show(game: Game, *, full: bool = True, height: str = "520px") -> "GameApp | MapOnly":
+    """The position of ``game`` on the live map: the whole app (``full``) or the map alone."""
+    s = session(game)
+    return GameApp(s) if full else MapOnly(s, height=height)
+
+
+# =========================================================================== reading a battle
+def next_shot(game: Game) -> tuple[str, str, int]:
+    """The pending shot (5.1.b) as (shooter id, target id, effective value: it hits on that or less)."""
+    battle = game.battle
+    if battle is None or game.decision != "shot":
+        raise ValueError(f"no shot is pending (decision {game.decision!r})")
+    shooter, target = battle.targets[battle.shot_index]
+    state = game.state
+    return shooter, target, combat.effective_value(state, battle, state.units[shooter], state.units[target])
+
+
+def misses_until(game: Game, round: int, firing: Side | str | None = None) -> None:
+    """Play the battle in progress with default targets and every shot a 6 (a miss, H-2) until round
+    ``round`` begins, or until ``firing`` is about to act in that round (typed-in dice only)."""
+    side = None if firing is None else Side.parse(firing)
+    battle = game.battle
+    if battle is None:
+        raise ValueError("no battle is in progress")
+    while not (game.battle.round == round and (side is None or game.battle.firing is side)
+               and game.decision in ("battle_options", "targets")):
+        if game.battle is None or game.battle.round > round or game.is_over:
+            raise ValueError(f"the battle did not reach round {round}")
+        if game.decision == "battle_options":
+            game.apply(OpenFire())
+        elif game.decision == "targets":
+            game.apply(FireAuto())
+        elif game.current_player == CHANCE:
+            game.apply(Roll(6))
+        else:
+            raise ValueError(f"unexpected decision {game.decision!r} in a battle")
+
+
+def modifier_battle(attacker: str, defender: str, *, entrenched: bool = False, crossing: bool = False) -> Game:
+    """A Union ``attacker`` (type code) attacks a Confederate ``defender`` in Fredericksburg: across the
+    Potomac from Washington (``crossing``, a blue side: 5.2.3) or by rail from Richmond."""
+    origin, line = ("washington", "river") if crossing else ("richmond", "rail")
+    game = position_game([("union", attacker, origin), ("confederate", defender, "fredericksburg", 1, entrenched)])
+    (unit,) = game.units_in(origin, U)
+    march(game, origin, Move(unit.id, (origin, "fredericksburg"), (line,)))
+    if game.decision == "movement":
+        game.apply(EndMovement())
+    return game
+
+
+def effective_values(game: Game) -> tuple[int, int]:
+    """In a one-against-one battle: (attacker's effective value at the defender, defender's at the attacker),
+    as they stand in the current round (5.2.a)."""
+    state, battle = game.state, game.battle
+    attacker, = state.units_in(battle.box, battle.attacker)
+    defender, = state.units_in(battle.box, battle.attacker.enemy)
+    return (combat.effective_value(state, battle, attacker, defender),
+            combat.effective_value(state, battle, defender, attacker))
+
+
+# =========================================================================== verdicts
+@dataclass(frozen=True)
+class Verdict:
+    """The result of a check: ``state`` is ``"done"``, ``"not yet"`` or ``"wrong"``."""
+
+    state: str
+    message: str
+
+    @property
+    def ok(self) -> bool:
+        return self.state == DONE
+
+    def __str__(self) -> str:
+        mark = {DONE: "✓", NOT_YET: "not done yet:", WRONG: "✗"}[self.state]
+        return f"{mark} {self.message}"
+
+    def _repr_html_(self) -> str:
+        colour = {DONE: "#2e7d32", NOT_YET: "#555", WRONG: "#c62828"}[self.state]
+        return f"<div style='font-size:15px;color:{colour}'>{self}</div>"
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+class Question:
+    """A question answered in code: ``q.check(answer)``; ``None`` (the notebook's default) is 'not done yet'."""
+
+    def __init__(self, prompt: str, judge: Callable[[Any], Verdict]) -> None:
+        self.prompt = prompt
+        self._judge = judge
+
+    def check(self, answer: Any) -> Verdict:
+        if answer is None or (hasattr(answer, "__len__") and not isinstance(answer, str) and len(answer) == 0):
+            return Verdict(NOT_YET, f"set your answer, then run this cell again. {self.prompt}")
+        return self._judge(answer)
+
+
+class Exercise:
+    """A position on the live map and a goal the reader reaches by playing on it."""
+
+    def __init__(self, title: str, task: str, game: Game, goal: Callable[[Game, int], Verdict],
+                 *, full: bool = True) -> None:
+        self.title = title
+        self.task = task
+        self.start = len(game.history)  # recorded actions before the reader's first
+        self.app = show(game, full=full)
+        self._goal = goal
+
+    @property
+    def game(self) -> Game:
+        return self.app.session.game
+
+    def check(self) -> Verdict:
+        """Judge the reader's play so far (never raises)."""
+        return self._goal(self.game, self.start)
+
+
+def _reader_actions(game: Game, start: int) -> list:
+    return [a for a in game.history[start:] if not isinstance(a, Roll)]
+
+
+def _box_ids(board, answer: Iterable[str]) -> tuple[set[str], list[str]]:
+    """Box ids from ids or printed names (case-insensitive); unknown entries returned apart."""
+    by_name = {b.name.lower(): b.id for b in board}
+    found, unknown = set(), []
+    for item in answer:
+        key = str(item).strip()
+        if key in board:
+            found.add(key)
+        elif key.lower() in by_name:
+            found.add(by_name[key.lower()])
+        else:
+            unknown.append(str(item))
+    return found, unknown
+
+
+# =========================================================================== 01 the board
+def forts_question(game: Game) -> Question:
+    """Name the permanent forts (4.2.5 d)."""
+    board = game.board
+    forts = {b.id for b in board if b.fort}
+
+    def judge(answer: Any) -> Verdict:
+        if isinstance(answer, str):
+            answer = [answer]
+        found, unknown = _box_ids(board, answer)
+        if unknown:
+            return Verdict(WRONG, f"no box is called {', '.join(map(repr, unknown))}; hover over the map for names.")
+        if found == forts:
+            return Verdict(DONE, "the four permanent forts: " + ", ".join(sorted(board.name(b) for b in forts)) + ".")
+        missing, extra = forts - found, found - forts
+        parts = []
+        if extra:
+            parts.append(f"{', '.join(sorted(board.name(b) for b in extra))} has no star (no fort)")
+        if missing:
+            parts.append(f"{len(missing)} fort(s) missing")
+        return Verdict(WRONG, "; ".join(parts) + ". Look for the ★ on the map.")
+
+    return Question("Which boxes are permanent forts?", judge)
+
+
+def values_question(game: Game, box_id: str) -> Question:
+    """Read a box's two recruiting values off the map: answer (Union value, Confederate value)."""
+    box = game.board[box_id]
+    expected = (box.blue_value, box.red_value)
+
+    def judge(answer: Any) -> Verdict:
+        try:
+            given = tuple(int(v) for v in answer)
+        except (TypeError, ValueError):
+            return Verdict(WRONG, "answer with two numbers: (Union value, Confederate value).")
+        if given == expected:
+            return Verdict(DONE, f"{box.name} is worth {expected[0]} to the Union and {expected[1]} to the "
+                                 f"Confederacy; each counts only for the side that controls it (7.c).")
+        if given == expected[::-1]:
+            return Verdict(WRONG, "the right numbers in the wrong order: the Union (blue) value comes first.")
+        return Verdict(WRONG, f"hover over {box.name} on the map and read its blue and red numbers.")
+
+    return Question(f"What are {box.name}'s recruiting values?", judge)
+
+
+def maximum_question(game: Game, side: Side | str, captured: Iterable[str], by: Side | str) -> Question:
+    """The army maximum of ``side`` (7.c) once ``by`` controls the boxes ``captured``."""
+    side, by = Side.parse(side), Side.parse(by)
+    captured = list(captured)
+    board = game.board
+    after = position_game([], control={by.value: captured}, turn=game.state.turn)
+    expected = after.army_max(side)
+    before = game.army_max(side)
+
+    def judge(answer: Any) -> Verdict:
+        try:
+            value = int(answer)
+        except (TypeError, ValueError):
+            return Verdict(WRONG, "answer with a whole number.")
+        if value == expected:
+            return Verdict(DONE, f"{before} becomes {expected}: a capture removes the loser's own-colour value "
+                                 f"and adds the captor's own-colour value (7.c).")
+        names = ", ".join(board.name(b) for b in captured)
+        return Verdict(WRONG, f"not {value}. Start from {before} and look at the {side.adjective} value of "
+                              f"{names} on the map.")
+
+    return Question(f"What is the {side.adjective} army maximum if the {by.adjective} side controls "
+                    f"{', '.join(board.name(b) for b in captured)}?", judge)
+
+
+# =========================================================================== 02 movement
+def jump_exercise() -> Exercise:
+    """Union veteran cavalry in Cincinnati, a Confederate militia in Lexington: reach London in one march (4.2.1)."""
+    game = position_game([("union", "CV", "cincinnati"), ("confederate", "MF", "lexington")], turn=2, marches=2)
+
+    def goal(game: Game, start: int) -> Verdict:
+        cavalry = game.unit("U-CV-01")
+        used = sum(isinstance(a, BeginMarch) for a in _reader_actions(game, start))
+        if cavalry.location == "london":
+            if used == 1:
+                return Verdict(DONE, "one march: Cincinnati → Lexington (rail) → London (road), jumping the "
+                                     "enemy militia in Lexington (4.2.1); cavalry mixes road and rail (4.e).")
+            return Verdict(WRONG, "the cavalry is in London, but not in one march: undo and try again.")
+        if cavalry.location != "cincinnati":
+            return Verdict(WRONG, f"the cavalry is in {game.board.name(cavalry.location)}; "
+                                  f"undo (panel) and send it to London.")
+        if _reader_actions(game, start):
+            return Verdict(NOT_YET, "the cavalry is still in Cincinnati.")
+        return Verdict(NOT_YET, "click Cincinnati, then the lit London box.")
+
+    return Exercise("Cavalry jump", "Move the Union cavalry from Cincinnati to London in one march.", game, goal)
+
+
+def entrench_exercise() -> Exercise:
+    """A Union militia in Bloomington (no recruiting value) must entrench: two marches (4.2.5 a)."""
+    game = position_game([("union", "MF", "bloomington_in"), ("union", "MF", "indianapolis")], turn=2, marches=3)
+
+    def goal(game: Game, start: int) -> Verdict:
+        unit = game.unit("U-MF-01")
+        if game.is_entrenched("U-MF-01"):
+            return Verdict(DONE, "entrenched: outside a recruiting city it took two marches, both ordering "
+                                 "it to entrench (4.2.5 a).")
+        if unit.location != "bloomington_in":
+            return Verdict(WRONG, "the militia left Bloomington: a unit entrenches only in the box where it "
+                                  "stays. Undo and try again.")
+        if unit.entrench_progress:
+            return Verdict(NOT_YET, "one march ordered it to entrench; it needs a second one from Bloomington.")
+        if not (game.state.turn == 2 and game.phasing is U and game.phase == "movement"):
+            return Verdict(WRONG, "the Union movement is over before the unit entrenched: undo in the panel.")
+        return Verdict(NOT_YET, "click Bloomington, then 'Entrench' in the panel.")
+
+    return Exercise("Entrench", "Entrench the Union militia in Bloomington.", game, goal)
+
+
+# =========================================================================== 03 battles
+def reinforcement_exercise() -> Exercise:
+    """Round 2 at Lexington, the Union's firing moment: bring one unit in from Cincinnati (5.2.4)."""
+    game = position_game([("union", "MF", "cincinnati", 3), ("confederate", "FV", "lexington")], turn=2)
+    march(game, "cincinnati", *(Move(u, ("cincinnati", "lexington"), ("rail",)) for u in ("U-MF-01", "U-MF-02")))
+    if game.decision == "movement":
+        game.apply(EndMovement())
+    misses_until(game, 2, U)  # round 1 and the defender's round 2: every shot misses
+    assert game.decision == "battle_options"
+    game.dice = "auto"
+
+    def goal(game: Game, start: int) -> Verdict:
+        mine = _reader_actions(game, start)
+        if any(isinstance(a, Reinforce) for a in mine):
+            return Verdict(DONE, "the third militia joined from Cincinnati, an adjacent box holding Union units, "
+                                 "and fired at once (5.2.4).")
+        if any(isinstance(a, (OpenFire, Volley, FireAuto, Retreat)) for a in mine):
+            return Verdict(WRONG, "the Union opened fire or retreated without reinforcing: undo in the panel.")
+        return Verdict(NOT_YET, "click the lit Cincinnati box (or the panel's reinforce button).")
+
+    return Exercise("Reinforce", "Bring one more militia into the battle of Lexington.", game, goal)
+
+
+# =========================================================================== 04 recruitment
+def recruitment_exercise() -> Exercise:
+    """Ten Union militia on the map, the recruitment die shows 5: place every recruit allowed (7.d)."""
+    units = [("union", "MF", "washington", 3), ("union", "MF", "chicago", 2), ("union", "MF", "fort_wayne", 2),
+             ("union", "MF", "pittsburgh", 3), ("confederate", "MF", "richmond")]
+    game = position_game(units, turn=2)
+    pass_until(game, lambda g: g.decision == "recruit_roll" and g.phasing is U)
+    game.apply(Roll(5))
+    state = game.state
+    pool = len(game.units(U, "pool"))
+    limit = min(state.recruit_limit, pool, recruitment.room(state, U), len(recruitment.eligible_boxes(state, U)))
+
+    def goal(game: Game, start: int) -> Verdict:
+        placed = sum(isinstance(a, Recruit) for a in _reader_actions(game, start))
+        in_segment = game.decision == "recruitment" and game.phasing is U and game.state.turn == 2
+        if placed == limit:
+            return Verdict(DONE, f"{placed} recruits: the die allowed 5, but only {pool} militia counters "
+                                 f"were left in the pool (7.d).")
+        if not in_segment:
+            return Verdict(WRONG, f"recruitment ended after {placed} recruit(s); {limit} were allowed. Undo.")
+        return Verdict(NOT_YET, f"{placed} placed so far: click a lit Union recruiting city to place one.")
+
+    return Exercise("Recruit", "Place as many Union recruits as the rules allow.", game, goal)
+
+
+# =========================================================================== 05 control
+def capture_exercise() -> Exercise:
+    """A Union militia in Humboldt next to empty Memphis: capture it (9.a) and lower the Confederate maximum."""
+    game = position_game([("union", "MF", "humboldt"), ("confederate", "MF", "richmond")], turn=2)
+
+    def goal(game: Game, start: int) -> Verdict:
+        if game.controller("memphis") is U:
+            return Verdict(DONE, f"Memphis is Union: the Confederate maximum fell from 29 to "
+                                 f"{game.army_max(C)} (7.c, 9.d).")
+        if game.units_in("memphis", U):
+            return Verdict(NOT_YET, "the militia is in Memphis, but control changes only at the end of the "
+                                    "half-turn (9.a): end movement, then pass combat, promotion and recruitment.")
+        if _reader_actions(game, start):
+            return Verdict(WRONG, "Memphis is not Union and no Union unit is there: undo and march into it.")
+        return Verdict(NOT_YET, "click Humboldt, then Memphis.")
+
+    return Exercise("Capture", "Capture Memphis with the militia in Humboldt.", game, goal)
+
+
+# =========================================================================== 06 options
+def options_question(expected: Options, prompt: str) -> Question:
+    """Build an Options value (or anything ``Options.parse`` accepts) equal to ``expected``."""
+
+    def judge(answer: Any) -> Verdict:
+        try:
+            given = Options.parse(answer)
+        except (ValueError, TypeError) as exc:
+            return Verdict(WRONG, f"not a valid set of options: {exc}")
+        if given == expected:
+            return Verdict(DONE, f"rules on: {', '.join(expected.to_list())}.")
+        missing = sorted(expected.enabled - given.enabled)
+        extra = sorted(given.enabled - expected.enabled)
+        parts = ([f"turn on {', '.join(missing)}"] if missing else []) + (
+            [f"turn off {', '.join(extra)}"] if extra else [])
+        return Verdict(WRONG, "; ".join(parts) + ".")
+
+    return Question(prompt, judge)
+
+
+__all__ = ["session", "show", "MapOnly", "next_shot", "misses_until", "modifier_battle", "effective_values", "Verdict", "Question", "Exercise", "forts_question", "values_question",
+           "maximum_question", "jump_exercise", "entrench_exercise", "reinforcement_exercise",
+           "recruitment_exercise", "capture_exercise", "options_question"]
