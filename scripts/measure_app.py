@@ -35,13 +35,7 @@ def main() -> None:
             for _ in range(args.loads):
                 time.sleep(8)  # let voila refill its pool of warm kernels
                 page = browser.new_page(viewport={"width": 1600, "height": 1200})
-                start = time.monotonic()
-                page.goto(server.app_url)
-                page.locator(".leaflet-container").first.wait_for(timeout=60_000)
-                page.locator(".bqplot").first.wait_for(timeout=60_000)
-                page.get_by_role("button", name="End movement (unused marches lapse)").wait_for(timeout=60_000)
-                page.locator("img.leaflet-image-layer").first.wait_for(state="attached", timeout=60_000)
-                times.append(time.monotonic() - start)
+                times.append(serve.open_app(page, server.app_url))
                 memory.append(max(server.kernel_rss_mib()))
                 page.goto("about:blank")
                 page.close()

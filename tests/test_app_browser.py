@@ -76,13 +76,7 @@ def test_the_app_in_a_real_browser(server, tmp_path):
         page.get_by_text("app.ipynb").first.wait_for(timeout=30_000)
 
         # the app, fully rendered: map, panel and charts
-        start = time.monotonic()
-        page.goto(server.app_url)
-        page.locator(".leaflet-container").first.wait_for(timeout=60_000)
-        page.locator(".bqplot").first.wait_for(timeout=60_000)
-        page.get_by_role("button", name="End movement (unused marches lapse)").wait_for(timeout=60_000)
-        page.locator("img.leaflet-image-layer").first.wait_for(state="attached", timeout=60_000)
-        figures["render_s"] = time.monotonic() - start
+        figures["render_s"] = serve.open_app(page, server.app_url)
         kernels = server.kernel_pids()
         assert len(kernels) == 1
         figures["kernel_mib"] = server.kernel_rss_mib()[0]

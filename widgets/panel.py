@@ -48,7 +48,7 @@ class Panel:
         self.bot_move = _button("Let the bot move", "the bot of the side to move makes its decisions")
         self.bot_half = _button("Bot plays this half-turn", "a bot plays the rest of this half-turn for the side "
                                 "to move (the heuristic bot for a human side)")
-        self.undo = _button("Undo", "take back the last decision", icon="undo")
+        self.undo = _button("Undo", "take back the last decision")
         self.bot_move.on_click(lambda _: session.bot_step())
         self.bot_half.on_click(lambda _: session.bot_half_turn())
         self.undo.on_click(lambda _: session.undo())
@@ -78,8 +78,8 @@ class Panel:
         # files
         self.filename = w.Text(value="ahd-game.json", description="File", style={"description_width": "40px"},
                                layout=w.Layout(width="230px"))
-        self.save = _button("Save", icon="save")
-        self.load = _button("Load", icon="folder-open")
+        self.save = _button("Save")
+        self.load = _button("Load")
         self.upload = w.FileUpload(accept=".json", multiple=False, description="Open a saved game")
         self.download = w.HTML()
         self.save.on_click(self._save)

@@ -77,6 +77,18 @@ class VoilaServer:
             self.process.wait()
 
 
+def open_app(page, url: str, timeout_ms: int = 60_000) -> float:
+    """Open the app in a playwright ``page`` and wait until the map, the charts, the panel's buttons and
+    the labels are there; returns the seconds it took."""
+    start_time = time.monotonic()
+    page.goto(url)
+    page.locator(".leaflet-container").first.wait_for(timeout=timeout_ms)
+    page.locator(".bqplot").first.wait_for(timeout=timeout_ms)
+    page.get_by_role("button", name="End movement (unused marches lapse)").wait_for(timeout=timeout_ms)
+    page.locator("img.leaflet-image-layer").first.wait_for(state="attached", timeout=timeout_ms)
+    return time.monotonic() - start_time
+
+
 def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0) -> VoilaServer:
     """Start voila on 127.0.0.1 and wait until it answers (polling a static file starts no kernel)."""
     port = port or free_port()
