@@ -128,3 +128,111 @@ def run_odds(battles: int = 30, out=sys.stdout) -> dict:
     figures["monte_carlo_battles_per_second"] = rate
     print(f"Monte Carlo: {rate:,.0f} battles/s on one core (3 v 2 units, {n} battles)", file=out)
     return figures
+
+
+def _load() -> str:
+    try:
+        one, five, _ = os.getloadavg()
+        return f"load average {one:.2f} (1 min), {five:.2f} (5 min)"
+    except OSError:  # pragma: no cover
+        return "load average unknown"
+
+
+def _rate_line(label: str, wins: float, n: int) -> str:
+    from .simulate import wilson
+    low, high = wilson(int(round(wins)), n)
+    return f"{label}: {wins:g}/{n} = {wins / n:.1%} (95% Wilson interval {low:.1%}–{high:.1%})"
+
+
+def run_bots(games: int = 40, search_games: int = 20, search: str = "search:iterations=2",
+             workers: int = 2, timing_games: int = 10, throughput_games: int = 40, positions: int = 200,
+             seed: int = 1, out=sys.stdout) -> dict:
+    """Bot strength with 95% intervals, heuristic game time, throughput, live war-odds latency and
+    the live model's calibration. Every figure says how many games it rests on."""
+    import numpy as np
+    from .bots import make_bot, play
+    from .heuristic import HeuristicBot
+    from .simulate import simulate
+    from .war_odds import load_model, war_odds
+    print(f"machine: {_machine()}; {_load()} at start", file=out)
+    figures: dict = {}
+
+    def flush():
+        out.flush() if hasattr(out, "flush") else None
+
+    # --- strength
+    for union, confederate in (("heuristic", "random"), ("random", "heuristic")):
+        r = simulate(games, scenario="1861", union=union, confederate=confederate, seed=seed, workers=workers)
+        side = "union" if union == "heuristic" else "confederate"
+        print(_rate_line(f"heuristic ({side}) vs random, 1861", r.wins(side), len(r)), file=out)
+        figures[f"heuristic_{side}_vs_random"] = r.wins(side) / len(r)
+    flush()
+    if search_games:
+        t0 = time.perf_counter()
+        seats = {}
+        for side, (union, confederate) in (("union", (search, "heuristic")), ("confederate", ("heuristic", search))):
+            r = simulate(search_games, scenario="1861", union=union, confederate=confederate, seed=seed + 1,
+                         workers=workers, chunk=1)
+            base = simulate(search_games, scenario="1861", seed=seed + 1, workers=workers)
+            seats[side] = (r.wins(side), base.wins(side))
+            print(_rate_line(f"{search} ({side}) vs heuristic, 1861", r.wins(side), len(r)) +
+                  f"; the heuristic in that seat, same seeds: {base.wins(side)}/{len(base)}", file=out)
+        total = sum(w for w, _ in seats.values())
+        print(_rate_line(f"{search} vs heuristic, both seats pooled", total, 2 * search_games) +
+              f" [{time.perf_counter() - t0:.0f} s with {workers} workers]", file=out)
+        figures["search_vs_heuristic"] = total / (2 * search_games)
+        flush()
+    # --- heuristic game time (one process)
+    times = []
+    for i in range(timing_games):
+        game = new_game("1861", seed=1000 + i)
+        t0 = time.perf_counter()
+        play(game, HeuristicBot(i), HeuristicBot(i + 1))
+        times.append(time.perf_counter() - t0)
+    figures["heuristic_game_median_s"] = statistics.median(times)
+    print(f"heuristic vs heuristic, full 1861 game: median {statistics.median(times):.2f} s "
+          f"(range {min(times):.2f}–{max(times):.2f} s, {timing_games} games, one process)", file=out)
+    t0 = time.perf_counter()
+    simulate(throughput_games, scenario="1861", seed=seed + 2, workers=workers)
+    elapsed = time.perf_counter() - t0
+    how = "measured" if throughput_games == 1000 else f"extrapolated from {throughput_games} games in {elapsed:.1f} s"
+    figures["heuristic_1000_games_s"] = elapsed * 1000 / throughput_games
+    print(f"1,000 heuristic-vs-heuristic 1861 games with {workers} workers: {elapsed * 1000 / throughput_games:.0f} s "
+          f"({how})", file=out)
+    flush()
+    # --- live war odds latency, on positions from heuristic and random games
+    latencies = []
+    rng = np.random.default_rng(seed)
+    scenarios = ("1861", "short", "1862", "1863", "1864")
+    for i in range(positions):
+        game = new_game(scenarios[i % len(scenarios)], seed=int(rng.integers(1 << 30)))
+        bot = make_bot("random", i)
+        for _ in range(int(rng.integers(0, 300))):
+            if game.is_over:
+                break
+            game.roll() if game.current_player == "chance" else game.apply(bot.choose(game))
+        if game.is_over:
+            continue
+        t0 = time.perf_counter()
+        war_odds(game)
+        latencies.append(time.perf_counter() - t0)
+    latencies.sort()
+    p95 = latencies[int(0.95 * (len(latencies) - 1))]
+    figures["live_war_odds_p95_ms"] = p95 * 1e3
+    print(f"live war odds: median {statistics.median(latencies) * 1e3:.3f} ms, p95 {p95 * 1e3:.3f} ms "
+          f"({len(latencies)} positions)", file=out)
+    # --- calibration of the shipped model (held-out games of its fit)
+    import json
+    from importlib import resources
+    data = json.loads(resources.files("ahd").joinpath("data/war_odds.json").read_text(encoding="utf-8"))
+    load_model()
+    print(f"live model calibration on held-out simulated games (from: {data['command']}):", file=out)
+    for kind, model in data["models"].items():
+        print(f"  {kind}: Brier {model['heldout_brier']:.4f} vs base rate {model['base_rate']:.3f} "
+              f"Brier {model['base_rate_brier']:.4f} ({model['heldout_games']} held-out games)", file=out)
+        print(f"    {'predicted':>11} {'positions':>9} {'mean p':>7} {'observed':>8}", file=out)
+        for lo, hi, n, mp, obs in model["reliability"]:
+            print(f"    {lo:.1f}–{hi:.1f}   {n:>9} {mp:>7.3f} {obs:>8.3f}", file=out)
+        figures[f"brier_{kind}"] = model["heldout_brier"]
+    print(f"{_load()} at the end", file=out)
+    return figures
