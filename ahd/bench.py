@@ -97,30 +97,49 @@ def _random_force(rng, size: int, defender: bool) -> list[str]:
 
 
 def run_odds(battles: int = 30, out=sys.stdout) -> dict:
-    """Exact-odds time by battle size, and Monte Carlo battles per second."""
+    """Battle-odds time by battle size: the exact method, and ``odds`` (auto: exact up to
+    ``AUTO_MAX_STATES`` states, else Monte Carlo); Monte Carlo battles per second."""
     import numpy as np
-    from .odds import OddsError, battle_odds, simulate_battles, _assignment, _volley
-    print(f"machine: {_machine()}", file=out)
+    from .odds import (AUTO_MAX_STATES, AUTO_SAMPLES, OddsError, _assignment, _volley, battle_odds, odds,
+                       simulate_battles)
+    print(f"machine: {_machine()}; {_load()}", file=out)
+    print(f"targets: <= 5 ms median up to 4 v 4, <= 50 ms up to 8 v 8. odds() is exact up to {AUTO_MAX_STATES} "
+          f"battle states, else {AUTO_SAMPLES:,} simulated battles (result.method says which)", file=out)
     rng = np.random.default_rng(1)
     figures = {}
-    for low, high in ((1, 4), (5, 8)):
-        times, too_large = [], 0
+    for low, high, cap in ((1, 4, 200_000), (5, 8, 20_000)):
+        forces = []
         for _ in range(battles):
             a, d = int(rng.integers(low, high + 1)), int(rng.integers(low, high + 1))
-            attacker, defender = _random_force(rng, a, False), _random_force(rng, d, True)
+            forces.append((_random_force(rng, a, False), _random_force(rng, d, True)))
+        times, too_large = [], 0
+        for attacker, defender in forces:
             _assignment.cache_clear()
             _volley.cache_clear()
             t0 = time.perf_counter()
             try:
-                battle_odds(attacker, defender)
+                battle_odds(attacker, defender, max_states=cap)
                 times.append(time.perf_counter() - t0)
             except OddsError:
                 too_large += 1
         median = statistics.median(times) * 1e3 if times else float("nan")
         p90 = sorted(times)[int(0.9 * (len(times) - 1))] * 1e3 if times else float("nan")
         figures[f"exact_{low}_{high}_median_ms"] = median
-        print(f"exact odds, {low}-{high} units a side ({battles} random battles, cold caches): "
-              f"median {median:.1f} ms, p90 {p90:.1f} ms, {too_large} beyond the exact limit", file=out)
+        print(f"exact odds, {low}-{high} units a side ({battles} random battles, cold caches): median {median:.1f} ms, "
+              f"p90 {p90:.1f} ms over the {len(times)} within {cap:,} states; {too_large} beyond", file=out)
+        auto_times, methods = [], {"exact": 0, "monte carlo": 0}
+        for attacker, defender in forces:
+            _assignment.cache_clear()
+            _volley.cache_clear()
+            t0 = time.perf_counter()
+            result = odds(attacker, defender)
+            auto_times.append(time.perf_counter() - t0)
+            methods[result.method] += 1
+        auto_times.sort()
+        figures[f"auto_{low}_{high}_median_ms"] = statistics.median(auto_times) * 1e3
+        print(f"odds() auto, {low}-{high} units a side: median {statistics.median(auto_times) * 1e3:.1f} ms, p90 "
+              f"{auto_times[int(0.9 * (len(auto_times) - 1))] * 1e3:.1f} ms, max {auto_times[-1] * 1e3:.1f} ms; "
+              f"{methods['exact']} exact, {methods['monte carlo']} Monte Carlo", file=out)
     t0 = time.perf_counter()
     n = 200_000
     simulate_battles(["MF", "MF", "FV"], ["MF:entrenched", "FV"], n, seed=1)
@@ -170,17 +189,41 @@ def run_bots(games: int = 40, search_games: int = 20, search: str = "search:iter
     if search_games:
         t0 = time.perf_counter()
         seats = {}
+        base = simulate(search_games, scenario="1861", seed=seed + 1, workers=workers, chunk=1)
+        def margins(results, side):  # final army-maximum difference from ``side``'s view
+            sign = 1 if side == "union" else -1
+            return np.array([sign * (row.maxima[-1][1] - row.maxima[-1][2]) for row in results.rows], dtype=float)
         for side, (union, confederate) in (("union", (search, "heuristic")), ("confederate", ("heuristic", search))):
             r = simulate(search_games, scenario="1861", union=union, confederate=confederate, seed=seed + 1,
                          workers=workers, chunk=1)
-            base = simulate(search_games, scenario="1861", seed=seed + 1, workers=workers)
             seats[side] = (r.wins(side), base.wins(side))
             print(_rate_line(f"{search} ({side}) vs heuristic, 1861", r.wins(side), len(r)) +
                   f"; the heuristic in that seat, same seeds: {base.wins(side)}/{len(base)}", file=out)
+            diff = margins(r, side) - margins(base, side)
+            se = diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else float("nan")
+            print(f"  final army maxima difference in the {side}'s favour: {margins(r, side).mean():+.1f} with search, "
+                  f"{margins(base, side).mean():+.1f} with the heuristic (paired difference {diff.mean():+.1f} "
+                  f"± {se:.1f} s.e.)", file=out)
         total = sum(w for w, _ in seats.values())
         print(_rate_line(f"{search} vs heuristic, both seats pooled", total, 2 * search_games) +
               f" [{time.perf_counter() - t0:.0f} s with {workers} workers]", file=out)
         figures["search_vs_heuristic"] = total / (2 * search_games)
+        # time per decision of the search player, one game in this process
+        bot, times = make_bot(search, 5), []
+        game = new_game("1861", seed=5)
+
+        class Timed:
+            def choose(self, g):
+                t = time.perf_counter()
+                action = bot.choose(g)
+                times.append(time.perf_counter() - t)
+                return action
+        play(game, Timed(), HeuristicBot(6))
+        times.sort()
+        figures["search_decision_p95_s"] = times[int(0.95 * (len(times) - 1))]
+        print(f"  {search} time per decision (one game, {len(times)} decisions, {bot.stats['searched']} searched): "
+              f"median {statistics.median(times) * 1e3:.0f} ms, p95 {figures['search_decision_p95_s'] * 1e3:.0f} ms, "
+              f"max {times[-1] * 1e3:.0f} ms", file=out)
         flush()
     # --- heuristic game time (one process)
     times = []

@@ -36,7 +36,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot by its CLI name: ``random``, ``heuristic`` or ``search``.
 
     Settings of the search bot follow a colon, e.g. ``search:iterations=4`` (a deterministic budget of
-    4 dice samples per option) or ``search:seconds=0.5,candidates=4,horizon=2`` (see ``ahd.search``).
+    4 dice samples per option) or ``search:seconds=0.5,candidates=4,horizon=2`` or
+    ``search:searched=movement+battle_options`` (see ``ahd.search``).
     """
     from .heuristic import HeuristicBot
     from .search import SearchBot
@@ -51,12 +52,16 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     if base != "search":
         raise ValueError(f"player {base!r} takes no settings, got {name!r}")
     settings: dict = {}
-    kinds = {"seconds": float, "iterations": int, "candidates": int, "horizon": int, "depth": int, "margin": float}
+    kinds = {"seconds": float, "iterations": int, "candidates": int, "horizon": int, "depth": int, "margin": float,
+             "searched": str}
     for item in spec.split(","):
         key, eq, value = item.partition("=")
         key = key.strip()
         if not eq or key not in kinds:
             raise ValueError(f"bad search setting {item!r} in {name!r}: use key=value with keys {', '.join(kinds)}")
+        if key == "searched":
+            settings[key] = tuple(value.split("+"))
+            continue
         try:
             settings[key] = kinds[key](value)
         except ValueError:

@@ -112,7 +112,7 @@ class HeuristicBot:
 
     def field(self, state: State, side: Side) -> dict[str, float]:
         """The potential of every box for ``side`` (cached per half-turn and control)."""
-        key = (id(state), state.turn, side, tuple(sorted(b for b, c in state.control.items() if c is side)))
+        key = (id(state), state.turn, side, tuple([c is side for c in state.control.values()]))
         if key == self._field_key:
             return self._field
         dist = _distances(state.board)

@@ -1,12 +1,13 @@
 """A search opponent: the heuristic's best few options, each tried in simulated continuations.
 
-At a movement, march or battle decision the bot takes the heuristic's choice and its next best
+At a movement (where to march next), march order or battle decision the bot takes the heuristic's choice and its next best
 alternatives (``candidates``), and plays each on in copies of the game whose dice come from the
 bot's own generator (never the real game's future dice), both sides played by the heuristic, until
 ``horizon`` half-turns have ended (or the game, or after ``depth`` decisions if given). The position reached is scored by the live war-odds
 model (``ahd.war_odds``; a finished game scores 1, 0 or ½). Every candidate is tried with the same
 dice seeds (common random numbers), so their scores differ by the choice, not the luck. The
-alternative with the best mean replaces the heuristic's choice only if it beats it by ``margin``.
+alternative with the best mean replaces the heuristic's choice only if it beats it by ``margin`` in
+log-odds.
 
 Budget: ``iterations`` dice samples per candidate (deterministic for a seed), or else a time
 budget of ``seconds`` per decision (default 1 s; whole rounds of candidates only, so a decision takes
@@ -27,6 +28,9 @@ from .sides import CHANCE, Side
 from .war_odds import live_value
 
 SEARCHED = ("movement", "march", "battle_options", "cavalry_retreat")
+#: searched by default: all of them (a cheaper bot searches only ``("movement", "battle_options",
+#: "cavalry_retreat")``: where to march next and the battle choices, not each march order)
+DEFAULT_SEARCHED = SEARCHED
 
 
 class SearchError(AhdError, ValueError):
@@ -40,8 +44,8 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None, *,
                  seconds: float | None = 1.0, iterations: int | None = None, candidates: int = 3,
-                 horizon: int = 1, depth: int | None = None, margin: float = 0.01,
-                 searched: tuple[str, ...] = SEARCHED) -> None:
+                 horizon: int = 1, depth: int | None = None, margin: float = 0.05,
+                 searched: tuple[str, ...] = DEFAULT_SEARCHED) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
@@ -136,9 +140,10 @@ class SearchBot:
                 totals[i] += self._rollout(game, action, dice, side)
                 slowest = max(slowest, time.perf_counter() - t0)
             rounds += 1
-        means = totals / rounds
-        best = int(np.argmax(means))
-        if best != 0 and means[best] - means[0] > self.margin:
+        means = np.clip(totals / rounds, 1e-6, 1 - 1e-6)
+        logits = np.log(means / (1 - means))  # compare in log-odds: long shots matter too
+        best = int(np.argmax(logits))
+        if best != 0 and logits[best] - logits[0] > self.margin:
             return options[best]
         return options[0]
 

@@ -60,6 +60,7 @@ def test_make_bot():
     search = make_bot("search:iterations=3,candidates=4,horizon=2,depth=5,margin=0.02", 1)
     assert isinstance(search, SearchBot)
     assert (search.iterations, search.candidates, search.horizon, search.depth, search.margin) == (3, 4, 2, 5, 0.02)
+    assert make_bot("search:searched=movement+march", 1).searched == ("movement", "march")
     assert make_bot("search", 1).seconds == 1.0
     with pytest.raises(ValueError, match="unknown player"):
         make_bot("napoleon")
