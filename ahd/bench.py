@@ -97,34 +97,185 @@ def _random_force(rng, size: int, defender: bool) -> list[str]:
 
 
 def run_odds(battles: int = 30, out=sys.stdout) -> dict:
-    """Exact-odds time by battle size, and Monte Carlo battles per second."""
+    """Battle-odds time by battle size: the exact method, and ``odds`` (auto: exact up to
+    ``AUTO_MAX_STATES`` states, else Monte Carlo); Monte Carlo battles per second."""
     import numpy as np
-    from .odds import OddsError, battle_odds, simulate_battles, _assignment, _volley
-    print(f"machine: {_machine()}", file=out)
+    from .odds import (AUTO_MAX_STATES, AUTO_SAMPLES, OddsError, _assignment, _volley, battle_odds, odds,
+                       simulate_battles)
+    print(f"machine: {_machine()}; {_load()}", file=out)
+    print(f"targets: <= 5 ms median up to 4 v 4, <= 50 ms up to 8 v 8. odds() is exact up to {AUTO_MAX_STATES} "
+          f"battle states, else {AUTO_SAMPLES:,} simulated battles (result.method says which)", file=out)
     rng = np.random.default_rng(1)
     figures = {}
-    for low, high in ((1, 4), (5, 8)):
-        times, too_large = [], 0
+    for low, high, cap in ((1, 4, 200_000), (5, 8, 20_000)):
+        forces = []
         for _ in range(battles):
             a, d = int(rng.integers(low, high + 1)), int(rng.integers(low, high + 1))
-            attacker, defender = _random_force(rng, a, False), _random_force(rng, d, True)
+            forces.append((_random_force(rng, a, False), _random_force(rng, d, True)))
+        times, too_large = [], 0
+        for attacker, defender in forces:
             _assignment.cache_clear()
             _volley.cache_clear()
             t0 = time.perf_counter()
             try:
-                battle_odds(attacker, defender)
+                battle_odds(attacker, defender, max_states=cap)
                 times.append(time.perf_counter() - t0)
             except OddsError:
                 too_large += 1
         median = statistics.median(times) * 1e3 if times else float("nan")
         p90 = sorted(times)[int(0.9 * (len(times) - 1))] * 1e3 if times else float("nan")
         figures[f"exact_{low}_{high}_median_ms"] = median
-        print(f"exact odds, {low}-{high} units a side ({battles} random battles, cold caches): "
-              f"median {median:.1f} ms, p90 {p90:.1f} ms, {too_large} beyond the exact limit", file=out)
+        print(f"exact odds, {low}-{high} units a side ({battles} random battles, cold caches): median {median:.1f} ms, "
+              f"p90 {p90:.1f} ms over the {len(times)} within {cap:,} states; {too_large} beyond", file=out)
+        auto_times, methods = [], {"exact": 0, "monte carlo": 0}
+        for attacker, defender in forces:
+            _assignment.cache_clear()
+            _volley.cache_clear()
+            t0 = time.perf_counter()
+            result = odds(attacker, defender)
+            auto_times.append(time.perf_counter() - t0)
+            methods[result.method] += 1
+        auto_times.sort()
+        figures[f"auto_{low}_{high}_median_ms"] = statistics.median(auto_times) * 1e3
+        print(f"odds() auto, {low}-{high} units a side: median {statistics.median(auto_times) * 1e3:.1f} ms, p90 "
+              f"{auto_times[int(0.9 * (len(auto_times) - 1))] * 1e3:.1f} ms, max {auto_times[-1] * 1e3:.1f} ms; "
+              f"{methods['exact']} exact, {methods['monte carlo']} Monte Carlo", file=out)
     t0 = time.perf_counter()
     n = 200_000
     simulate_battles(["MF", "MF", "FV"], ["MF:entrenched", "FV"], n, seed=1)
     rate = n / (time.perf_counter() - t0)
     figures["monte_carlo_battles_per_second"] = rate
     print(f"Monte Carlo: {rate:,.0f} battles/s on one core (3 v 2 units, {n} battles)", file=out)
+    return figures
+
+
+def _load() -> str:
+    try:
+        one, five, _ = os.getloadavg()
+        return f"load average {one:.2f} (1 min), {five:.2f} (5 min)"
+    except OSError:  # pragma: no cover
+        return "load average unknown"
+
+
+def _rate_line(label: str, wins: float, n: int) -> str:
+    from .simulate import wilson
+    low, high = wilson(int(round(wins)), n)
+    return f"{label}: {wins:g}/{n} = {wins / n:.1%} (95% Wilson interval {low:.1%}–{high:.1%})"
+
+
+def run_bots(games: int = 40, search_games: int = 20, search: str = "search:iterations=2",
+             workers: int = 2, timing_games: int = 10, throughput_games: int = 40, positions: int = 200,
+             seed: int = 1, out=sys.stdout) -> dict:
+    """Bot strength with 95% intervals, heuristic game time, throughput, live war-odds latency and
+    the live model's calibration. Every figure says how many games it rests on."""
+    import numpy as np
+    from .bots import make_bot, play
+    from .heuristic import HeuristicBot
+    from .simulate import simulate
+    from .war_odds import load_model, war_odds
+    print(f"machine: {_machine()}; {_load()} at start", file=out)
+    figures: dict = {}
+
+    def flush():
+        out.flush() if hasattr(out, "flush") else None
+
+    # --- strength
+    for union, confederate in (("heuristic", "random"), ("random", "heuristic")):
+        r = simulate(games, scenario="1861", union=union, confederate=confederate, seed=seed, workers=workers)
+        side = "union" if union == "heuristic" else "confederate"
+        print(_rate_line(f"heuristic ({side}) vs random, 1861", r.wins(side), len(r)), file=out)
+        figures[f"heuristic_{side}_vs_random"] = r.wins(side) / len(r)
+    flush()
+    if search_games:
+        t0 = time.perf_counter()
+        seats = {}
+        base = simulate(search_games, scenario="1861", seed=seed + 1, workers=workers, chunk=1)
+        def margins(results, side):  # final army-maximum difference from ``side``'s view
+            sign = 1 if side == "union" else -1
+            return np.array([sign * (row.maxima[-1][1] - row.maxima[-1][2]) for row in results.rows], dtype=float)
+        for side, (union, confederate) in (("union", (search, "heuristic")), ("confederate", ("heuristic", search))):
+            r = simulate(search_games, scenario="1861", union=union, confederate=confederate, seed=seed + 1,
+                         workers=workers, chunk=1)
+            seats[side] = (r.wins(side), base.wins(side))
+            print(_rate_line(f"{search} ({side}) vs heuristic, 1861", r.wins(side), len(r)) +
+                  f"; the heuristic in that seat, same seeds: {base.wins(side)}/{len(base)}", file=out)
+            diff = margins(r, side) - margins(base, side)
+            se = diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else float("nan")
+            print(f"  final army maxima difference in the {side}'s favour: {margins(r, side).mean():+.1f} with search, "
+                  f"{margins(base, side).mean():+.1f} with the heuristic (paired difference {diff.mean():+.1f} "
+                  f"± {se:.1f} s.e.)", file=out)
+        total = sum(w for w, _ in seats.values())
+        print(_rate_line(f"{search} vs heuristic, both seats pooled", total, 2 * search_games) +
+              f" [{time.perf_counter() - t0:.0f} s with {workers} workers]", file=out)
+        figures["search_vs_heuristic"] = total / (2 * search_games)
+        # time per decision of the search player, one game in this process
+        bot, times = make_bot(search, 5), []
+        game = new_game("1861", seed=5)
+
+        class Timed:
+            def choose(self, g):
+                t = time.perf_counter()
+                action = bot.choose(g)
+                times.append(time.perf_counter() - t)
+                return action
+        play(game, Timed(), HeuristicBot(6))
+        times.sort()
+        figures["search_decision_p95_s"] = times[int(0.95 * (len(times) - 1))]
+        print(f"  {search} time per decision (one game, {len(times)} decisions, {bot.stats['searched']} searched): "
+              f"median {statistics.median(times) * 1e3:.0f} ms, p95 {figures['search_decision_p95_s'] * 1e3:.0f} ms, "
+              f"max {times[-1] * 1e3:.0f} ms", file=out)
+        flush()
+    # --- heuristic game time (one process)
+    times = []
+    for i in range(timing_games):
+        game = new_game("1861", seed=1000 + i)
+        t0 = time.perf_counter()
+        play(game, HeuristicBot(i), HeuristicBot(i + 1))
+        times.append(time.perf_counter() - t0)
+    figures["heuristic_game_median_s"] = statistics.median(times)
+    print(f"heuristic vs heuristic, full 1861 game: median {statistics.median(times):.2f} s "
+          f"(range {min(times):.2f}–{max(times):.2f} s, {timing_games} games, one process)", file=out)
+    t0 = time.perf_counter()
+    simulate(throughput_games, scenario="1861", seed=seed + 2, workers=workers)
+    elapsed = time.perf_counter() - t0
+    how = "measured" if throughput_games == 1000 else f"extrapolated from {throughput_games} games in {elapsed:.1f} s"
+    figures["heuristic_1000_games_s"] = elapsed * 1000 / throughput_games
+    print(f"1,000 heuristic-vs-heuristic 1861 games with {workers} workers: {elapsed * 1000 / throughput_games:.0f} s "
+          f"({how})", file=out)
+    flush()
+    # --- live war odds latency, on positions from heuristic and random games
+    latencies = []
+    rng = np.random.default_rng(seed)
+    scenarios = ("1861", "short", "1862", "1863", "1864")
+    for i in range(positions):
+        game = new_game(scenarios[i % len(scenarios)], seed=int(rng.integers(1 << 30)))
+        bot = make_bot("random", i)
+        for _ in range(int(rng.integers(0, 300))):
+            if game.is_over:
+                break
+            game.roll() if game.current_player == "chance" else game.apply(bot.choose(game))
+        if game.is_over:
+            continue
+        t0 = time.perf_counter()
+        war_odds(game)
+        latencies.append(time.perf_counter() - t0)
+    latencies.sort()
+    p95 = latencies[int(0.95 * (len(latencies) - 1))]
+    figures["live_war_odds_p95_ms"] = p95 * 1e3
+    print(f"live war odds: median {statistics.median(latencies) * 1e3:.3f} ms, p95 {p95 * 1e3:.3f} ms "
+          f"({len(latencies)} positions)", file=out)
+    # --- calibration of the shipped model (held-out games of its fit)
+    import json
+    from importlib import resources
+    data = json.loads(resources.files("ahd").joinpath("data/war_odds.json").read_text(encoding="utf-8"))
+    load_model()
+    print(f"live model calibration on held-out simulated games (from: {data['command']}):", file=out)
+    for kind, model in data["models"].items():
+        print(f"  {kind}: Brier {model['heldout_brier']:.4f} vs base rate {model['base_rate']:.3f} "
+              f"Brier {model['base_rate_brier']:.4f} ({model['heldout_games']} held-out games)", file=out)
+        print(f"    {'predicted':>11} {'positions':>9} {'mean p':>7} {'observed':>8}", file=out)
+        for lo, hi, n, mp, obs in model["reliability"]:
+            print(f"    {lo:.1f}–{hi:.1f}   {n:>9} {mp:>7.3f} {obs:>8.3f}", file=out)
+        figures[f"brier_{kind}"] = model["heldout_brier"]
+    print(f"{_load()} at the end", file=out)
     return figures

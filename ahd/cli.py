@@ -9,7 +9,9 @@ from .errors import AhdError
 from .game import Game, new_game
 from .options import PRESET_TEXT, PRESETS, SWITCHES, Options
 
-BOTS = ("random", "heuristic")
+BOTS = ("random", "heuristic", "search")
+BOT_HELP = ("random, heuristic or search (1 s per decision; settings after a colon, e.g. "
+            "search:iterations=2 or search:seconds=0.5,candidates=4)")
 
 
 def _make_bot(name: str, seed: int):
@@ -52,20 +54,20 @@ def cmd_demo(args, out) -> int:
 
 
 def cmd_odds(args, out) -> int:
-    from .odds import OddsError, battle_odds, simulate_battles
+    from .odds import odds
     options = Options.parse(args.preset)
     for rule in args.option:
         options = options.with_rule(rule.upper())
     kwargs = dict(round=args.round, firing=args.firing, options=options,
                   attacker_retreat=args.attacker_retreat, defender_retreat=args.defender_retreat)
-    try:
-        result = battle_odds(args.attacker, args.defender, **kwargs)
+    if args.method == "auto":
+        result = odds(args.attacker, args.defender, samples=200_000, seed=1, max_states=200_000, **kwargs)
+    else:
+        result = odds(args.attacker, args.defender, method=args.method, samples=200_000, seed=1, **kwargs)
+    if result.method == "exact":
         print(f"Exact odds ({result.states} battle states):", file=out)
-    except OddsError as exc:
-        if "too large" not in str(exc):
-            raise
-        result = simulate_battles(args.attacker, args.defender, 200_000, seed=1, **kwargs)
-        print("Too large for exact odds; Monte Carlo estimate:", file=out)
+    else:
+        print("Monte Carlo estimate" + (" (too large for exact odds)" if args.method == "auto" else "") + ":", file=out)
     print(f"  {result}", file=out)
     return 0
 
@@ -99,9 +101,13 @@ def cmd_simulate(args, out) -> int:
 
 
 def cmd_bench(args, out) -> int:
-    from .bench import run, run_odds
+    from .bench import run, run_bots, run_odds
     if args.odds:
         run_odds(out=out)
+    elif args.bots:
+        run_bots(games=args.strength_games, search_games=args.search_games, search=args.search,
+                 workers=args.workers, throughput_games=args.throughput_games, timing_games=args.timing_games,
+                 out=out)
     else:
         run(games=args.games, out=out)
     return 0
@@ -113,8 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game between computer players and print its course")
     p.add_argument("--scenario", default="1861",
                    help="1861, short, 1862, 1863, 1864, or a scenario file (default 1861)")
-    p.add_argument("--union", default="random", help="player for the Union: " + ", ".join(BOTS))
-    p.add_argument("--confederate", default="random", help="player for the Confederacy: " + ", ".join(BOTS))
+    p.add_argument("--union", default="random", help="player for the Union: " + BOT_HELP)
+    p.add_argument("--confederate", default="random", help="player for the Confederacy: " + BOT_HELP)
     p.add_argument("--seed", type=int, default=1, help="seed of the dice and the players (default 1)")
     p.add_argument("--preset", default="basic", help="option preset: " + ", ".join(PRESETS))
     p.add_argument("--option", action="append", default=[], metavar="ID",
@@ -131,8 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="play many games between computer players and report win rates")
     s.add_argument("-n", type=int, default=100, help="number of games (default 100)")
     s.add_argument("--scenario", default="1861")
-    s.add_argument("--union", default="heuristic", help="random or heuristic")
-    s.add_argument("--confederate", default="heuristic", help="random or heuristic")
+    s.add_argument("--union", default="heuristic", help=BOT_HELP)
+    s.add_argument("--confederate", default="heuristic", help=BOT_HELP)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--workers", type=int, default=1, help="processes to use (default 1)")
     s.add_argument("--preset", default="basic")
@@ -147,6 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
     d2.add_argument("--firing", default="defender", choices=("attacker", "defender"))
     d2.add_argument("--attacker-retreat", default="never", choices=("never", "outnumbered"))
     d2.add_argument("--defender-retreat", default="never", choices=("never", "outnumbered"))
+    d2.add_argument("--method", default="auto", choices=("auto", "exact", "monte carlo"),
+                    help="exact odds, Monte Carlo, or auto: exact up to 200,000 battle states (default)")
     d2.add_argument("--preset", default="basic")
     d2.add_argument("--option", action="append", default=[], metavar="ID")
     d2.set_defaults(func=cmd_odds)
@@ -155,6 +163,15 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="measure engine speed and print the figures")
     b.add_argument("--games", type=int, default=200, help="random games to time (default 200)")
     b.add_argument("--odds", action="store_true", help="time the battle odds instead of the engine")
+    b.add_argument("--bots", action="store_true",
+                   help="bot strength (95%% intervals), heuristic game time, throughput, war-odds latency and calibration")
+    b.add_argument("--strength-games", type=int, default=40, help="--bots: heuristic-vs-random games per seat")
+    b.add_argument("--search-games", type=int, default=20, help="--bots: search-vs-heuristic games per seat (0: skip)")
+    b.add_argument("--search", default="search:iterations=2", help="--bots: the search player's settings")
+    b.add_argument("--throughput-games", type=int, default=40,
+                   help="--bots: heuristic games timed for the 1,000-game figure (1000 = measure it fully)")
+    b.add_argument("--timing-games", type=int, default=10, help="--bots: heuristic games timed one by one")
+    b.add_argument("--workers", type=int, default=2, help="--bots: processes (default 2)")
     b.set_defaults(func=cmd_bench)
     return parser
 

@@ -369,8 +369,10 @@ class Game:
         game.dice = dice if dice in DICE_MODES else "auto"
         return game
 
-    def copy(self) -> "Game":
-        """An independent game in the same position (same future dice), e.g. for lookahead."""
+    def copy(self, *, dice_seed: int | None = None) -> "Game":
+        """An independent game in the same position, e.g. for lookahead: with the same future dice,
+        or, given ``dice_seed``, with dice drawn afresh from a generator seeded by it (a lookahead
+        that must not see the real game's dice). Such a copy is for playing on, not for undo."""
         new = Game.__new__(Game)
         new.__dict__.update(self.__dict__)
         new._engine = Engine(self.state.copy(), self._scenario, on_half_turn=new._checkpoint, play_on=self._play_on)
@@ -378,7 +380,10 @@ class Game:
         new._history = list(self._history)
         new._checkpoints = list(self._checkpoints)
         new._rng = np.random.default_rng(self._seed)
-        new._rng.bit_generator.state = self._rng.bit_generator.state
+        if dice_seed is None:
+            new._rng.bit_generator.state = self._rng.bit_generator.state
+        else:
+            new._rng = np.random.default_rng(dice_seed)
         new._legal_cache = None
         return new
 

@@ -112,7 +112,7 @@ class HeuristicBot:
 
     def field(self, state: State, side: Side) -> dict[str, float]:
         """The potential of every box for ``side`` (cached per half-turn and control)."""
-        key = (id(state), state.turn, side, tuple(sorted(b for b, c in state.control.items() if c is side)))
+        key = (id(state), state.turn, side, tuple([c is side for c in state.control.values()]))
         if key == self._field_key:
             return self._field
         dist = _distances(state.board)
@@ -206,40 +206,55 @@ class HeuristicBot:
         return (0.5 if cheap else 0.25) * threat + 0.1 * worth
 
     # ------------------------------------------------------------------ movement
-    def _movement(self, game: Game, actions: list[Action]) -> Action:
+    def ranked(self, game: Game, actions: list[Action] | None = None) -> list[tuple[float, Action]]:
+        """The options the bot weighs at a movement or march decision, best first, with its scores;
+        the first is its choice. Other decisions: its choice alone (score 0). Used by the search bot."""
+        actions = game.legal_actions() if actions is None else actions
+        if game.decision == "movement":
+            return self._movement_ranked(game, actions)
+        if game.decision == "march":
+            return self._march_ranked(game, actions)
+        return [(0.0, self.choose(game))]
+
+    def _movement_ranked(self, game: Game, actions: list[Action]) -> list[tuple[float, Action]]:
         state = game.state
-        best: tuple[float, Action] = (1.0, EndMovement())
-        origins = [a for a in actions if isinstance(a, BeginMarch)]
-        for action in origins:
-            orders = self._best_orders(game, action.origin)
-            score = sum(s for s, _ in orders if s > 0.5)
-            if score > best[0]:
-                best = (score, action)
+        scored: list[tuple[float, Action]] = [(1.0, EndMovement())]
+        for action in actions:
+            if isinstance(action, BeginMarch):
+                orders = self._best_orders(game, action.origin)
+                scored.append((sum(s for s, _ in orders if s > 0.5), action))
         potential = self.field(state, state.phasing)
         for action in actions:
             if isinstance(action, NavalMove):
                 unit = state.units[action.unit]
                 score = potential[action.to] - potential[unit.location] - self._leave_cost(state, unit, unit.location)
-                score *= 0.5  # a march per unit: dearer than land moves
-                if score > best[0]:
-                    best = (score, action)
+                scored.append((score * 0.5, action))  # a march per unit: dearer than land moves
             elif isinstance(action, Invade):
                 unit = state.units[action.unit]
                 defenders = [_spec(state, u) for u in state.units_in(action.port, Side.CONFEDERATE)]
                 invaders = [_spec(state, u, crossing=True, entrenched=False)
                             for u in state.units_in(action.port, Side.UNION)] + [_spec(state, unit, crossing=True)]
                 chance = _win_chance(tuple(sorted(invaders)), tuple(sorted(defenders))) if defenders else 1.0
-                score = chance * self._value(state, action.port, Side.UNION) - self._leave_cost(state, unit, "washington")
-                if score > best[0]:
-                    best = (score, action)
-        return best[1]
+                scored.append((chance * self._value(state, action.port, Side.UNION)
+                               - self._leave_cost(state, unit, "washington"), action))
+        # the first of equal scores wins (EndMovement unless something beats it)
+        order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
+        return [scored[i] for i in order]
+
+    def _movement(self, game: Game, actions: list[Action]) -> Action:
+        return self._movement_ranked(game, actions)[0][1]
+
+    def _march_ranked(self, game: Game, actions: list[Action]) -> list[tuple[float, Action]]:
+        legal = set(actions)
+        orders = [(s, a) for s, a in self._best_orders(game, game.march_origin) if a in legal]
+        orders.sort(key=lambda sa: -sa[0])
+        end = [(0.3, EndMarch() if EndMarch() in legal else actions[0])]
+        if orders and orders[0][0] > 0.3:
+            return orders + end
+        return end + orders
 
     def _march(self, game: Game, actions: list[Action]) -> Action:
-        orders = [(s, a) for s, a in self._best_orders(game, game.march_origin) if a in set(actions)]
-        orders.sort(key=lambda sa: -sa[0])
-        if orders and orders[0][0] > 0.3:
-            return orders[0][1]
-        return EndMarch() if EndMarch() in actions else actions[0]
+        return self._march_ranked(game, actions)[0][1]
 
     # ------------------------------------------------------------------ combat
     def _odds_now(self, game: Game, side: Side) -> float:

@@ -24,14 +24,24 @@ class Strict:
         return action
 
 
+GAMES = 50  # full games per bot and scenario
+
+
+def play_strict(scenario, seed, union, confederate):
+    game = ahd.new_game(scenario, seed=seed, options="pro-union" if seed % 5 == 2 else None)
+    u, c = Strict(union), Strict(confederate)
+    play(game, u, c)
+    assert game.is_over and game.outcome.winner in (ahd.Side.UNION, ahd.Side.CONFEDERATE, None)
+    assert u.moves and c.moves
+    return game
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_heuristic_and_random_play_every_scenario(scenario):
-    for seed in range(3):
-        for union, confederate in ((HeuristicBot(seed), RandomBot(seed)), (RandomBot(seed), HeuristicBot(seed))):
-            game = ahd.new_game(scenario, seed=seed, options="pro-union" if seed == 2 else None)
-            u, c = Strict(union), Strict(confederate)
-            play(game, u, c)
-            assert game.is_over and u.moves and c.moves
+    """50 full games each for the heuristic and the random bot (they play each other, both seats)."""
+    for seed in range(GAMES):
+        bots = (HeuristicBot(seed), RandomBot(seed))
+        play_strict(scenario, seed, *(bots if seed % 2 else bots[::-1]))
 
 
 def test_heuristic_union_beats_random():
@@ -44,10 +54,26 @@ def test_heuristic_union_beats_random():
 
 
 def test_make_bot():
+    from ahd.search import SearchBot
     assert isinstance(make_bot("heuristic", 1), HeuristicBot)
     assert isinstance(make_bot("random", 1), RandomBot)
+    search = make_bot("search:iterations=3,candidates=4,horizon=2,depth=5,margin=0.02", 1)
+    assert isinstance(search, SearchBot)
+    assert (search.iterations, search.candidates, search.horizon, search.depth, search.margin) == (3, 4, 2, 5, 0.02)
+    assert make_bot("search:searched=movement+march", 1).searched == ("movement", "march")
+    assert make_bot("search", 1).seconds == 1.0
     with pytest.raises(ValueError, match="unknown player"):
         make_bot("napoleon")
+    with pytest.raises(ValueError, match="bad search setting"):
+        make_bot("search:depth")
+    with pytest.raises(ValueError, match="bad search setting"):
+        make_bot("search:speed=3")
+    with pytest.raises(ValueError, match="bad value for iterations"):
+        make_bot("search:iterations=many")
+    with pytest.raises(ValueError, match="takes no settings"):
+        make_bot("random:iterations=2")
+    with pytest.raises(ValueError, match="iterations must be a positive"):
+        make_bot("search:iterations=0")
 
 
 def test_simulation_is_deterministic_across_workers_and_reports_intervals():

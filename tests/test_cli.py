@@ -67,3 +67,20 @@ def test_odds_command():
     result = subprocess.run([sys.executable, "-m", "ahd", "odds", "--attacker", "ZZ", "--defender", "MF"],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "unknown unit type" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_search_player_and_bad_player_names(capsys):
+    code, text = run("play", "--scenario", "short", "--union", "random", "--confederate",
+                     "search:iterations=1,depth=0", "--seed", "2", "--quiet")
+    assert code == 0 and "Outcome:" in text
+    assert run("play", "--union", "napoleon", "--quiet")[0] == 2
+    assert "unknown player 'napoleon'" in capsys.readouterr().err
+    assert run("play", "--union", "search:iterations=x", "--quiet")[0] == 2
+    assert "bad value for iterations" in capsys.readouterr().err
+
+
+def test_odds_command_methods():
+    code, text = run("odds", "--attacker", "FV", "--defender", "MF:reduced", "--method", "monte carlo")
+    assert code == 0 and "Monte Carlo estimate:" in text and "200000 simulated battles" in text
+    code, text = run("odds", "--attacker", "FV", "--defender", "MF:crossing")
+    assert code == 2

@@ -161,3 +161,63 @@ def test_odds_for_a_proposed_attack_and_the_battle_in_progress():
     now = odds_for(game)
     assert close(now.attacker_wins, third.attacker_wins)
     assert odds_for(game, ahd.Retreat("camden")) is None
+
+
+def test_fast_firing_policy_is_the_engines():
+    """``_assignment`` computes the engine's greedy spread on the codes: it must agree with
+    ``combat.greedy_targets`` (run by ``_assignment_engine``) on any battle."""
+    import numpy as np
+    from ahd.bench import _random_force
+    from ahd.odds import _assignment, _assignment_engine, _encode
+    from ahd.options import Options
+    rng = np.random.default_rng(3)
+    for options in (Options.parse(None), Options.parse({"H-2": False})):
+        for k in range(400):
+            att = tuple(sorted(_encode(Fighter.parse(x)) for x in _random_force(rng, int(rng.integers(1, 9)), False)))
+            dfn = tuple(sorted(_encode(Fighter.parse(x)) for x in _random_force(rng, int(rng.integers(1, 9)), True)))
+            firing, rnd = ("attacker", "defender")[k % 2], int(rng.integers(1, 4))
+            shooters, enemies = (att, dfn) if firing == "attacker" else (dfn, att)
+            assert (_assignment.__wrapped__(options, firing, rnd, shooters, enemies)
+                    == _assignment_engine(options, firing, rnd, shooters, enemies))
+
+
+def test_auto_method_is_exact_when_small_and_sampled_when_large():
+    from ahd.odds import AUTO_MAX_STATES, estimate_states, odds
+    small = odds(["FV", "MF"], ["MF:entrenched"])
+    assert small.method == "exact" and close(small.attacker_wins, battle_odds(["FV", "MF"], ["MF:entrenched"]).attacker_wins)
+    assert small.states <= estimate_states(["FV", "MF"], ["MF:entrenched"])
+    big_a = ["MF", "FV", "CV", "FS", "MC", "MF:reduced", "FV:crossing", "CS"]
+    big_d = ["MF:entrenched", "FV", "CV:entrenched", "FS", "MC", "MF", "FV:reduced", "CS:entrenched"]
+    assert estimate_states(big_a, big_d) > 20 * AUTO_MAX_STATES
+    big = odds(big_a, big_d, samples=2000, seed=1)
+    assert big.method == "monte carlo" and big.n == 2000
+    assert abs(big.attacker_wins + big.defender_wins + big.neither - 1) < 1e-9
+    assert odds(big_a, big_d, samples=2000, seed=1) == big  # seeded
+    assert odds(["FV"], ["MF"], method="monte carlo", samples=500).method == "monte carlo"
+    assert odds(["FV"], ["MF"], method="exact").method == "exact"
+    with pytest.raises(OddsError, match="unknown method"):
+        odds(["FV"], ["MF"], method="guess")
+
+
+def test_unit_counts_and_impossible_battles():
+    from ahd.odds import odds
+    assert close(battle_odds({"MF": 2, "FV": 1}, {"MF:entrenched": 1}).attacker_wins,
+                 battle_odds(["MF", "MF", "FV"], ["MF:entrenched"]).attacker_wins)
+    with pytest.raises(OddsError, match="negative"):
+        battle_odds({"MF": -1}, ["MF"])
+    with pytest.raises(OddsError, match="must be an integer"):
+        battle_odds({"MF": 1.5}, ["MF"])
+    with pytest.raises(OddsError, match="at least one unit"):
+        battle_odds({"MF": 0}, ["MF"])
+    with pytest.raises(OddsError, match="never entrenched"):
+        odds(["MF:entrenched"], ["MF"])
+    with pytest.raises(OddsError, match="only attackers cross"):
+        odds(["MF"], ["MF:crossing"])
+    with pytest.raises(OddsError, match="not the string"):
+        battle_odds("MF", ["MF"])
+    with pytest.raises(OddsError, match="unknown unit type"):
+        simulate_battles(["XX"], ["MF"], 10)
+    with pytest.raises(OddsError, match="round"):
+        simulate_battles(["MF"], ["MF"], 10, round=0)
+    with pytest.raises(OddsError, match="negative"):
+        simulate_battles(["MF"], ["MF"], 10, attacker_reserves={"FV": -2})

@@ -1,0 +1,178 @@
+"""A search opponent: the heuristic's best few options, each tried in simulated continuations.
+
+At a movement (where to march next), march order or battle decision the bot takes the heuristic's choice and its next best
+alternatives (``candidates``), and plays each on in copies of the game whose dice come from the
+bot's own generator (never the real game's future dice), both sides played by the heuristic, until
+``horizon`` half-turns have ended (or the game, or after ``depth`` decisions if given). The position reached is scored by the live war-odds
+model (``ahd.war_odds``; a finished game scores 1, 0 or ½). Every candidate is tried with the same
+dice seeds (common random numbers), so their scores differ by the choice, not the luck. The
+alternative with the best mean replaces the heuristic's choice only if it beats it by ``margin`` in
+log-odds.
+
+Budget: ``iterations`` dice samples per candidate (deterministic for a seed), or else a time
+budget of ``seconds`` per decision (default 1 s; whole rounds of candidates only, so a decision takes
+at most about ``seconds`` plus one continuation). A decision with one legal action, or a kind of
+decision not searched (promotion, recruitment, targets), is answered by the heuristic at once.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .actions import Action, CavalryRetreat, HoldGround, OpenFire, Reinforce, Retreat
+from .errors import AhdError
+from .game import Game
+from .heuristic import HeuristicBot
+from .sides import CHANCE, Side
+from .war_odds import live_value
+
+SEARCHED = ("movement", "march", "battle_options", "cavalry_retreat")
+#: searched by default: all of them (a cheaper bot searches only ``("movement", "battle_options",
+#: "cavalry_retreat")``: where to march next and the battle choices, not each march order)
+DEFAULT_SEARCHED = SEARCHED
+
+
+class SearchError(AhdError, ValueError):
+    """Bad settings for the search bot."""
+
+
+class SearchBot:
+    """Lookahead over the heuristic's options. ``choose(game) -> action``."""
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None, *,
+                 seconds: float | None = 1.0, iterations: int | None = None, candidates: int = 3,
+                 horizon: int = 1, depth: int | None = None, margin: float = 0.05,
+                 searched: tuple[str, ...] = DEFAULT_SEARCHED) -> None:
+        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
+                                       or iterations < 1):
+            raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
+        if iterations is None and (seconds is None or not seconds > 0):
+            raise SearchError(f"give a positive time budget in seconds or an iteration budget, got seconds={seconds!r}")
+        if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
+            raise SearchError(f"candidates must be a positive integer, got {candidates!r}")
+        if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
+            raise SearchError(f"horizon must be a positive number of half-turns, got {horizon!r}")
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
+            raise SearchError(f"depth must be a non-negative number of actions or None, got {depth!r}")
+        unknown = set(searched) - set(SEARCHED)
+        if unknown:
+            raise SearchError(f"cannot search decisions {sorted(unknown)}; searchable: {', '.join(SEARCHED)}")
+        self.rng = rng if rng is not None else np.random.default_rng(seed)
+        self.seconds = seconds
+        self.iterations = iterations
+        self.candidates = candidates
+        self.horizon = horizon
+        self.depth = depth
+        self.margin = margin
+        self.searched = tuple(searched)
+        self.heuristic = HeuristicBot(rng=self.rng)
+        self.stats = {"decisions": 0, "searched": 0, "changed": 0, "rollouts": 0, "seconds": 0.0}
+
+    # ------------------------------------------------------------------ entry point
+    def choose(self, game: Game) -> Action:
+        actions = game.legal_actions()
+        if not actions:
+            raise ValueError("no legal action: the game is over")
+        self.stats["decisions"] += 1
+        if len(actions) == 1:
+            return actions[0]
+        if game.decision not in self.searched:
+            return self.heuristic.choose(game)
+        options = self._options(game, actions)
+        if len(options) == 1:
+            return options[0]
+        start = time.perf_counter()
+        choice = self._search(game, options)
+        self.stats["searched"] += 1
+        self.stats["changed"] += choice != options[0]
+        self.stats["seconds"] += time.perf_counter() - start
+        return choice
+
+    def _options(self, game: Game, actions: list[Action]) -> list[Action]:
+        """The heuristic's choice first, then up to ``candidates - 1`` distinct alternatives."""
+        decision = game.decision
+        if decision in ("movement", "march"):
+            ranked = [a for _, a in self.heuristic.ranked(game, actions)]
+        else:
+            first = self.heuristic.choose(game)
+            ranked = [first]
+            if decision == "battle_options":
+                potential = self.heuristic.field(game.state, game.state.battle.firing)
+                reinforce = [a for a in actions if isinstance(a, Reinforce)]
+                retreat = [a for a in actions if isinstance(a, Retreat)]
+                if OpenFire() in actions:
+                    ranked.append(OpenFire())
+                if reinforce:
+                    ranked.append(max(reinforce, key=lambda a: (game.state.units[a.unit].type.value, a.unit)))
+                if retreat:
+                    ranked.append(max(retreat, key=lambda a: (potential[a.to], a.to)))
+            elif decision == "cavalry_retreat":
+                potential = self.heuristic.field(game.state, game.state.battle.defender)
+                retreat = [a for a in actions if isinstance(a, CavalryRetreat)]
+                ranked += [HoldGround()] + ([max(retreat, key=lambda a: (potential[a.to], a.to))] if retreat else [])
+        out: list[Action] = []
+        for action in ranked:
+            if action not in out:
+                out.append(action)
+            if len(out) == self.candidates:
+                break
+        return out
+
+    # ------------------------------------------------------------------ search
+    def _search(self, game: Game, options: list[Action]) -> Action:
+        side = game.current_player
+        totals = np.zeros(len(options))
+        rounds = 0
+        start = time.perf_counter()
+        slowest = 0.0
+        while True:
+            if self.iterations is not None:
+                if rounds >= self.iterations:
+                    break
+            elif rounds and time.perf_counter() - start + slowest * len(options) > self.seconds:
+                break
+            dice = int(self.rng.integers(0, 2 ** 62))
+            for i, action in enumerate(options):
+                t0 = time.perf_counter()
+                totals[i] += self._rollout(game, action, dice, side)
+                slowest = max(slowest, time.perf_counter() - t0)
+            rounds += 1
+        means = np.clip(totals / rounds, 1e-6, 1 - 1e-6)
+        logits = np.log(means / (1 - means))  # compare in log-odds: long shots matter too
+        best = int(np.argmax(logits))
+        if best != 0 and logits[best] - logits[0] > self.margin:
+            return options[best]
+        return options[0]
+
+    def _rollout(self, game: Game, action: Action, dice: int, side: Side) -> float:
+        """Play ``action`` and go on with the heuristic for ``horizon`` half-turn ends; ``side``'s score."""
+        self.stats["rollouts"] += 1
+        sim = game.copy(dice_seed=dice)
+        sim.apply(action)
+        player = HeuristicBot(rng=self.rng)  # a fresh one: its caches are per position
+        start = (sim.state.turn, sim.state.phasing)
+        ends = 0
+        moves = 0
+        while not sim.is_over:
+            here = (sim.state.turn, sim.state.phasing)
+            if here != start:
+                ends += 1
+                start = here
+                if ends >= self.horizon:
+                    break
+            if sim.current_player == CHANCE:
+                sim.roll()
+                continue
+            if self.depth is not None and moves >= self.depth:
+                break
+            sim.apply(player.choose(sim))
+            moves += 1
+        if sim.is_over:
+            winner = sim.outcome.winner
+            p_union = 1.0 if winner is Side.UNION else 0.0 if winner is Side.CONFEDERATE else 0.5
+        else:
+            p_union = live_value(sim.state, sim.scenario, sim.play_on)
+        return p_union if side is Side.UNION else 1.0 - p_union

@@ -1,0 +1,245 @@
+"""Odds of the war: the chance that the Union wins the game from a position.
+
+Two modes (``ahd.odds.war_odds``):
+
+- ``"live"``: a logistic model of a few features of the position (army maxima, units on the map,
+  victory cities held, capitals, turns left to the deciding turn). Its coefficients are in
+  ``ahd/data/war_odds.json``, fitted on simulated games by ``scripts/fit_war_odds.py`` (seeded; the
+  script prints the calibration on held-out games). Microseconds to milliseconds per call. The
+  uncertainty given is the standard error of the model's prediction (from the fit's covariance), so
+  it says how well the data pin the model down, not how wrong the model's form may be.
+- ``"deep"``: ``n`` playouts from the position between bots (heuristic by default), seeded like
+  ``ahd.simulate`` (playout ``i`` from ``SeedSequence(seed).spawn(n)[i]``, so the same whatever the
+  number of workers or the executor), with a ``progress(done, n)`` callback; the Union's win rate
+  with its 95% Wilson interval (a draw counts as half a win).
+
+Two models are kept, by how the game is decided: ``campaign`` (the Union must take the seven
+cities by turn 40; 1861 and year scenarios played on) and ``scored`` (the short game and year
+scenarios scored on the victory table, decided by the difference of the army maxima).
+"""
+from __future__ import annotations
+
+import json
+import math
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Callable
+
+import numpy as np
+
+from .board import VICTORY_CITIES
+from .calendar import LAST_TURN
+from .errors import AhdError
+from .sides import CHANCE, Side
+from .victory import SCORE_TABLE, SHORT_GAME_MARGIN
+
+MODES = ("live", "deep")
+
+FEATURES = {
+    "campaign": ("bias", "max_diff", "cities", "cities_x_late", "units_diff", "late", "max_diff_x_late",
+                 "washington_lost", "richmond_lost", "pool_diff"),
+    "scored": ("bias", "margin", "margin_x_close", "units_diff", "units_diff_x_close", "cities", "close"),
+}
+
+
+class WarOddsError(AhdError, ValueError):
+    """Bad arguments for the war odds (unknown mode, finished game, bad counts...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WarOdds:
+    """The Union's chance to win, with its uncertainty.
+
+    ``p_union``: probability; ``stderr``: its standard error; ``low``/``high``: a 95% interval;
+    ``mode``: ``"live"`` or ``"deep"``; ``model``: which live model (``campaign``/``scored``) or
+    the playout bots; ``n``: playouts (deep) or training games of the model (live).
+    """
+
+    p_union: float
+    stderr: float
+    low: float
+    high: float
+    mode: str
+    model: str
+    n: int
+    wins: float = 0.0  # deep: Union wins (draws count half)
+
+    @property
+    def p_confederate(self) -> float:
+        return 1.0 - self.p_union
+
+    def __str__(self) -> str:
+        how = f"{self.n} playouts" if self.mode == "deep" else f"{self.model} model"
+        return (f"Union wins {self.p_union:.1%} (95% interval {self.low:.1%}–{self.high:.1%}; "
+                f"{self.mode}, {how})")
+
+
+# --------------------------------------------------------------------------- features
+def game_kind(scenario, play_on: bool) -> str:
+    """``campaign`` or ``scored``: how a game of this scenario is decided."""
+    return "scored" if scenario.end == "short" or (scenario.end == "table" and not play_on) else "campaign"
+
+
+def _deadline_and_threshold(scenario, play_on: bool) -> tuple[int, int]:
+    if scenario.end == "short":
+        return scenario.last_turn, SHORT_GAME_MARGIN
+    if scenario.end == "table" and not play_on:
+        return scenario.score_turn, SCORE_TABLE[scenario.score_turn]
+    return LAST_TURN, 0
+
+
+def features(state, scenario, play_on: bool = False) -> tuple[str, np.ndarray]:
+    """(kind, feature vector) of a position, in the order of ``FEATURES[kind]``."""
+    kind = game_kind(scenario, play_on)
+    deadline, threshold = _deadline_and_threshold(scenario, play_on)
+    u_max, c_max = state.army_max(Side.UNION), state.army_max(Side.CONFEDERATE)
+    u_units, c_units = state.units_on_map(Side.UNION), state.units_on_map(Side.CONFEDERATE)
+    cities = sum(1 for b in VICTORY_CITIES if state.control[b] is Side.UNION) / len(VICTORY_CITIES)
+    # half-turns left before the deciding turn ends (0 in its Confederate half)
+    left = max(0, 2 * (deadline - state.turn) + (1 if state.phasing is Side.UNION else 0))
+    span = max(1, 2 * (deadline - scenario.start_turn) + 1)
+    units_diff = (u_units - c_units) / 10
+    if kind == "campaign":
+        late = 1.0 - left / span
+        pools = len(state.pool(Side.UNION)) - len(state.pool(Side.CONFEDERATE))
+        x = [1.0, (u_max - c_max) / 10, cities, cities * late, units_diff, late, (u_max - c_max) / 10 * late,
+             float(state.control["washington"] is not Side.UNION), float(state.control["richmond"] is not Side.CONFEDERATE),
+             pools / 10]
+    else:
+        close = 1.0 / (1.0 + left / 2)
+        margin = (u_max - c_max - threshold) / 5
+        x = [1.0, margin, margin * close, units_diff, units_diff * close, cities, close]
+    return kind, np.asarray(x, dtype=float)
+
+
+def game_features(game) -> tuple[str, np.ndarray]:
+    return features(game.state, game.scenario, game.play_on)
+
+
+# --------------------------------------------------------------------------- the live model
+@lru_cache(maxsize=1)
+def load_model() -> dict[str, Any]:
+    """The fitted coefficients (``ahd/data/war_odds.json``)."""
+    try:
+        text = resources.files("ahd").joinpath("data/war_odds.json").read_text(encoding="utf-8")
+    except OSError as exc:  # pragma: no cover - a broken installation
+        raise WarOddsError(f"the war-odds model file is missing ({exc}); run scripts/fit_war_odds.py") from None
+    data = json.loads(text)
+    models = {}
+    for kind, model in data["models"].items():
+        if tuple(model["features"]) != FEATURES[kind]:
+            raise WarOddsError(f"ahd/data/war_odds.json: the {kind} model's features {model['features']} do not "
+                               f"match this program's {FEATURES[kind]}; run scripts/fit_war_odds.py")
+        models[kind] = {"coef": np.asarray(model["coef"], dtype=float),
+                        "cov": np.asarray(model["cov"], dtype=float), "games": int(model["games"])}
+    return models
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+
+
+def predict(kind: str, x: np.ndarray) -> tuple[float, float, float, float]:
+    """(p, stderr, low, high) of the live model for a feature vector."""
+    model = load_model()[kind]
+    z = float(x @ model["coef"])
+    var = float(x @ model["cov"] @ x)
+    sz = math.sqrt(max(var, 0.0))
+    p = _sigmoid(z)
+    return p, p * (1 - p) * sz, _sigmoid(z - 1.96 * sz), _sigmoid(z + 1.96 * sz)
+
+
+def live_value(state, scenario, play_on: bool = False) -> float:
+    """The live model's Union win chance for a bare state (used by the search bot's leaves)."""
+    kind, x = features(state, scenario, play_on)
+    return predict(kind, x)[0]
+
+
+def _finished(game) -> WarOdds:
+    winner = game.outcome.winner
+    p = 1.0 if winner is Side.UNION else 0.0 if winner is Side.CONFEDERATE else 0.5
+    return WarOdds(p, 0.0, p, p, "final", "outcome", 0, p)
+
+
+# --------------------------------------------------------------------------- deep playouts
+def _playout_chunk(args: tuple) -> list[tuple[int, float]]:
+    from .bots import make_bot
+    from .game import Game
+    data, indices, seeds, union, confederate = args
+    out = []
+    base = Game.from_dict(data)
+    for index, seq in zip(indices, seeds):
+        dice, u_seed, c_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in seq.spawn(3))
+        game = base.copy(dice_seed=dice)
+        bots = {Side.UNION: make_bot(union, u_seed), Side.CONFEDERATE: make_bot(confederate, c_seed)}
+        while not game.is_over:
+            player = game.current_player
+            if player == CHANCE:
+                game.roll()
+                continue
+            game.apply(bots[player].choose(game))
+        winner = game.outcome.winner
+        out.append((index, 1.0 if winner is Side.UNION else 0.0 if winner is Side.CONFEDERATE else 0.5))
+    return out
+
+
+def deep(game, n: int = 200, *, seed: int = 0, union: str = "heuristic", confederate: str = "heuristic",
+         workers: int = 1, executor: Executor | None = None, progress: Callable[[int, int], None] | None = None,
+         chunk: int = 5) -> WarOdds:
+    from .bots import make_bot
+    from .simulate import wilson
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise WarOddsError(f"n must be a positive number of playouts, got {n!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise WarOddsError(f"workers must be a positive integer, got {workers!r}")
+    make_bot(union), make_bot(confederate)  # unknown names fail here, clearly
+    data = game.to_dict()  # the position travels as its record: replayable in any process
+    seeds = np.random.SeedSequence(seed).spawn(n)
+    jobs = [(data, list(range(i, min(i + chunk, n))), seeds[i:i + chunk], union, confederate)
+            for i in range(0, n, chunk)]
+    results: list[tuple[int, float]] = []
+    own = None
+    if executor is None and workers > 1:
+        executor = own = ProcessPoolExecutor(max_workers=workers)
+    try:
+        if executor is None:
+            for job in jobs:
+                results.extend(_playout_chunk(job))
+                if progress:
+                    progress(len(results), n)
+        else:
+            for future in as_completed([executor.submit(_playout_chunk, job) for job in jobs]):
+                results.extend(future.result())
+                if progress:
+                    progress(len(results), n)
+    finally:
+        if own is not None:
+            own.shutdown()
+    wins = sum(v for _, v in results)
+    p = wins / n
+    low, high = wilson(int(round(wins)), n)
+    return WarOdds(p, math.sqrt(p * (1 - p) / n), low, high, "deep", f"{union} vs {confederate}", n, wins)
+
+
+def war_odds(game, mode: str = "live", **kwargs) -> WarOdds:
+    """The Union's chance to win ``game`` from its current position (see the module docstring).
+
+    ``mode="live"`` takes no further arguments; ``mode="deep"`` takes ``n`` (playouts, default 200),
+    ``seed``, ``union``/``confederate`` (bot names), ``workers``, ``executor``, ``progress``.
+    A finished game gives its result (1, 0 or ½ for a draw) with no uncertainty.
+    """
+    if mode not in MODES:
+        raise WarOddsError(f"unknown mode {mode!r}: choose 'live' (a fitted model, fast) or 'deep' (playouts)")
+    if not hasattr(game, "state") or not hasattr(game, "scenario"):
+        raise WarOddsError(f"war_odds needs a Game (ahd.new_game(...)), got {type(game).__name__}")
+    if game.is_over:
+        return _finished(game)
+    if mode == "live":
+        if kwargs:
+            raise WarOddsError(f"live mode takes no options, got {sorted(kwargs)}")
+        kind, x = game_features(game)
+        p, se, low, high = predict(kind, x)
+        return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"])
+    return deep(game, **kwargs)

@@ -1,0 +1,106 @@
+"""War odds (issue 5): the live model and deep playouts."""
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+
+import ahd
+from ahd.bots import RandomBot, play
+from ahd.odds import war_odds
+from ahd.war_odds import FEATURES, WarOddsError, features, load_model
+
+
+def advanced(scenario, seed, decisions):
+    game = ahd.new_game(scenario, seed=seed)
+    bots = {ahd.Side.UNION: RandomBot(seed), ahd.Side.CONFEDERATE: RandomBot(seed + 1)}
+    for _ in range(decisions):
+        if game.is_over:
+            break
+        if game.current_player == ahd.CHANCE:
+            game.roll()
+        else:
+            game.apply(bots[game.current_player].choose(game))
+    return game
+
+
+@pytest.mark.parametrize("scenario", ["1861", "short", "1862", "1863", "1864"])
+def test_live_odds_are_probabilities_with_an_interval(scenario):
+    for game in (ahd.new_game(scenario, seed=1), advanced(scenario, 2, 60)):
+        if game.is_over:
+            continue
+        result = war_odds(game)
+        assert result.mode == "live" and result.model in ("campaign", "scored")
+        assert 0.0 <= result.low <= result.p_union <= result.high <= 1.0
+        assert 0.0 < result.stderr < 0.5 and result.n > 0
+        assert result.p_confederate == pytest.approx(1 - result.p_union)
+        assert "Union wins" in str(result)
+
+
+def test_live_model_file_matches_the_features_and_beats_the_base_rate():
+    data = json.loads(resources.files("ahd").joinpath("data/war_odds.json").read_text())
+    assert "fit_war_odds.py" in data["command"]
+    for kind, model in data["models"].items():
+        assert tuple(model["features"]) == FEATURES[kind]
+        # held-out calibration recorded by the fitting script: skill over the base rate
+        assert model["heldout_brier"] < model["base_rate_brier"]
+        bins = model["reliability"]
+        assert sum(row[2] for row in bins) > 100
+    assert set(load_model()) == {"campaign", "scored"}
+
+
+def test_live_odds_follow_the_position():
+    """More Confederate cities in Union hands (and a bigger Union maximum) raise the Union's odds."""
+    game = ahd.new_game("1861", seed=1)
+    kind, x = features(game.state, game.scenario)
+    state = game.state.copy()
+    for city in ("new_orleans", "memphis", "atlanta"):
+        state.control[city] = ahd.Side.UNION
+    state._maxima = None
+    from ahd.war_odds import live_value
+    assert live_value(state, game.scenario) > live_value(game.state, game.scenario)
+
+
+def test_finished_game_gives_its_result():
+    game = ahd.new_game("short", seed=1)
+    play(game, RandomBot(1), RandomBot(2))
+    result = war_odds(game, "deep", n=3)
+    expected = {ahd.Side.UNION: 1.0, ahd.Side.CONFEDERATE: 0.0, None: 0.5}[game.outcome.winner]
+    assert result.p_union == expected and result.stderr == 0 and result.mode == "final"
+
+
+def test_deep_odds_are_deterministic_report_progress_and_match_across_executors():
+    from concurrent.futures import ThreadPoolExecutor
+    game = advanced("short", 5, 40)
+    assert not game.is_over
+    seen = []
+    one = war_odds(game, "deep", n=6, seed=3, union="random", confederate="heuristic", chunk=2,
+                   progress=lambda done, n: seen.append((done, n)))
+    assert seen and seen[-1] == (6, 6) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+    again = war_odds(game, "deep", n=6, seed=3, union="random", confederate="heuristic", chunk=3)
+    with ThreadPoolExecutor(2) as pool:
+        other = war_odds(game, "deep", n=6, seed=3, union="random", confederate="heuristic", executor=pool)
+    assert one == again == other
+    assert one.mode == "deep" and one.n == 6 and 0 <= one.low <= one.p_union <= one.high <= 1
+    assert one.p_union == one.wins / 6
+    # the position is not changed by the playouts
+    assert game.history == advanced("short", 5, 40).history
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(mode="psychic"), WarOddsError, "unknown mode"),
+    (dict(mode="deep", n=0), WarOddsError, "positive number of playouts"),
+    (dict(mode="deep", n=-5), WarOddsError, "positive number of playouts"),
+    (dict(mode="deep", n=2, workers=0), WarOddsError, "workers"),
+    (dict(mode="deep", n=2, union="napoleon"), ValueError, "unknown player"),
+    (dict(mode="live", n=5), WarOddsError, "no options"),
+])
+def test_bad_arguments(kwargs, error, message):
+    game = ahd.new_game("short", seed=1)
+    mode = kwargs.pop("mode")
+    with pytest.raises(error, match=message):
+        war_odds(game, mode, **kwargs)
+    with pytest.raises(WarOddsError, match="needs a Game"):
+        war_odds("1861")
+    assert issubclass(WarOddsError, ahd.AhdError)
