@@ -12,7 +12,8 @@ from .game import new_game
 from .sides import CHANCE
 
 
-def _machine() -> str:
+def machine() -> str:
+    """The CPU model, cores, Python and OS: printed with every figure."""
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
@@ -23,7 +24,7 @@ def _machine() -> str:
 
 
 def run(games: int = 200, out=sys.stdout) -> dict:
-    print(f"machine: {_machine()}", file=out)
+    print(f"machine: {machine()}", file=out)
     legal_times: dict[str, list[float]] = {}
     fresh_times: dict[str, list[float]] = {}
     apply_times: dict[str, list[float]] = {}
@@ -102,7 +103,7 @@ def run_odds(battles: int = 30, out=sys.stdout) -> dict:
     import numpy as np
     from .odds import (AUTO_MAX_STATES, AUTO_SAMPLES, OddsError, _assignment, _volley, battle_odds, odds,
                        simulate_battles)
-    print(f"machine: {_machine()}; {_load()}", file=out)
+    print(f"machine: {machine()}; {_load()}", file=out)
     print(f"targets: <= 5 ms median up to 4 v 4, <= 50 ms up to 8 v 8. odds() is exact up to {AUTO_MAX_STATES} "
           f"battle states, else {AUTO_SAMPLES:,} simulated battles (result.method says which)", file=out)
     rng = np.random.default_rng(1)
@@ -173,7 +174,7 @@ def run_bots(games: int = 40, search_games: int = 20, search: str = "search:iter
     from .heuristic import HeuristicBot
     from .simulate import simulate
     from .war_odds import load_model, war_odds
-    print(f"machine: {_machine()}; {_load()} at start", file=out)
+    print(f"machine: {machine()}; {_load()} at start", file=out)
     figures: dict = {}
 
     def flush():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 import pytest
 
 pytest.importorskip("ipyleaflet")  # the app extra; ./run.sh installs it
@@ -326,3 +328,19 @@ def test_the_replay_view_follows_the_slider():
     middle = view.replay.game_at(len(view.replay) // 2)
     assert view.session.game.to_json() == middle.to_json()
     assert view.map_view._svg and view.session.turn == middle.state.turn
+
+
+def test_the_war_chart_follows_the_live_war_odds_per_half_turn():
+    app = widgets.play("1861", union="human", confederate="human")
+    s, game = app.session, app.game
+    first = ahd.odds.war_odds(game)
+    assert s.war_odds[0] == pytest.approx((1.0, first.p_union, first.low, first.high))
+    assert list(app.war_chart.line.y) == pytest.approx([first.p_union])
+    assert list(np.ravel(app.war_chart.band.y)) == pytest.approx([first.low, first.high])
+    s.bot_half_turn()  # the Union half-turn ends: a second point, for the Confederate half
+    assert [point[0] for point in s.war_odds] == [1.0, 1.5]
+    second = ahd.odds.war_odds(game)
+    assert s.war_odds[1][1] == pytest.approx(second.p_union)
+    assert app.war_chart.figure.title.endswith(f"{second.p_union:.0%} now")
+    s.undo()
+    assert [point[0] for point in s.war_odds] == [1.0]

@@ -18,7 +18,7 @@ from ahd import Game
 from ahd.actions import Action, EndMarch, Move, NavalMove, Invade
 from ahd.bots import make_bot
 from ahd.errors import AhdError, IllegalActionError
-from ahd.odds import BattleOdds, odds_for
+from ahd.odds import BattleOdds, odds_for, war_odds
 from ahd.replay import Replay
 from ahd.sides import CHANCE, Side
 
@@ -535,7 +535,6 @@ class Session(HasTraits):
         """The live war odds (p, low, high) of a position, or None when the chart is off."""
         if not self.show_war_odds:
             return None
-        from ahd.odds import war_odds  # TEMP until merged
         result = war_odds(game)
         return (result.p_union, result.low, result.high)
 
