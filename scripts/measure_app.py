@@ -34,7 +34,7 @@ def main() -> None:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=serve.CHROMIUM_ARGS)
             for _ in range(args.loads):
                 time.sleep(8)  # let voila refill its pool of warm kernels
-                page = browser.new_page(viewport={"width": 1600, "height": 1200})
+                page = browser.new_page(viewport={"width": 1860, "height": 1750})
                 times.append(serve.open_app(page, server.app_url))
                 memory.append(max(server.kernel_rss_mib()))
                 page.goto("about:blank")

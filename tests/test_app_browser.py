@@ -7,7 +7,6 @@ A missing browser is a failure, not a skip (``./run.sh test`` installs chromium 
 """
 from __future__ import annotations
 
-import math
 import re
 import os
 import shutil
@@ -19,7 +18,7 @@ import pytest
 playwright = pytest.importorskip("playwright.sync_api")
 
 from widgets import serve  # noqa: E402
-from widgets.layers import CENTER, DEFAULT_ZOOM  # noqa: E402
+from widgets.layers import HEIGHT, WIDTH, to_svg_xy  # noqa: E402
 
 import ahd  # noqa: E402
 
@@ -34,20 +33,13 @@ def chromium() -> str:
     return path
 
 
-def _project(lat: float, lon: float, zoom: float) -> tuple[float, float]:
-    scale = 256 * 2 ** zoom
-    x = scale * (lon + 180) / 360
-    y = scale * (1 - math.log(math.tan(math.radians(lat)) + 1 / math.cos(math.radians(lat))) / math.pi) / 2
-    return x, y
-
-
 def box_on_screen(page, box_id: str) -> tuple[float, float]:
-    """Where a box is drawn in the page (the map shows CENTER at DEFAULT_ZOOM until moved)."""
-    frame = page.locator(".leaflet-container").first.bounding_box()
-    cx, cy = _project(*CENTER, DEFAULT_ZOOM)
+    """Where a box is drawn in the page: read off the labels image, which leaflet stretches over BOUNDS
+    (so this holds whatever the map's pan, zoom or size)."""
+    image = page.locator("img.leaflet-image-layer").first.bounding_box()
     box = BOARD[box_id]
-    x, y = _project(box.lat, box.lon, DEFAULT_ZOOM)
-    return frame["x"] + frame["width"] / 2 + (x - cx), frame["y"] + frame["height"] / 2 + (y - cy)
+    x, y = to_svg_xy(box.lat, box.lon)
+    return image["x"] + x / WIDTH * image["width"], image["y"] + y / HEIGHT * image["height"]
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +53,7 @@ def test_the_app_in_a_real_browser(server, tmp_path):
     figures = {}
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1600, "height": 1200})
+        page = browser.new_page(viewport={"width": 1860, "height": 1750})
         outside = []
 
         def block(route):
@@ -73,7 +65,9 @@ def test_the_app_in_a_real_browser(server, tmp_path):
         page.route(re.compile(r"^(?!http://127\.0\.0\.1:%d/)(?!data:)" % server.port), block)
         # the tree page of notebooks/
         page.goto(server.url)
-        page.get_by_text("app.ipynb").first.wait_for(timeout=30_000)
+        page.get_by_text("app.ipynb", exact=True).wait_for(timeout=30_000)
+        for folder in ("tutorials", "scenarios", "analyses"):
+            assert page.get_by_text(folder, exact=True).count() == 1
 
         # the app, fully rendered: map, panel and charts
         figures["render_s"] = serve.open_app(page, server.app_url)
@@ -96,21 +90,21 @@ def test_the_app_in_a_real_browser(server, tmp_path):
         page.wait_for_function("(before) => document.querySelector('img.leaflet-image-layer').src !== before",
                                arg=labels_before, timeout=30_000)
 
-        # a considered attack: select Washington, hover over Manassas Junction (Confederate militia)
+        # a considered attack: select St. Louis, hover over Jefferson City (Confederate militia)
         title = page.locator(".bqplot text.mainheading").first
         assert "no battle considered" in title.text_content()
-        page.mouse.click(*box_on_screen(page, "washington"))
-        page.wait_for_timeout(500)
-        page.mouse.move(*box_on_screen(page, "manassas_junction"))
+        page.mouse.click(*box_on_screen(page, "st_louis"))
+        page.get_by_text("St. Louis (MO)").wait_for(timeout=30_000)
+        page.mouse.move(*box_on_screen(page, "jefferson_city"))
         page.wait_for_function(
             "() => [...document.querySelectorAll('.bqplot text.mainheading')]"
-            ".some(t => t.textContent.includes('to Manassas Junction'))", timeout=30_000)
+            ".some(t => t.textContent.includes('1 unit(s) to Jefferson City'))", timeout=30_000)
 
         shot = tmp_path / "app.png"
         page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 50_000
         if os.environ.get("AHD_SCREENSHOT"):
-            page.screenshot(path=os.environ["AHD_SCREENSHOT"], full_page=False)
+            page.screenshot(path=os.environ["AHD_SCREENSHOT"], full_page=True)
 
         # leave properly (the page's unload asks voila to shut its kernel down): no kernel is left
         page.unroute_all()  # with interception on, the unload's shutdown request would be dropped

@@ -34,8 +34,10 @@ class GameApp(w.VBox):
         self.battle_chart = BattleOddsChart(session)
         self.war_chart = WarChart(session)
         self.army_chart = ArmyChart(session)
-        top = w.HBox([w.Box([self.map_view.widget], layout=w.Layout(width="62%")),
-                      w.Box([self.panel.widget], layout=w.Layout(width="38%", padding="0 0 0 8px"))],
+        # fixed shares of the width, so that the map does not move when the panel's content changes
+        top = w.HBox([w.Box([self.map_view.widget], layout=w.Layout(flex="0 0 62%", width="62%", min_width="0")),
+                      w.Box([self.panel.widget], layout=w.Layout(flex="0 0 38%", width="38%", min_width="0",
+                                                                 overflow="hidden", padding="0 0 0 8px"))],
                      layout=w.Layout(align_items="flex-start"))
         charts = w.HBox([w.Box([self.battle_chart.widget], layout=w.Layout(width="34%")),
                          w.Box([self.war_chart.widget], layout=w.Layout(width="33%")),

@@ -13,7 +13,7 @@ TITLE = {"font-size": "16px"}
 
 
 def _figure(title: str, marks: list, axes: list, **kwargs) -> bq.Figure:
-    return bq.Figure(marks=marks, axes=axes, title=title, title_style=TITLE,
+    return bq.Figure(marks=marks, axes=axes, title=title, title_style=TITLE, padding_y=0.0,
                      fig_margin=dict(top=40, bottom=45, left=55, right=20),
                      layout=w.Layout(width="100%", height="250px"), **kwargs)
 
@@ -27,8 +27,9 @@ class BattleOddsChart:
         self.session = session
         x = bq.OrdinalScale()
         y = bq.LinearScale(min=0.0, max=1.0)
-        self.bars = bq.Bars(x=self.CATEGORIES, y=[0.0, 0.0, 0.0], scales={"x": x, "y": y},
-                            color_mode="element", colors=[ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR],
+        colour = bq.OrdinalColorScale(domain=[0, 1, 2], colors=[ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR])
+        self.bars = bq.Bars(x=self.CATEGORIES, y=[0.0, 0.0, 0.0], color=[0, 1, 2],
+                            scales={"x": x, "y": y, "color": colour},
                             label_display=True, label_display_format=".0%",
                             label_font_style={"font-size": "15px", "font-weight": "bold"})
         axes = [bq.Axis(scale=x, tick_style={"font-size": "14px"}),

@@ -19,7 +19,7 @@ from ahd.sides import Side
 
 #: Map extent (south, west, north, east) holding every box with a margin.
 BOUNDS = ((28.6, -96.6), (43.0, -72.4))
-CENTER = (35.6, -84.6)
+CENTER = (35.9, -84.6)
 
 UNION_BLUE = "#1f4e9c"
 CONFEDERATE_GREY = "#6f6f6f"

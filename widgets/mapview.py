@@ -54,7 +54,7 @@ def _info_html(info: dict) -> str:
 class MapView:
     """The board on an ipyleaflet map, bound to a :class:`Session`."""
 
-    def __init__(self, session: Session, *, tiles: bool = False, height: str = "680px") -> None:
+    def __init__(self, session: Session, *, tiles: bool = False, height: str = "720px") -> None:
         self.session = session
         game = session.game
         self.map = ipyleaflet.Map(center=CENTER, zoom=DEFAULT_ZOOM, layers=(), min_zoom=4, max_zoom=9,
