@@ -243,3 +243,38 @@ def war_odds(game, mode: str = "live", **kwargs) -> WarOdds:
         p, se, low, high = predict(kind, x)
         return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"])
     return deep(game, **kwargs)
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """How the live model did on held-out simulated games (written by scripts/fit_war_odds.py).
+
+    ``positions``: training positions; ``reliability``: rows over the held-out positions (bin low,
+    bin high, positions, mean predicted, observed Union wins).
+    """
+
+    kind: str
+    games: int
+    heldout_games: int
+    positions: int
+    brier: float
+    base_rate: float
+    base_rate_brier: float
+    reliability: tuple[tuple[float, float, int, float, float], ...]
+
+    @property
+    def skill(self) -> float:
+        """Brier skill score: 1 − Brier / base-rate Brier (0 = no better than the base rate)."""
+        return 1.0 - self.brier / self.base_rate_brier
+
+
+def calibration() -> dict[str, Calibration]:
+    """The stored held-out calibration of each live model (``campaign``, ``scored``)."""
+    text = resources.files("ahd").joinpath("data/war_odds.json").read_text(encoding="utf-8")
+    result = {}
+    for kind, model in json.loads(text)["models"].items():
+        result[kind] = Calibration(kind, int(model["games"]), int(model["heldout_games"]), int(model["positions"]),
+                                   float(model["heldout_brier"]), float(model["base_rate"]),
+                                   float(model["base_rate_brier"]),
+                                   tuple(tuple(row) for row in model["reliability"]))
+    return result

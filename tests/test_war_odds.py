@@ -104,3 +104,14 @@ def test_bad_arguments(kwargs, error, message):
     with pytest.raises(WarOddsError, match="needs a Game"):
         war_odds("1861")
     assert issubclass(WarOddsError, ahd.AhdError)
+
+
+def test_the_stored_calibration_beats_the_base_rate_and_its_table_adds_up():
+    from ahd.war_odds import calibration
+    tables = calibration()
+    assert set(tables) == {"campaign", "scored"}
+    for table in tables.values():
+        assert 0 <= table.brier < table.base_rate_brier and table.skill > 0
+        for low, high, count, predicted, observed in table.reliability:
+            assert 0 <= low < high <= 1 and count > 0
+            assert low - 1e-9 <= predicted <= high + 1e-9 and 0 <= observed <= 1

@@ -344,3 +344,14 @@ def test_the_war_chart_follows_the_live_war_odds_per_half_turn():
     assert app.war_chart.figure.title.endswith(f"{second.p_union:.0%} now")
     s.undo()
     assert [point[0] for point in s.war_odds] == [1.0]
+
+
+def test_the_reliability_chart_plots_the_stored_calibration():
+    from ahd.war_odds import calibration
+    from widgets.charts import reliability_chart
+    table = calibration()["campaign"]
+    figure = reliability_chart(table)
+    points = figure.marks[1]
+    assert list(points.x) == pytest.approx([row[3] for row in table.reliability])
+    assert list(points.y) == pytest.approx([row[4] for row in table.reliability])
+    assert f"{table.brier:.3f}" in figure.title

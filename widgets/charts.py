@@ -127,3 +127,19 @@ class ArmyChart:
             self.union.x, self.union.y = data[:, 0], data[:, 1]
             self.confederate.x, self.confederate.y = data[:, 0], data[:, 2]
             self.threshold.x, self.threshold.y = data[:, 0], data[:, 1] + 1
+
+
+def reliability_chart(table) -> bq.Figure:
+    """A reliability diagram of an ``ahd.war_odds.Calibration``: observed Union wins against the mean
+    prediction in each bin (marker area ∝ positions), with the diagonal of perfect calibration."""
+    rows = np.array([row[2:] for row in table.reliability], dtype=float)  # positions, predicted, observed
+    x, y = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=1.0)
+    size = bq.LinearScale(min=0.0, max=float(rows[:, 0].max()))
+    diagonal = bq.Lines(x=[0, 1], y=[0, 1], scales={"x": x, "y": y}, colors=["#888"], line_style="dashed",
+                        labels=["perfect calibration"], display_legend=True)
+    points = bq.Scatter(x=rows[:, 1], y=rows[:, 2], size=rows[:, 0], scales={"x": x, "y": y, "size": size},
+                        colors=[UNION_BLUE], default_size=600, labels=["held-out positions"], display_legend=True)
+    axes = [bq.Axis(scale=x, label="predicted Union win probability", tick_format=".0%"),
+            bq.Axis(scale=y, side="left", label="observed Union wins", tick_format=".0%")]
+    return _figure(f"{table.kind} model: Brier {table.brier:.3f} (base rate {table.base_rate_brier:.3f})",
+                   [diagonal, points], axes, legend_location="top-left")
