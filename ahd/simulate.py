@@ -9,7 +9,7 @@ with ``workers`` processes (1 = in this process).
 from __future__ import annotations
 
 import math
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -123,6 +123,32 @@ def _play_chunk(args: tuple) -> list[GameResult]:
     return [play_one(i, s, scenario, options, union, confederate, play_on) for i, s in zip(indices, seeds)]
 
 
+def run_chunks(function: Callable, jobs: list, n: int, *, workers: int = 1, executor: Executor | None = None,
+               progress: Callable[[int, int], None] | None = None) -> list:
+    """Run ``function(job)`` (each returning a list of results) for every job: in this process, on a pool
+    of ``workers`` processes, or on a given ``concurrent.futures`` executor; ``progress(done, n)`` after
+    each job. Results come in completion order: callers that need an order sort them."""
+    results: list = []
+    own = None
+    if executor is None and workers > 1:
+        executor = own = ProcessPoolExecutor(max_workers=workers)
+    try:
+        if executor is None:
+            for job in jobs:
+                results.extend(function(job))
+                if progress:
+                    progress(len(results), n)
+        else:
+            for future in as_completed([executor.submit(function, job) for job in jobs]):
+                results.extend(future.result())
+                if progress:
+                    progress(len(results), n)
+    finally:
+        if own is not None:
+            own.shutdown()
+    return results
+
+
 def simulate(n: int, *, scenario: str = "1861", options: Any = None, union: str = "heuristic",
              confederate: str = "heuristic", seed: int = 0, workers: int = 1, executor: Executor | None = None,
              progress: Callable[[int, int], None] | None = None, chunk: int = 10,
@@ -138,25 +164,6 @@ def simulate(n: int, *, scenario: str = "1861", options: Any = None, union: str 
     seeds = np.random.SeedSequence(seed).spawn(n)
     jobs = [(list(range(i, min(i + chunk, n))), seeds[i:i + chunk], scenario, options, union, confederate, play_on)
             for i in range(0, n, chunk)]
-    rows: list[GameResult] = []
-    own = None
-    if executor is None and workers > 1:
-        executor = own = ProcessPoolExecutor(max_workers=workers)
-    try:
-        if executor is None:
-            for job in jobs:
-                rows.extend(_play_chunk(job))
-                if progress:
-                    progress(len(rows), n)
-        else:
-            futures = [executor.submit(_play_chunk, job) for job in jobs]
-            from concurrent.futures import as_completed
-            for future in as_completed(futures):
-                rows.extend(future.result())
-                if progress:
-                    progress(len(rows), n)
-    finally:
-        if own is not None:
-            own.shutdown()
+    rows: list[GameResult] = run_chunks(_play_chunk, jobs, n, workers=workers, executor=executor, progress=progress)
     rows.sort(key=lambda r: r.index)
     return SimulationResults(rows, scenario, union, confederate)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import math
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -189,7 +189,7 @@ def deep(game, n: int = 200, *, seed: int = 0, union: str = "heuristic", confede
          workers: int = 1, executor: Executor | None = None, progress: Callable[[int, int], None] | None = None,
          chunk: int = 5) -> WarOdds:
     from .bots import make_bot
-    from .simulate import wilson
+    from .simulate import run_chunks, wilson
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise WarOddsError(f"n must be a positive number of playouts, got {n!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -199,24 +199,8 @@ def deep(game, n: int = 200, *, seed: int = 0, union: str = "heuristic", confede
     seeds = np.random.SeedSequence(seed).spawn(n)
     jobs = [(data, list(range(i, min(i + chunk, n))), seeds[i:i + chunk], union, confederate)
             for i in range(0, n, chunk)]
-    results: list[tuple[int, float]] = []
-    own = None
-    if executor is None and workers > 1:
-        executor = own = ProcessPoolExecutor(max_workers=workers)
-    try:
-        if executor is None:
-            for job in jobs:
-                results.extend(_playout_chunk(job))
-                if progress:
-                    progress(len(results), n)
-        else:
-            for future in as_completed([executor.submit(_playout_chunk, job) for job in jobs]):
-                results.extend(future.result())
-                if progress:
-                    progress(len(results), n)
-    finally:
-        if own is not None:
-            own.shutdown()
+    results: list[tuple[int, float]] = run_chunks(_playout_chunk, jobs, n, workers=workers, executor=executor,
+                                                  progress=progress)
     wins = sum(v for _, v in results)
     p = wins / n
     low, high = wilson(int(round(wins)), n)
