@@ -112,6 +112,12 @@ def check_target(state: State, battle: Battle, shooter_id: str, target_id: str) 
         return IllegalActionError("5.1.a", f"{shooter_id} has already declared its target")
     if target_id not in {u.id for u in enemies}:
         return IllegalActionError("5.1.a", f"{target_id} is not an enemy unit in this battle")
+    coastal = forced_target(state, battle)
+    if coastal is not None:
+        if target_id != coastal.id:
+            return IllegalActionError("A-5", f"while the coastal defence {coastal.id} survives every Union shot "
+                                             f"must target it")
+        return None
     targets = battle.targets + [(shooter_id, target_id)]
     if "O-2.2" in state.options:
         if not declaration_feasible(state.options, shooters, enemies, targets):
@@ -125,6 +131,13 @@ def check_target(state: State, battle: Battle, shooter_id: str, target_id: str) 
             "5.1.a", f"targets must be spread: {needed} different enemy units must be targeted before any "
                      f"unit is fired at twice")
     return None
+
+
+def forced_target(state: State, battle: Battle) -> Unit | None:
+    """A-5 (c): the surviving coastal defence every Union shot must target, or None."""
+    if battle.firing is not Side.UNION:
+        return None
+    return next((u for u in state.by_box[battle.box] if u.is_coastal), None)
 
 
 def check_volley(state: State, battle: Battle, targets: tuple[tuple[str, str], ...]) -> IllegalActionError | None:
@@ -174,6 +187,9 @@ def auto_targets(state: State, battle: Battle) -> list[tuple[str, str]]:
     shooters = battle_units(state, battle, battle.firing)
     enemies = battle_units(state, battle, battle.firing.enemy)
     declared = {s for s, _ in battle.targets}
+    coastal = forced_target(state, battle)
+    if coastal is not None:
+        return [(u.id, coastal.id) for u in shooters if u.id not in declared]
     return greedy_targets(
         [u for u in shooters if u.id not in declared], enemies, battle.targets,
         lambda s, t: effective_value(state, battle, s, t),
@@ -182,7 +198,11 @@ def auto_targets(state: State, battle: Battle) -> list[tuple[str, str]]:
 
 # --------------------------------------------------------------------------- damage (5.1.c, 5.d)
 def eliminate(state: State, unit: Unit) -> None:
-    """5.d: militia back to the owner's pool; veteran and crack out of the game."""
+    """5.d: militia back to the owner's pool; veteran and crack out of the game. A destroyed coastal
+    defence (A-5) is set aside until its battle ends."""
+    if unit.is_coastal:
+        state.place(unit, OUT)
+        return
     if unit.side is Side.CONFEDERATE and unit.type.is_infantry and unit.type.quality != MILITIA:
         state.veteran_losses += 1  # O-4.3
     state.place(unit, POOL if unit.type.quality == MILITIA else OUT)
@@ -206,6 +226,8 @@ def retreat_barrier(state: State, battle: Battle, side: Side, to: str) -> Illega
         return IllegalActionError("5.2.5", f"{board.name(to)} is not adjacent to {board.name(battle.box)}")
     if side is Side.CONFEDERATE and board.is_potomac(battle.box, to):
         return IllegalActionError("4.2.6", "Confederate units may never retreat across the Potomac")
+    if all(u.is_coastal for u in battle_units(state, battle, side)):
+        return IllegalActionError("A-5", "a coastal defence cannot retreat")
     if state.turn == 1 and "O-4.1" in state.options and board.boxes[to].owner is None:
         return IllegalActionError("O-4.1", "on turn 1 no unit enters Kentucky")
     if state.has_units(to, enemy):
@@ -330,4 +352,4 @@ def recover_all(state: State) -> int:
 
 
 def is_promotable(unit: Unit) -> bool:
-    return unit.type.quality != CRACK
+    return unit.type.quality != CRACK and not unit.is_coastal

@@ -4,12 +4,13 @@ keep each module readable; the rules themselves are in ``combat.py``.
 """
 from __future__ import annotations
 
-from . import combat, movement, promotion
+from . import advanced, combat, movement, promotion
 from .actions import (Action, CavalryRetreat, ChooseBattle, Evacuate, FireAuto, HoldGround, NoPromotion, OpenFire,
                       Promote, Reinforce, Retreat, Target, Volley)
 from .errors import IllegalActionError
 from .sides import Side
 from .state import Battle
+from .units import coastal_type
 
 
 class CombatSteps:
@@ -43,6 +44,13 @@ class CombatSteps:
         s.battles.remove(box)
         battle = Battle(box=box, attacker=s.phasing, defender=s.phasing.enemy)
         s.battle = battle
+        coastal_value = advanced.coastal_defence_value(s, box)
+        if coastal_value:
+            defence = s.new_unit(Side.CONFEDERATE, coastal_type(coastal_value), box)
+            defence.entrenched = True  # A-5 (b): always entrenched
+            battle.coastal = defence.id
+            self.log("battle", f"The Union invasion of {s.board.name(box)} meets a coastal defence of value "
+                               f"{coastal_value} (A-5)")
         for side in Side:
             units = combat.battle_units(s, battle, side)
             battle.participants[side] = {u.id for u in units}
@@ -67,6 +75,8 @@ class CombatSteps:
         """Move all of ``side``'s battle units to ``to``; they count as retreated this turn (5.2.4 a)."""
         s = self.state
         for unit in combat.battle_units(s, s.battle, side):
+            if unit.is_coastal:
+                continue  # A-5 (b): it cannot retreat; it ends with the battle
             s.place(unit, to)
             unit.retreated = True
 
@@ -281,6 +291,8 @@ class CombatSteps:
         s = self.state
         battle = s.battle
         battle.winner = winner
+        if battle.coastal is not None:  # A-5 (e): it exists only in its invasion battle
+            s.remove_unit(s.units[battle.coastal])
         if winner is not None:
             self.log("battle", f"The {winner.adjective} side wins the battle at {s.board.name(battle.box)} (5.c)")
         if winner is not None and self._battle_promotable():
@@ -291,8 +303,11 @@ class CombatSteps:
     def _battle_promotable(self) -> list[str]:
         s = self.state
         battle = s.battle
+        if battle.winner is Side.UNION and battle.coastal is not None and \
+                battle.participants[Side.CONFEDERATE] == {battle.coastal}:
+            return []  # A-5 (d): beating only a coastal defence gives no promotion
         return [uid for uid in sorted(battle.participants[battle.winner])
-                if s.units[uid].location == battle.box and combat.is_promotable(s.units[uid])]
+                if uid in s.units and s.units[uid].location == battle.box and combat.is_promotable(s.units[uid])]
 
     def _legal_battle_promotion(self) -> list[Action]:
         return [Promote(uid) for uid in self._battle_promotable()] + [NoPromotion()]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import combat, movement, recruitment
+from . import advanced, combat, movement, recruitment
 from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Target, Volley)
@@ -28,9 +28,10 @@ SEGMENT_OF_STEP = {
     "choose_battle": "combat", "cavalry_retreat": "combat", "battle_options": "combat", "targets": "combat",
     "shot": "combat", "battle_promotion": "combat",
     "training_roll": "promotion", "promotion": "promotion", "recruit_roll": "recruitment", "recruitment": "recruitment",
+    "washington_roll": "recruitment",
     "over": "over",
 }
-CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll")
+CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll", "washington_roll")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +85,14 @@ class Engine(CombatSteps):
         """What the pending die is for (shown when dice are typed in)."""
         s = self.state
         if s.step == "march_roll":
-            return f"{s.phasing.adjective} march roll (4.a)"
+            return f"{s.phasing.adjective} march roll ({'A-3, T-4' if 'A-3' in s.options else '4.a'})"
         if s.step == "recruit_roll":
             return f"{s.phasing.adjective} recruitment roll (7.a)"
         if s.step == "training_roll":
             return (f"Confederate replacement training roll, minus {s.veteran_losses} for veteran/crack "
                     f"infantry lost this turn: 1 or less gives two promotions (O-4.3)")
+        if s.step == "washington_roll":
+            return "capture of Washington: the Union maximum falls by the roll, 1 counting as 2 (A-6)"
         if s.step == "shot":
             shooter, target = s.battle.targets[s.battle.shot_index]
             value = combat.effective_value(s, s.battle, s.units[shooter], s.units[target])
@@ -195,16 +198,21 @@ class Engine(CombatSteps):
     def _legal_march_roll(self) -> list[Action]:
         return [Roll(v) for v in range(1, 7)]
 
-    _legal_shot = _legal_recruit_roll = _legal_training_roll = _legal_march_roll
+    _legal_shot = _legal_recruit_roll = _legal_training_roll = _legal_washington_roll = _legal_march_roll
 
     def _do_roll(self, action: Roll) -> None:
         s = self.state
         if s.step == "march_roll":
             s.march_roll = action.value
-            s.marches_left = movement.march_allowance(action.value)
+            if "A-3" in s.options:
+                s.marches_left = advanced.command_value(s.turn, s.phasing, action.value)
+                rule = "A-3, T-4"
+            else:
+                s.marches_left = movement.march_allowance(action.value)
+                rule = "4.a"
             extra = "; a natural 6 allows a naval invasion (4.2.4)" if (
                 action.value == 6 and s.phasing is Side.UNION) else ""
-            self.log("roll", f"{s.phasing.adjective} march roll {action.value}: {s.marches_left} marches (4.a){extra}")
+            self.log("roll", f"{s.phasing.adjective} march roll {action.value}: {s.marches_left} marches ({rule}){extra}")
             s.step = "movement"
             self._movement_or_end()
         elif s.step == "shot":
@@ -215,6 +223,13 @@ class Engine(CombatSteps):
             self.log("roll", f"Confederate replacement training roll {action.value} − {s.veteran_losses} = "
                              f"{modified}: {s.promotions_left} promotion(s) this segment (O-4.3)")
             s.step = "promotion"
+        elif s.step == "washington_roll":
+            penalty = max(2, action.value)
+            s.washington_penalty += penalty - 1
+            s.invalidate_maxima()
+            self.log("roll", f"Capture of Washington: roll {action.value} (1 counts as 2): the Union maximum falls by "
+                             f"{penalty} (Washington's 1 and a permanent {penalty - 1}; A-6)")
+            self._after_update()
         elif s.step == "recruit_roll":
             s.recruit_limit = recruitment.recruit_limit(s, s.phasing, action.value)
             self.log("roll", f"{s.phasing.adjective} recruitment roll {action.value}: up to "
@@ -356,8 +371,10 @@ class Engine(CombatSteps):
         s = self.state
         s.marches_left = 0
         s.march_origin = None
-        s.battles = sorted(box for box, units in s.by_box.items()
-                           if units and len({u.side for u in units}) == 2)
+        battles = {box for box, units in s.by_box.items() if units and len({u.side for u in units}) == 2}
+        if advanced.coastal_defence_value(s) > 0:
+            battles.add(s.invasion_port)  # A-5 (a): even if no Confederate unit is there
+        s.battles = sorted(battles)
         if s.battles:
             names = ", ".join(s.board.name(b) for b in s.battles)
             self.log("combat", f"Battles this half-turn: {names} (5.a)")
@@ -413,10 +430,19 @@ class Engine(CombatSteps):
     # ================================================================== end of half-turn and turn
     def _end_half(self) -> None:
         s = self.state
+        washington_taken = False
         for box, before, after in update_control(s):
             held = " (cavalry-held, 9.b)" if box in s.cavalry_held else ""
             self.log("control", f"{s.board.name(box)} passes from "
                                 f"{before.adjective if before else 'neutral'} to {after.adjective} control{held} (9.a)")
+            washington_taken |= box == "washington" and after is Side.CONFEDERATE
+        if washington_taken and "A-6" in s.options:
+            s.step = "washington_roll"  # A-6: the penalty die, then the rest of the update
+            return
+        self._after_update()
+
+    def _after_update(self) -> None:
+        s = self.state
         outcome = check_update(s)
         if outcome:
             return self._finish(outcome)
@@ -444,6 +470,7 @@ class Engine(CombatSteps):
 
     ACCEPTS: dict[str, tuple[type, ...]] = {
         "march_roll": (Roll,), "shot": (Roll,), "recruit_roll": (Roll,), "training_roll": (Roll,),
+        "washington_roll": (Roll,),
         "movement": (BeginMarch, NavalMove, Invade, EndMovement),
         "march": (Move, Entrench, EndMarch),
         "choose_battle": (ChooseBattle,),

@@ -60,6 +60,8 @@ def _win_chance(attackers: tuple[str, ...], defenders: tuple[str, ...]) -> float
 
 
 def _spec(state: State, unit: Unit, *, crossing: bool = False, entrenched: bool | None = None) -> str:
+    if unit.is_coastal:  # evaluated as the militia/veteran infantry of its value, entrenched
+        return "FV:entrenched" if unit.type.value >= 3 else "MF:entrenched"
     flags = [unit.type.code]
     if unit.strength == "reduced":
         flags.append("reduced")

@@ -48,9 +48,19 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
            "Each Confederate Promotion segment, d6 minus veteran/crack infantry lost this turn; 1 or less: two promotions."),
     Switch("O-4.4", "1863 draft riots",
            "The 1863 draft arrives as one militia infantry at the start of each of turns 18-21."),
+    # advanced rules (A-): each an independent switch
+    Switch("A-3", "Command table marches",
+           "The march roll is read on the command table T-4 (year and side); a natural 6 still allows an invasion."),
+    Switch("A-5", "Coastal defences",
+           "A Union invasion of a Confederate port worth V > 0 meets a coastal defence of value V, always "
+           "entrenched, two hits to destroy; while it stands every Union shot must target it."),
+    Switch("A-6", "Capture of Washington",
+           "Washington no longer wins; its capture costs the Union maximum a die roll (1 counts as 2) in total."),
 )}
 
 _BASIC = tuple(rule for rule, s in SWITCHES.items() if s.default)
+#: The advanced rules implemented so far (A-2 … A-7 of the rules).
+_ADVANCED = tuple(rule for rule in SWITCHES if rule.startswith("A-"))
 
 #: Named option sets; the optional rules are grouped as the Italian rules group them
 #: (2.x neutral, 3.x pro-Union, 4.x pro-Confederate).
@@ -60,6 +70,8 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "neutral": _BASIC + ("O-2.1", "O-2.2"),
     "pro-union": _BASIC + ("O-3.1", "O-3.2", "O-3.3", "O-3.4"),
     "pro-confederate": _BASIC + ("O-4.1", "O-4.2", "O-4.3", "O-4.4"),
+    "advanced": _BASIC + _ADVANCED,
+    "everything": tuple(rule for rule in SWITCHES if rule != "S-12"),
 }
 PRESET_TEXT = {
     "basic": "the basic game with the house rules H-1 and H-2 (the default)",
@@ -67,6 +79,8 @@ PRESET_TEXT = {
     "neutral": "basic + the neutral optional rules O-2.1, O-2.2",
     "pro-union": "basic + the optional rules favouring the Union, O-3.1 to O-3.4",
     "pro-confederate": "basic + the optional rules favouring the Confederacy, O-4.1 to O-4.4",
+    "advanced": "basic + the advanced rules (" + ", ".join(_ADVANCED) + ")",
+    "everything": "every house, optional, advanced and advanced optional rule (not the S-12 handicap)",
 }
 
 

@@ -47,6 +47,7 @@ class Battle:
     used_origins: set = field(default_factory=set)  # boxes used for reinforcement this firing moment
     reinforced_now: bool = False               # a reinforcement already came this moment: no retreat
     invasion: bool = False                     # the attackers came by naval invasion (O-3.1)
+    coastal: str | None = None                 # A-5: id of the coastal defence of this battle
     targets: list = field(default_factory=list)   # [(shooter, target)] declared this moment
     shot_index: int = 0                        # next declared shot to resolve
     winner: Side | None = None
@@ -95,6 +96,7 @@ class State:
         self.scenario_result: Outcome | None = None  # S-0 score when play continues past it
         self.reverted: list[tuple[str, Side]] = []  # 9.b reversions not yet logged
         self._maxima: dict[Side, int] | None = None
+        self.washington_penalty = 0  # A-6: permanent reduction of the Union maximum
 
     # ----------------------------------------------------------------- copying
     def copy(self) -> "State":
@@ -170,6 +172,12 @@ class State:
             self.by_box[location].append(unit)
         unit.location = location
 
+    def remove_unit(self, unit: Unit) -> None:
+        """Take a counter out of the game's records altogether (A-5 coastal defences after their battle)."""
+        if unit.on_map:
+            self.by_box[unit.location].remove(unit)
+        del self.units[unit.id]
+
     def is_entrenched(self, unit: Unit) -> bool:
         """Explicitly entrenched, or in a fort its side controls (4.2.5 d)."""
         if unit.entrenched:
@@ -207,8 +215,12 @@ class State:
                 owner = self.control[box.id]
                 if owner is not None:
                     maxima[owner] += box.value_for(owner)
+            maxima[Side.UNION] -= self.washington_penalty  # A-6
             self._maxima = maxima
         return self._maxima[side]
+
+    def invalidate_maxima(self) -> None:
+        self._maxima = None
 
     def controls_all(self, side: Side, boxes: Iterable[str]) -> bool:
         return all(self.control[b] is side for b in boxes)
@@ -239,6 +251,6 @@ class State:
         for u in self.units.values():
             if not u.on_map and u.location not in (POOL, RESERVE, OUT):
                 problems.append(f"{u.id} at unknown place {u.location}")
-            if u.type.code not in UNIT_TYPES:
+            if u.type.code not in UNIT_TYPES and not (u.is_coastal and self.battle is not None):
                 problems.append(f"{u.id} has unknown type")
         return problems

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from .sides import Side
 
 INFANTRY, CAVALRY = "infantry", "cavalry"
+COASTAL = "coastal"  # A-5: a coastal defence's arm and quality (not a unit, not in T-1)
 MILITIA, VETERAN, CRACK = "militia", "veteran", "crack"
 FULL, REDUCED = "full", "reduced"
 
@@ -57,6 +58,14 @@ UNIT_TYPES: dict[str, UnitType] = {t.code: t for t in (
     UnitType("CV", "veteran cavalry", CAVALRY, VETERAN, 2),
     UnitType("CS", "crack cavalry", CAVALRY, CRACK, 3),
 )}
+COASTAL_CODE = "CD"
+
+
+def coastal_type(value: int) -> UnitType:
+    """A-5: a coastal defence of the port's ``red_value``; it fires and takes hits like a unit."""
+    return UnitType(COASTAL_CODE, "coastal defence", COASTAL, COASTAL, value)
+
+
 #: Aliases found in the scenario texts ("CM" in the 1864 setup = MC).
 TYPE_ALIASES = {"CM": "MC"}
 
@@ -129,6 +138,11 @@ class Unit:
         return self.location[0] != "@"
 
     @property
+    def is_coastal(self) -> bool:
+        """A-5 coastal defence (exists only during an invasion battle)."""
+        return self.type.code == COASTAL_CODE
+
+    @property
     def is_reduced(self) -> bool:
         return self.strength == REDUCED
 
@@ -150,6 +164,8 @@ def unit_code(unit_id: str) -> str:
 def describe_unit_id(unit_id: str) -> str:
     """A readable name from an id alone: ``"U-MF-03"`` -> ``"militia infantry U-MF-03"``."""
     try:
+        if unit_code(unit_id) == COASTAL_CODE:
+            return f"coastal defence {unit_id}"
         return f"{UNIT_TYPES[unit_code(unit_id)].name} {unit_id}"
     except (IndexError, KeyError):
         return unit_id

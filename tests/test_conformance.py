@@ -27,6 +27,7 @@ def recomputed_maxima(game: ahd.Game) -> dict[Side, int]:
         owner = game.controller(box.id)
         if owner is not None:
             maxima[owner] += box.value_for(owner)
+    maxima[Side.UNION] -= game.state.washington_penalty
     return maxima
 
 

@@ -1,0 +1,268 @@
+"""Advanced rules (A-2 … A-7) as switches: each changes play as specified when on, nothing when off.
+
+Dice are typed in (manual); positions are built with the conftest scenario builder.
+"""
+from __future__ import annotations
+
+import pytest
+
+import ahd
+from ahd.options import PRESETS, SWITCHES
+from ahd.sides import CHANCE, Side
+
+from conftest import assert_refused, make_game, march, pass_until
+
+U, C = Side.UNION, Side.CONFEDERATE
+BASIC = ["H-1", "H-2"]
+
+
+def with_rules(*rules):
+    return BASIC + list(rules)
+
+
+def to_march_roll(game, side=U):
+    pass_until(game, lambda g: g.decision == "march_roll" and g.phasing is side)
+
+
+# =========================================================================== A-3
+@pytest.mark.rule("A-3")
+@pytest.mark.parametrize("turn, side, die, marches", [
+    (12, U, 1, 2), (12, U, 3, 3), (12, U, 6, 4), (12, C, 6, 5), (12, C, 1, 3),   # 1862 (turn 13)
+    (4, U, 6, 4), (4, C, 1, 2),                                                   # 1861 (turn 5)
+    (24, C, 6, 6), (24, U, 2, 3),                                                 # 1863 (turn 25)
+    (34, U, 6, 5), (34, C, 3, 4),                                                 # 1864 (turn 35)
+    (35, U, 6, 6), (35, C, 6, 5),                                                 # 1865 (turn 36)
+])
+def test_march_roll_read_on_the_command_table(turn, side, die, marches):
+    game = make_game([("union", "MF", "chicago"), ("confederate", "MF", "atlanta")], turn=turn,
+                     options=with_rules("A-3"))
+    to_march_roll(game, side)
+    game.apply(ahd.Roll(die))
+    assert game.marches_left == marches
+    assert "T-4" in game.log[-1].text
+
+
+@pytest.mark.rule("A-3")
+def test_without_the_command_table_the_die_is_the_allowance():
+    game = make_game([("union", "MF", "chicago"), ("confederate", "MF", "atlanta")], turn=12)
+    to_march_roll(game, C)
+    game.apply(ahd.Roll(6))
+    assert game.marches_left == 6
+
+
+@pytest.mark.rule("A-3")
+@pytest.mark.rule("4.2.4")
+def test_natural_six_still_allows_the_invasion_with_the_command_table():
+    game = make_game([("union", "MF", "washington", 2), ("confederate", "MF", "atlanta")], turn=12,
+                     options=with_rules("A-3"))
+    to_march_roll(game)
+    game.apply(ahd.Roll(6))
+    assert game.marches_left == 4
+    assert ahd.Invade("U-MF-01", "mobile") in game.legal_actions()
+    game.apply(ahd.Invade("U-MF-01", "mobile"))
+    assert game.units_in("mobile")[0].id == "U-MF-01"
+    # a 5 gives as many marches in 1864 as a 6, but no invasion
+    other = make_game([("union", "MF", "washington", 2), ("confederate", "MF", "atlanta")], turn=34,
+                      options=with_rules("A-3"))
+    to_march_roll(other)
+    other.apply(ahd.Roll(5))
+    assert other.marches_left == 5
+    assert not any(isinstance(a, ahd.Invade) for a in other.legal_actions())
+    assert_refused(other, ahd.Invade("U-MF-01", "mobile"), "4.2.4")
+
+
+# =========================================================================== A-6
+def washington_raid(options):
+    """A Confederate MF walks into an empty Washington in the Confederate half of turn 2."""
+    game = make_game([("confederate", "MF", "manassas_junction"), ("union", "MF", "chicago")],
+                     options=options, control={"union": ["richmond"]})  # keeps 11.b(2) out of reach
+    pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
+    march(game, "manassas_junction", ahd.Move("C-MF-01", ("manassas_junction", "washington"), ("rail",)))
+    before = game.army_max(U)
+    pass_until(game, lambda g: g.decision in ("washington_roll", "over") or g.turn.number == 3)
+    return game, before
+
+
+@pytest.mark.rule("A-6")
+@pytest.mark.parametrize("die, fall", [(1, 2), (2, 2), (4, 4), (6, 6)])
+def test_capture_of_washington_costs_the_roll_and_does_not_win(die, fall):
+    game, before = washington_raid(with_rules("A-6"))
+    assert game.decision == "washington_roll" and game.current_player == CHANCE
+    assert "A-6" in game.pending_roll
+    assert game.controller("washington") is C
+    game.apply(ahd.Roll(die))
+    assert not game.is_over
+    assert game.army_max(U) == before - fall
+    assert game.state.washington_penalty == fall - 1
+    assert game.turn.number == 3
+
+
+@pytest.mark.rule("A-6")
+@pytest.mark.rule("11.b")
+def test_without_a6_washington_wins_for_the_confederacy():
+    game, _ = washington_raid(BASIC)
+    assert game.is_over and game.outcome.winner is C and game.outcome.rule == "11.b"
+
+
+@pytest.mark.rule("A-6")
+def test_recapture_restores_only_washington_s_value_and_a_second_capture_repeats():
+    game, before = washington_raid(with_rules("A-6"))
+    game.apply(ahd.Roll(5))
+    assert game.army_max(U) == before - 5
+    # the Union retakes Washington: only its own value 1 comes back
+    game.state.place(game.state.units["C-MF-01"], "manassas_junction")
+    game.state.place(game.state.units["U-MF-01"], "washington")
+    pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
+    assert game.controller("washington") is U
+    assert game.army_max(U) == before - 4
+    # a second capture rolls again and adds its own penalty
+    game.state.place(game.state.units["U-MF-01"], "chicago")
+    march(game, "manassas_junction", ahd.Move("C-MF-01", ("manassas_junction", "washington"), ("rail",)))
+    pass_until(game, lambda g: g.decision == "washington_roll")
+    game.apply(ahd.Roll(3))
+    assert game.state.washington_penalty == 4 + 2
+    assert game.army_max(U) == before - 1 - 6
+
+
+# =========================================================================== presets
+@pytest.mark.rule("0.2")
+def test_advanced_and_everything_presets():
+    assert {"A-3", "A-6"} <= set(PRESETS["advanced"])
+    assert set(PRESETS["advanced"]) - set(BASIC) == {r for r in SWITCHES if r.startswith("A-")}
+    assert set(PRESETS["everything"]) == set(SWITCHES) - {"S-12"}
+    for name in ("advanced", "everything"):
+        game = ahd.new_game("1862", options=name, seed=5)
+        assert set(game.options.to_list()) == set(PRESETS[name])
+
+
+def test_cli_plays_the_advanced_presets():
+    import io
+    from ahd.cli import main
+    out = io.StringIO()
+    assert main(["options"], out=out) == 0
+    assert "advanced" in out.getvalue() and "everything" in out.getvalue()
+    for preset in ("advanced", "everything"):
+        out = io.StringIO()
+        assert main(["play", "--scenario", "1863", "--preset", preset, "--union", "random",
+                     "--confederate", "random", "--seed", "4", "--quiet"], out=out) == 0
+        assert "A-3" in out.getvalue() and "Outcome:" in out.getvalue()
+
+
+# =========================================================================== A-5
+def invasion(options, port="mobile", defenders=(), invaders=2, roll=6):
+    """Turn 13 (1862): the Union rolls a 6 and invades ``port`` from Washington with ``invaders`` MF."""
+    units = [("union", "MF", "washington", 3), ("confederate", "MF", "atlanta")]
+    units += [("confederate", code, port) for code in defenders]
+    game = make_game(units, turn=12, options=options)
+    to_march_roll(game)
+    game.apply(ahd.Roll(roll))
+    for i in range(1, invaders + 1):
+        game.apply(ahd.Invade(f"U-MF-0{i}", port))
+    if game.decision == "movement":
+        game.apply(ahd.EndMovement())
+    return game
+
+
+def rolls(game, *values):
+    for value in values:
+        assert game.current_player == CHANCE, game.decision
+        game.apply(ahd.Roll(value))
+
+
+@pytest.mark.rule("A-5")
+def test_invading_an_empty_defended_port_meets_a_coastal_defence():
+    game = invasion(with_rules("A-5"))
+    battle = game.battle
+    assert battle is not None and battle.box == "mobile"
+    (defence,) = game.units_in("mobile", C)
+    assert defence.is_coastal and defence.type.value == 2 and game.is_entrenched(defence.id)
+    assert "coastal defence" in str(ahd.Target("U-MF-01", defence.id))
+    # it fires first, with the river +1 against the crossing invaders: 2 + 1 = 3
+    assert game.decision == "targets" and battle.firing is C
+    game.apply(ahd.Target(defence.id, "U-MF-01"))
+    assert "hits on 3 or less" in game.pending_roll
+    rolls(game, 3)
+    assert game.unit("U-MF-01").is_reduced
+    # the Union's shots: only at the coastal defence; militia value 2 − 1 entrenched = 1
+    assert "1 or less" in game.pending_roll
+    rolls(game, 1, 1)  # two hits destroy it
+    assert game.battle is None or game.decision != "battle_promotion"
+    assert not any(u.is_coastal for u in game.state.units.values())
+    assert [u.id for u in game.units_in("mobile")] == ["U-MF-01", "U-MF-02"]
+    assert game.decision != "battle_promotion"  # A-5 (d): no promotion for beating only the defence
+
+
+@pytest.mark.rule("A-5")
+def test_without_coastal_defences_an_empty_port_is_simply_occupied():
+    game = invasion(BASIC)
+    assert game.battle is None and game.phase != "combat"
+    pass_until(game, lambda g: g.phasing is C)
+    assert game.controller("mobile") is U
+
+
+@pytest.mark.rule("A-5")
+def test_no_coastal_defence_in_a_port_without_a_confederate_value():
+    game = invasion(with_rules("A-5"), port="norfolk")
+    assert game.battle is None
+    assert not any(u.is_coastal for u in game.state.units.values())
+
+
+@pytest.mark.rule("A-5")
+def test_every_union_shot_must_target_the_surviving_coastal_defence():
+    game = invasion(with_rules("A-5"), defenders=("MF",))
+    defence = next(u for u in game.units_in("mobile", C) if u.is_coastal)
+    game.apply(ahd.FireAuto())
+    rolls(game, 6, 6)  # the defenders miss
+    assert game.battle.firing is U and game.decision == "targets"
+    assert_refused(game, ahd.Target("U-MF-01", "C-MF-02"), "A-5")
+    assert_refused(game, ahd.Volley((("U-MF-01", defence.id), ("U-MF-02", "C-MF-02"))), "A-5")
+    legal = [a for a in game.legal_actions() if isinstance(a, ahd.Target)]
+    assert legal and all(a.target == defence.id for a in legal)
+    game.apply(ahd.FireAuto())
+    assert all(t == defence.id for _, t in game.battle.targets)
+    # first shot reduces it, the second destroys it; both rolls are needed
+    rolls(game, 1, 1)
+    assert not any(u.is_coastal for u in game.units_in("mobile"))
+    # without A-5 the Union may fire at the militia
+    plain = invasion(BASIC, defenders=("MF",))
+    plain.apply(ahd.FireAuto())
+    rolls(plain, 6)  # one defender: one shot; then the Union's only target is the militia
+    assert plain.battle.firing is U and ("U-MF-01", "C-MF-02") in plain.battle.targets
+
+
+@pytest.mark.rule("A-5")
+def test_surplus_shots_at_a_destroyed_coastal_defence_are_lost():
+    game = invasion(with_rules("A-5"), defenders=("MF",), invaders=3)
+    defence = next(u for u in game.units_in("mobile", C) if u.is_coastal)
+    game.apply(ahd.FireAuto())
+    rolls(game, 6, 6)
+    game.apply(ahd.FireAuto())
+    rolls(game, 1, 1)  # destroyed after two shots
+    assert any("is lost" in e.text for e in game.log[-3:])
+    assert game.unit(defence.id).location == "@out"  # set aside until the battle ends
+    assert game.unit("C-MF-02").strength == "full"
+    pass_until(game, lambda g: g.battle is None)
+    assert defence.id not in game.state.units
+
+
+@pytest.mark.rule("A-5")
+def test_a_lone_coastal_defence_cannot_retreat_and_others_leave_it_behind():
+    game = invasion(with_rules("A-5"))
+    defence = next(u for u in game.units_in("mobile", C) if u.is_coastal)
+    game.apply(ahd.Target(defence.id, "U-MF-01"))
+    rolls(game, 6, 4, 4)  # everybody misses: round 2
+    assert game.battle.round == 2 and game.battle.firing is C
+    assert game.decision == "targets"  # no retreat (nor reinforcement) to offer: straight to fire
+    from ahd import combat
+    assert combat.retreat_barrier(game.state, game.battle, C, "meridian").rule == "A-5"
+    # with a militia beside it, a retreat takes only the militia; the defence ends with the battle
+    other = invasion(with_rules("A-5"), defenders=("MF",))
+    other.apply(ahd.FireAuto())
+    rolls(other, 6, 6)
+    other.apply(ahd.FireAuto())
+    rolls(other, 4, 4)
+    assert other.battle.round == 2 and other.decision == "battle_options"
+    other.apply(ahd.Retreat("meridian"))
+    assert [u.id for u in other.units_in("meridian")] == ["C-MF-02"]
+    assert not any(u.is_coastal for u in other.state.units.values())
+    assert other.decision == "battle_promotion"  # a militia took part: the Union winner may promote
