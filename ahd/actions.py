@@ -45,6 +45,18 @@ class Roll(Action):
         return f"Roll a {self.value}"
 
 
+# --------------------------------------------------------------------------- supply (A-2)
+@dataclass(frozen=True, slots=True)
+class Starve(Action):
+    """A-2.3: the owner picks the unit an unsupplied stack loses (eliminated as in 5.d)."""
+
+    unit: str
+    kind: ClassVar[str] = "starve"
+
+    def __str__(self) -> str:
+        return f"Out of supply: lose {describe_unit_id(self.unit)}"
+
+
 # --------------------------------------------------------------------------- movement
 @dataclass(frozen=True, slots=True)
 class BeginMarch(Action):
@@ -270,7 +282,7 @@ class EndRecruitment(Action):
 
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (
-    Roll, BeginMarch, Move, Entrench, EndMarch, NavalMove, Invade, EndMovement,
+    Roll, Starve, BeginMarch, Move, Entrench, EndMarch, NavalMove, Invade, EndMovement,
     ChooseBattle, CavalryRetreat, HoldGround, Retreat, Evacuate, Reinforce, OpenFire, Target, FireAuto, Volley,
     Promote, NoPromotion, Recruit, EndRecruitment,
 )}

@@ -35,3 +35,49 @@ def coastal_defence_value(state: State, box: str | None = None) -> int:
     if not any(u.naval == "4.2.4" and u.side is Side.UNION for u in state.by_box[port]):
         return 0
     return state.board.boxes[port].red_value
+
+
+# --------------------------------------------------------------------------- A-2 supply
+def supply_reach(state: State, box: str, side: Side) -> set[str]:
+    """A-2.2: the boxes a supply line from ``box`` reaches: rail and river links only (Confederates:
+    not the Potomac), through boxes ``side`` controls that hold no enemy units; ``box`` included."""
+    board = state.board
+    seen = {box}
+    queue = deque([box])
+    while queue:
+        here = queue.popleft()
+        for step in board.steps(here):
+            there = step.to
+            if there in seen or step.kind not in ("rail", "river"):
+                continue
+            if side is Side.CONFEDERATE and board.is_potomac(here, there):
+                continue  # 4.2.6
+            if state.control[there] is not side or state.has_units(there, side.enemy):
+                continue
+            seen.add(there)
+            queue.append(there)
+    return seen
+
+
+def is_supplied(state: State, box: str, side: Side) -> bool:
+    """A-2.1 by the equivalent test of A-2.2: the reachable boxes hold two or more of the side's own
+    controlled recruiting cities, or (Union) the stack is in a port or reaches a Union-controlled port."""
+    board = state.board
+    if side is Side.UNION and board.boxes[box].port:
+        return True
+    cities = 0
+    for b in supply_reach(state, box, side):
+        if state.control[b] is side:
+            if board.boxes[b].value_for(side) > 0:
+                cities += 1
+                if cities >= 2:
+                    return True
+            if side is Side.UNION and board.boxes[b].port:
+                return True
+    return False
+
+
+def unsupplied_stacks(state: State, side: Side) -> list[str]:
+    """A-2.1: boxes holding two or more of ``side``'s units that are out of supply (a lone unit is supplied)."""
+    return [box for box, units in sorted(state.by_box.items())
+            if sum(1 for u in units if u.side is side) >= 2 and not is_supplied(state, box, side)]

@@ -197,13 +197,13 @@ def auto_targets(state: State, battle: Battle) -> list[tuple[str, str]]:
 
 
 # --------------------------------------------------------------------------- damage (5.1.c, 5.d)
-def eliminate(state: State, unit: Unit) -> None:
+def eliminate(state: State, unit: Unit, in_battle: bool = True) -> None:
     """5.d: militia back to the owner's pool; veteran and crack out of the game. A destroyed coastal
     defence (A-5) is set aside until its battle ends."""
     if unit.is_coastal:
         state.place(unit, OUT)
         return
-    if unit.side is Side.CONFEDERATE and unit.type.is_infantry and unit.type.quality != MILITIA:
+    if in_battle and unit.side is Side.CONFEDERATE and unit.type.is_infantry and unit.type.quality != MILITIA:
         state.veteran_losses += 1  # O-4.3
     state.place(unit, POOL if unit.type.quality == MILITIA else OUT)
 

@@ -13,7 +13,7 @@ from typing import Callable
 from . import advanced, combat, movement, recruitment
 from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
-                      Recruit, Reinforce, Retreat, Roll, Target, Volley)
+                      Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley)
 from .calendar import Turn
 from .combat_steps import CombatSteps
 from .control import update_control
@@ -24,7 +24,7 @@ from .state import Outcome, State
 from .victory import check_end_of_turn, check_update, scenario_score
 
 SEGMENT_OF_STEP = {
-    "march_roll": "movement", "movement": "movement", "march": "movement",
+    "supply": "movement", "march_roll": "movement", "movement": "movement", "march": "movement",
     "choose_battle": "combat", "cavalry_retreat": "combat", "battle_options": "combat", "targets": "combat",
     "shot": "combat", "battle_promotion": "combat",
     "training_roll": "promotion", "promotion": "promotion", "recruit_roll": "recruitment", "recruitment": "recruitment",
@@ -179,6 +179,18 @@ class Engine(CombatSteps):
         s.invasion_port = None
         s.march_roll = None
         self.on_half_turn()
+        if "A-2" in s.options:
+            s.unsupplied = advanced.unsupplied_stacks(s, s.phasing)
+            if s.unsupplied:
+                names = ", ".join(s.board.name(b) for b in s.unsupplied)
+                self.log("supply", f"{s.phasing.adjective} stacks out of supply: {names}; each loses one unit of "
+                                   f"its owner's choice (A-2)")
+                s.step = "supply"
+                return
+        self._begin_movement()
+
+    def _begin_movement(self) -> None:
+        s = self.state
         if s.turn == self.scenario.start_turn:
             s.marches_left = self.scenario.first_turn_marches
             rule = "4.1" if self.scenario.start_turn == 1 else "S-0"
@@ -188,6 +200,29 @@ class Engine(CombatSteps):
             self._movement_or_end()
         else:
             s.step = "march_roll"
+
+    # ================================================================== supply
+    def _legal_supply(self) -> list[Action]:
+        s = self.state
+        return [Starve(u.id) for u in sorted(s.units_in(s.unsupplied[0], s.phasing), key=lambda u: u.id)]
+
+    def _check_starve(self, action: Starve) -> IllegalActionError | None:
+        s = self.state
+        unit = s.units.get(action.unit)
+        box = s.unsupplied[0]
+        if unit is None or unit.side is not s.phasing or unit.location != box:
+            return IllegalActionError("A-2.3", f"the unit lost must come from the unsupplied {s.phasing.adjective} "
+                                               f"stack at {s.board.name(box)}")
+        return None
+
+    def _do_starve(self, action: Starve) -> None:
+        s = self.state
+        unit = s.units[action.unit]
+        box = s.unsupplied.pop(0)
+        combat.eliminate(s, unit, in_battle=False)
+        self.log("supply", f"{unit.label} at {s.board.name(box)} is lost for want of supply (A-2.3)")
+        if not s.unsupplied:
+            self._begin_movement()
 
     # ================================================================== chance
     def _check_roll(self, action: Roll) -> IllegalActionError | None:
@@ -471,6 +506,7 @@ class Engine(CombatSteps):
     ACCEPTS: dict[str, tuple[type, ...]] = {
         "march_roll": (Roll,), "shot": (Roll,), "recruit_roll": (Roll,), "training_roll": (Roll,),
         "washington_roll": (Roll,),
+        "supply": (Starve,),
         "movement": (BeginMarch, NavalMove, Invade, EndMovement),
         "march": (Move, Entrench, EndMarch),
         "choose_battle": (ChooseBattle,),

@@ -49,6 +49,9 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
     Switch("O-4.4", "1863 draft riots",
            "The 1863 draft arrives as one militia infantry at the start of each of turns 18-21."),
     # advanced rules (A-): each an independent switch
+    Switch("A-2", "Supply",
+           "At the start of each half-turn every stack of two or more units out of supply (no rail/river line "
+           "through friendly boxes to two own cities, or for the Union to a port) loses one unit of its owner's choice."),
     Switch("A-3", "Command table marches",
            "The march roll is read on the command table T-4 (year and side); a natural 6 still allows an invasion."),
     Switch("A-5", "Coastal defences",

@@ -83,6 +83,7 @@ class State:
         self.march_ordered: list[str] = []
         self.march_moves: list[tuple[str, str]] = []  # (unit id, text) of the march in progress
         self.invasion_port: str | None = None
+        self.unsupplied: list[str] = []  # stacks still to lose a unit this half-turn
         # combat segment
         self.battles: list[str] = []
         self.battle: Battle | None = None
@@ -111,6 +112,7 @@ class State:
         new.control = dict(self.control)
         new.cavalry_held = set(self.cavalry_held)
         new.serial = dict(self.serial)
+        new.unsupplied = list(self.unsupplied)
         new.march_ordered = list(self.march_ordered)
         new.march_moves = list(self.march_moves)
         new.battles = list(self.battles)

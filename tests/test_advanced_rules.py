@@ -266,3 +266,80 @@ def test_a_lone_coastal_defence_cannot_retreat_and_others_leave_it_behind():
     assert [u.id for u in other.units_in("meridian")] == ["C-MF-02"]
     assert not any(u.is_coastal for u in other.state.units.values())
     assert other.decision == "battle_promotion"  # a militia took part: the Union winner may promote
+
+
+# =========================================================================== A-2
+@pytest.mark.rule("A-2.1")
+@pytest.mark.rule("A-2.3")
+def test_an_unsupplied_stack_loses_one_unit_of_its_owner_s_choice():
+    game = make_game([("union", "MF", "atlanta"), ("union", "FV", "atlanta"), ("union", "MF", "chicago"),
+                      ("confederate", "MF", "richmond")], options=with_rules("A-2"))
+    assert game.decision == "supply" and game.current_player is U and game.phase == "movement"
+    assert set(game.legal_actions()) == {ahd.Starve("U-MF-01"), ahd.Starve("U-FV-01")}
+    assert "Out of supply" in str(ahd.Starve("U-FV-01"))
+    assert_refused(game, ahd.Starve("U-MF-02"), "A-2.3")    # not in the stack
+    assert_refused(game, ahd.Starve("C-MF-01"), "A-2.3")    # not his unit
+    assert_refused(game, ahd.EndMovement(), "3.a")          # the loss comes first
+    game.apply(ahd.Starve("U-MF-01"))
+    assert game.unit("U-MF-01").location == "@pool"         # 5.d: militia back to the pool
+    assert [u.id for u in game.units_in("atlanta")] == ["U-FV-01"]
+    assert game.decision == "movement"
+    assert any("A-2.3" in e.text for e in game.log)
+    assert ahd.action_from_dict(ahd.Starve("U-FV-01").to_dict()) == ahd.Starve("U-FV-01")
+
+
+@pytest.mark.rule("A-2.1")
+def test_supply_switched_off_or_supplied_or_lone_units_lose_nothing():
+    off = make_game([("union", "MF", "atlanta", 2), ("confederate", "MF", "richmond")])
+    assert off.decision == "movement" and len(off.units_in("atlanta")) == 2
+    # a lone unit is supplied; a stack in a home city with rail to others is supplied
+    on = make_game([("union", "MF", "atlanta"), ("union", "MF", "chicago", 3), ("confederate", "MF", "richmond")],
+                   options=with_rules("A-2"))
+    assert on.decision == "movement"
+
+
+@pytest.mark.rule("A-2.1")
+def test_union_stacks_in_a_port_are_supplied():
+    game = make_game([("union", "MF", "mobile", 2), ("union", "MF", "atlanta", 2)], options=with_rules("A-2"))
+    assert game.decision == "supply"
+    assert {a.unit for a in game.legal_actions()} == {"U-MF-03", "U-MF-04"}   # only the Atlanta stack
+    game.apply(ahd.Starve("U-MF-03"))
+    assert game.decision == "movement" and len(game.units_in("mobile")) == 2
+
+
+@pytest.mark.rule("A-2.2")
+def test_supply_line_is_cut_by_enemy_units_and_the_check_is_the_phasing_player_s():
+    # Ironton's only rail runs to St. Louis
+    supplied = make_game([("union", "MF", "ironton", 2)], options=with_rules("A-2"))
+    assert supplied.decision == "movement"
+    cut = make_game([("union", "MF", "ironton", 2), ("confederate", "MF", "st_louis")], options=with_rules("A-2"))
+    assert cut.decision == "supply" and {a.unit for a in cut.legal_actions()} == {"U-MF-01", "U-MF-02"}
+    # the Confederate stack at Ironton is checked only at the start of the Confederate half
+    game = make_game([("union", "MF", "chicago"), ("confederate", "MF", "ironton", 2)], options=with_rules("A-2"))
+    assert game.decision == "movement" and game.phasing is U
+    pass_until(game, lambda g: g.phasing is C)
+    assert game.decision == "supply"
+    game.apply(ahd.Starve("C-MF-02"))
+    assert game.decision == "movement" and [u.id for u in game.units_in("ironton")] == ["C-MF-01"]
+
+
+@pytest.mark.rule("A-2.2")
+def test_supply_lines_use_rail_and_river_only():
+    from ahd import advanced
+    game = make_game([("union", "MF", "ironton", 2)], options=with_rules("A-2"))
+    reach = advanced.supply_reach(game.state, "ironton", U)
+    assert "st_louis" in reach and "thayer" not in reach   # Ironton–Thayer is a road
+
+
+@pytest.mark.rule("A-2.2")
+@pytest.mark.rule("4.2.6")
+def test_confederate_supply_lines_never_use_the_potomac():
+    from ahd import advanced
+    game = make_game([("confederate", "MF", "washington", 2), ("union", "MF", "chicago")],
+                     options=with_rules("A-2", "A-6"), control={"union": ["manassas_junction"]})  # no 11.b win
+    assert advanced.supply_reach(game.state, "washington", C) == {"washington"}  # not by river to Fredericksburg
+    assert game.decision == "movement"
+    pass_until(game, lambda g: g.phasing is C)
+    assert game.decision == "supply"   # cut off: Confederate Washington cannot trace over the Potomac
+    game.apply(ahd.Starve("C-MF-01"))
+    assert len(game.units_in("washington")) == 1
