@@ -7,7 +7,7 @@
 
 The engine needs only the standard library and numpy; it never imports Jupyter packages.
 """
-from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
+from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, EndMarch, EndMovement, EndRecruitment,
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley, action_from_dict)
 from .board import Board, Box, default_board, load_board
@@ -21,7 +21,7 @@ from .simulate import SimulationResults, simulate
 from .state import Outcome
 
 __all__ = [
-    "Action", "BeginMarch", "CavalryRetreat", "ChooseBattle", "EndMarch", "EndMovement", "EndRecruitment",
+    "Action", "BeginMarch", "CavalryRetreat", "ChooseBattle", "ChooseFirer", "FireChosen", "EndMarch", "EndMovement", "EndRecruitment",
     "Entrench", "Evacuate", "FireAuto", "HoldGround", "Invade", "Move", "NavalMove", "NoPromotion", "OpenFire", "Promote",
     "Recruit", "Reinforce", "Retreat", "Roll", "Starve", "Target", "Volley", "action_from_dict",
     "Board", "Box", "default_board", "load_board", "Turn",

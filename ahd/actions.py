@@ -209,6 +209,27 @@ class OpenFire(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseFirer(Action):
+    """A-7 (c): choose one unit to fire this moment (at most the day's command)."""
+
+    unit: str
+    kind: ClassVar[str] = "choose_firer"
+
+    def __str__(self) -> str:
+        return f"{describe_unit_id(self.unit)} fires this round (A-7)"
+
+
+@dataclass(frozen=True, slots=True)
+class FireChosen(Action):
+    """A-7 (c): fire with the units chosen so far (fewer than the command allows)."""
+
+    kind: ClassVar[str] = "fire_chosen"
+
+    def __str__(self) -> str:
+        return "Fire with the chosen units only"
+
+
+@dataclass(frozen=True, slots=True)
 class Target(Action):
     """Declare one shooter's target (5.1.a)."""
 
@@ -283,7 +304,8 @@ class EndRecruitment(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (
     Roll, Starve, BeginMarch, Move, Entrench, EndMarch, NavalMove, Invade, EndMovement,
-    ChooseBattle, CavalryRetreat, HoldGround, Retreat, Evacuate, Reinforce, OpenFire, Target, FireAuto, Volley,
+    ChooseBattle, CavalryRetreat, HoldGround, Retreat, Evacuate, Reinforce, OpenFire, ChooseFirer, FireChosen,
+    Target, FireAuto, Volley,
     Promote, NoPromotion, Recruit, EndRecruitment,
 )}
 

@@ -81,3 +81,38 @@ def unsupplied_stacks(state: State, side: Side) -> list[str]:
     """A-2.1: boxes holding two or more of ``side``'s units that are out of supply (a lone unit is supplied)."""
     return [box for box, units in sorted(state.by_box.items())
             if sum(1 for u in units if u.side is side) >= 2 and not is_supplied(state, box, side)]
+
+
+# --------------------------------------------------------------------------- A-7 battle days
+COMMAND_CAP = 8
+DAY_ROUNDS = 4
+
+
+def battle_day(round_number: int) -> int:
+    """A-7 (a): rounds 1–4 are day 1, 5–8 day 2, …"""
+    return (round_number - 1) // DAY_ROUNDS + 1
+
+
+def leader_command(state: State, battle, side: Side) -> int:
+    """A-7 (b): the values of the side's leaders present (leaders are not implemented: none)."""
+    return 0
+
+
+def day_command(state: State, battle, side: Side, natural: int) -> tuple[int, str]:
+    """A-7 (b): T-4 value; + ceil(previous day's final command / 2) after day 1; + leaders; at most 8.
+    Returns the command and how it was made up."""
+    value = command_value(state.turn, side, natural)
+    parts = [f"T-4 {value}"]
+    total = value
+    if battle.day > 1 and side in battle.command:
+        carried = -(-battle.command[side] // 2)
+        total += carried
+        parts.append(f"half of {battle.command[side]} = {carried}")
+    leaders = leader_command(state, battle, side)
+    if leaders:
+        total += leaders
+        parts.append(f"leaders {leaders}")
+    if total > COMMAND_CAP:
+        parts.append(f"capped at {COMMAND_CAP}")
+        total = COMMAND_CAP
+    return total, " + ".join(parts)

@@ -16,6 +16,14 @@ def battle_units(state: State, battle: Battle, side: Side) -> list[Unit]:
     return sorted((u for u in state.by_box[battle.box] if u.side is side), key=lambda u: u.id)
 
 
+def shooters(state: State, battle: Battle) -> list[Unit]:
+    """The firing side's shooters this moment: all its battle units, or under A-7 those chosen."""
+    units = battle_units(state, battle, battle.firing)
+    if battle.firers is None:
+        return units
+    return [u for u in units if u.id in battle.firers]
+
+
 def is_entrenched_in_battle(state: State, battle: Battle, unit: Unit) -> bool:
     """4.2.5 for targets in this battle; H-1: reinforcements are never entrenched in it."""
     if "H-1" in state.options and unit.id in battle.reinforced:
@@ -68,7 +76,7 @@ def required_distinct(shooters: int, enemies: int) -> int:
 
 def next_shooter(state: State, battle: Battle) -> Unit | None:
     declared = {s for s, _ in battle.targets}
-    for unit in battle_units(state, battle, battle.firing):
+    for unit in shooters(state, battle):
         if unit.id not in declared:
             return unit
     return None
@@ -103,7 +111,15 @@ def _priorities_feasible(shooters: list[Unit], enemies: list[Unit], targets: lis
 
 
 def check_target(state: State, battle: Battle, shooter_id: str, target_id: str) -> IllegalActionError | None:
-    shooters = battle_units(state, battle, battle.firing)
+    firing = shooters(state, battle)
+    if battle.firers is not None and shooter_id not in battle.firers and \
+            shooter_id in {u.id for u in battle_units(state, battle, battle.firing)}:
+        return IllegalActionError("A-7", f"{shooter_id} was not chosen to fire this moment")
+    return _check_target(state, battle, firing, shooter_id, target_id)
+
+
+def _check_target(state: State, battle: Battle, shooters: list[Unit], shooter_id: str,
+                  target_id: str) -> IllegalActionError | None:
     enemies = battle_units(state, battle, battle.firing.enemy)
     declared = {s for s, _ in battle.targets}
     if shooter_id not in {u.id for u in shooters}:
@@ -141,11 +157,11 @@ def forced_target(state: State, battle: Battle) -> Unit | None:
 
 
 def check_volley(state: State, battle: Battle, targets: tuple[tuple[str, str], ...]) -> IllegalActionError | None:
-    shooters = {u.id for u in battle_units(state, battle, battle.firing)}
+    firing = {u.id for u in shooters(state, battle)}
     if battle.targets:
         return IllegalActionError("5.1.a", "some targets are already declared; declare the rest one by one")
     given = [s for s, _ in targets]
-    if sorted(given) != sorted(shooters):
+    if sorted(given) != sorted(firing):
         return IllegalActionError("5.1.a", "a volley declares exactly one target for every firing unit")
     trial = battle.copy()
     for shooter, target in targets:
@@ -184,16 +200,16 @@ def declaration_feasible(options, shooters: list, enemies: list, targets: list[t
 
 def auto_targets(state: State, battle: Battle) -> list[tuple[str, str]]:
     """FireAuto: the remaining shooters' targets by ``greedy_targets``. Always legal (5.1.a or O-2.2)."""
-    shooters = battle_units(state, battle, battle.firing)
+    firing = shooters(state, battle)
     enemies = battle_units(state, battle, battle.firing.enemy)
     declared = {s for s, _ in battle.targets}
     coastal = forced_target(state, battle)
     if coastal is not None:
-        return [(u.id, coastal.id) for u in shooters if u.id not in declared]
+        return [(u.id, coastal.id) for u in firing if u.id not in declared]
     return greedy_targets(
-        [u for u in shooters if u.id not in declared], enemies, battle.targets,
+        [u for u in firing if u.id not in declared], enemies, battle.targets,
         lambda s, t: effective_value(state, battle, s, t),
-        lambda targets: declaration_feasible(state.options, shooters, enemies, targets))
+        lambda targets: declaration_feasible(state.options, firing, enemies, targets))
 
 
 # --------------------------------------------------------------------------- damage (5.1.c, 5.d)

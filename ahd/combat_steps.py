@@ -5,7 +5,7 @@ keep each module readable; the rules themselves are in ``combat.py``.
 from __future__ import annotations
 
 from . import advanced, combat, movement, promotion
-from .actions import (Action, CavalryRetreat, ChooseBattle, Evacuate, FireAuto, HoldGround, NoPromotion, OpenFire,
+from .actions import (Action, CavalryRetreat, ChooseBattle, ChooseFirer, Evacuate, FireAuto, FireChosen, HoldGround, NoPromotion, OpenFire,
                       Promote, Reinforce, Retreat, Target, Volley)
 from .errors import IllegalActionError
 from .sides import Side
@@ -109,10 +109,28 @@ class CombatSteps:
         battle.reinforced_now = False
         battle.targets = []
         battle.shot_index = 0
+        battle.firers = None
+        day = advanced.battle_day(battle.round)
+        if "A-7" in s.options and battle.day < day:
+            battle.day = day  # A-7 (b): each side rolls its command at the day's start
+            battle.command_pending = [battle.defender, battle.attacker]
+            s.step = "command_roll"
+            return
         if battle.round >= 2 and len(self._legal_battle_options()) > 1:
             s.step = "battle_options"
         else:
             self._begin_targets()
+
+    def _command_rolled(self, natural: int) -> None:
+        s = self.state
+        battle = s.battle
+        side = battle.command_pending.pop(0)
+        command, how = advanced.day_command(s, battle, side, natural)
+        battle.command[side] = command
+        self.log("command", f"Day {battle.day} at {s.board.name(battle.box)}: {side.adjective} command roll "
+                            f"{natural}: {how} = {command} (A-7)")
+        if not battle.command_pending:
+            self._begin_moment(battle.firing)
 
     def _legal_battle_options(self) -> list[Action]:
         s = self.state
@@ -180,7 +198,53 @@ class CombatSteps:
     def _begin_targets(self) -> None:
         s = self.state
         battle = s.battle
+        if "A-7" in s.options and len(combat.battle_units(s, battle, battle.firing)) > battle.command[battle.firing]:
+            battle.firers = []  # A-7 (c): at most `command` units of the side's choice fire
+            s.step = "firers"
+            return
+        self._declare_targets()
+
+    def _legal_firers(self) -> list[Action]:
+        s = self.state
+        battle = s.battle
+        actions: list[Action] = [ChooseFirer(u.id) for u in combat.battle_units(s, battle, battle.firing)
+                                 if u.id not in battle.firers]
+        if battle.firers:
+            actions.append(FireChosen())
+        return actions
+
+    def _check_choose_firer(self, action: ChooseFirer) -> IllegalActionError | None:
+        s = self.state
+        battle = s.battle
+        if action.unit not in {u.id for u in combat.battle_units(s, battle, battle.firing)}:
+            return IllegalActionError("A-7", f"{action.unit} is not a unit of the firing side in this battle")
+        if action.unit in battle.firers:
+            return IllegalActionError("A-7", f"{action.unit} is already chosen to fire")
+        return None
+
+    def _do_choose_firer(self, action: ChooseFirer) -> None:
+        s = self.state
+        battle = s.battle
+        battle.firers.append(action.unit)
+        if len(battle.firers) >= battle.command[battle.firing]:
+            self._declare_targets()
+
+    def _check_fire_chosen(self, action: FireChosen) -> IllegalActionError | None:
+        if not self.state.battle.firers:
+            return IllegalActionError("A-7", "choose at least one unit to fire")
+        return None
+
+    def _do_fire_chosen(self, action: FireChosen) -> None:
+        self._declare_targets()
+
+    def _declare_targets(self) -> None:
+        s = self.state
+        battle = s.battle
         s.step = "targets"
+        if battle.firers is not None:
+            names = ", ".join(s.units[u].label for u in battle.firers)
+            self.log("command", f"{battle.firing.adjective} command {battle.command[battle.firing]}: "
+                                f"{names} fire (A-7)")
         if len(combat.battle_units(s, battle, battle.firing.enemy)) == 1:
             battle.targets.extend(combat.auto_targets(s, battle))  # one enemy: nothing to choose
             self._begin_shots()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import advanced, combat, movement, recruitment
-from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
+from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, EndMarch, EndMovement, EndRecruitment,
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley)
 from .calendar import Turn
@@ -26,12 +26,12 @@ from .victory import check_end_of_turn, check_update, scenario_score
 SEGMENT_OF_STEP = {
     "supply": "movement", "march_roll": "movement", "movement": "movement", "march": "movement",
     "choose_battle": "combat", "cavalry_retreat": "combat", "battle_options": "combat", "targets": "combat",
-    "shot": "combat", "battle_promotion": "combat",
+    "shot": "combat", "battle_promotion": "combat", "command_roll": "combat", "firers": "combat",
     "training_roll": "promotion", "promotion": "promotion", "recruit_roll": "recruitment", "recruitment": "recruitment",
     "washington_roll": "recruitment",
     "over": "over",
 }
-CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll", "washington_roll")
+CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll", "washington_roll", "command_roll")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,7 @@ class Engine(CombatSteps):
             return CHANCE
         if s.step == "cavalry_retreat":
             return s.battle.defender
-        if s.step in ("battle_options", "targets"):
+        if s.step in ("battle_options", "targets", "firers"):
             return s.battle.firing
         if s.step == "battle_promotion":
             return s.battle.winner
@@ -91,6 +91,9 @@ class Engine(CombatSteps):
         if s.step == "training_roll":
             return (f"Confederate replacement training roll, minus {s.veteran_losses} for veteran/crack "
                     f"infantry lost this turn: 1 or less gives two promotions (O-4.3)")
+        if s.step == "command_roll":
+            side = s.battle.command_pending[0]
+            return f"{side.adjective} command roll for day {s.battle.day} at {s.board.name(s.battle.box)} (A-7, T-4)"
         if s.step == "washington_roll":
             return "capture of Washington: the Union maximum falls by the roll, 1 counting as 2 (A-6)"
         if s.step == "shot":
@@ -233,7 +236,7 @@ class Engine(CombatSteps):
     def _legal_march_roll(self) -> list[Action]:
         return [Roll(v) for v in range(1, 7)]
 
-    _legal_shot = _legal_recruit_roll = _legal_training_roll = _legal_washington_roll = _legal_march_roll
+    _legal_shot = _legal_recruit_roll = _legal_training_roll = _legal_washington_roll = _legal_command_roll = _legal_march_roll
 
     def _do_roll(self, action: Roll) -> None:
         s = self.state
@@ -258,6 +261,8 @@ class Engine(CombatSteps):
             self.log("roll", f"Confederate replacement training roll {action.value} − {s.veteran_losses} = "
                              f"{modified}: {s.promotions_left} promotion(s) this segment (O-4.3)")
             s.step = "promotion"
+        elif s.step == "command_roll":
+            self._command_rolled(action.value)
         elif s.step == "washington_roll":
             penalty = max(2, action.value)
             s.washington_penalty += penalty - 1
@@ -505,7 +510,8 @@ class Engine(CombatSteps):
 
     ACCEPTS: dict[str, tuple[type, ...]] = {
         "march_roll": (Roll,), "shot": (Roll,), "recruit_roll": (Roll,), "training_roll": (Roll,),
-        "washington_roll": (Roll,),
+        "washington_roll": (Roll,), "command_roll": (Roll,),
+        "firers": (ChooseFirer, FireChosen),
         "supply": (Starve,),
         "movement": (BeginMarch, NavalMove, Invade, EndMovement),
         "march": (Move, Entrench, EndMarch),

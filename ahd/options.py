@@ -59,6 +59,9 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
            "entrenched, two hits to destroy; while it stands every Union shot must target it."),
     Switch("A-6", "Capture of Washington",
            "Washington no longer wins; its capture costs the Union maximum a die roll (1 counts as 2) in total."),
+    Switch("A-7", "Battle days and command",
+           "Battles run in days of four rounds; each day both sides roll their command on T-4 (plus half the "
+           "previous day's, at most 8) and fire with at most that many units of their choice."),
 )}
 
 _BASIC = tuple(rule for rule, s in SWITCHES.items() if s.default)

@@ -48,6 +48,10 @@ class Battle:
     reinforced_now: bool = False               # a reinforcement already came this moment: no retreat
     invasion: bool = False                     # the attackers came by naval invasion (O-3.1)
     coastal: str | None = None                 # id of the coastal defence of this battle
+    command: dict = field(default_factory=dict)   # Side -> this day's command
+    day: int = 0                               # the day whose command has been rolled
+    command_pending: list = field(default_factory=list)  # sides still to roll this day's command
+    firers: list | None = None                 # units chosen to fire this moment (None: all fire)
     targets: list = field(default_factory=list)   # [(shooter, target)] declared this moment
     shot_index: int = 0                        # next declared shot to resolve
     winner: Side | None = None
@@ -57,7 +61,9 @@ class Battle:
                        participants={s: set(v) for s, v in self.participants.items()},
                        reinforce_origins={s: set(v) for s, v in self.reinforce_origins.items()},
                        reinforced=set(self.reinforced), used_origins=set(self.used_origins),
-                       targets=list(self.targets))
+                       targets=list(self.targets), command=dict(self.command),
+                       command_pending=list(self.command_pending),
+                       firers=None if self.firers is None else list(self.firers))
 
 
 class State:

@@ -343,3 +343,115 @@ def test_confederate_supply_lines_never_use_the_potomac():
     assert game.decision == "supply"   # cut off: Confederate Washington cannot trace over the Potomac
     game.apply(ahd.Starve("C-MF-01"))
     assert len(game.units_in("washington")) == 1
+
+
+# =========================================================================== A-7
+def long_battle(options, turn=12, union=7, confederate=2, conf_code="MF"):
+    """Union ``union`` MF attack ``confederate`` Confederate units at Lexington from Cincinnati."""
+    game = make_game([("union", "MF", "cincinnati", union), ("confederate", conf_code, "lexington", confederate)],
+                     turn=turn, options=options)
+    game.apply(ahd.BeginMarch("cincinnati"))
+    for i in range(1, union + 1):
+        game.apply(ahd.Move(f"U-MF-{i:02d}", ("cincinnati", "lexington"), ("rail",)))
+    if game.decision == "march":
+        game.apply(ahd.EndMarch())
+    if game.decision == "movement":
+        game.apply(ahd.EndMovement())
+    return game
+
+
+def fight(game, command_rolls, until_round, choose=None):
+    """Drive the battle, every shot missing (a 6 always misses, H-2); returns per round the number of
+    Union shots and per day the commands."""
+    rolls_left = {side: list(values) for side, values in command_rolls.items()}
+    shots, commands = {}, {}
+    while game.battle is not None and game.battle.round <= until_round:
+        battle = game.battle
+        if game.decision == "command_roll":
+            side = battle.command_pending[0]
+            game.apply(ahd.Roll(rolls_left[side].pop(0)))
+            if not game.battle.command_pending:
+                commands[game.battle.day] = dict(game.battle.command)
+        elif game.decision == "firers":
+            picks = [a for a in game.legal_actions() if isinstance(a, ahd.ChooseFirer)]
+            game.apply(picks[0])
+        elif game.decision == "targets":
+            game.apply(ahd.FireAuto())
+            if battle.firing is U:
+                shots[battle.round] = len(battle.targets)
+        elif game.decision == "shot":
+            game.apply(ahd.Roll(6))
+        elif game.decision == "battle_options":
+            game.apply(ahd.OpenFire())
+        else:
+            raise AssertionError(game.decision)
+    return shots, commands
+
+
+@pytest.mark.rule("A-7")
+def test_e4_battle_days_and_command():
+    """E-4: 1862, Union day 1 roll 4 -> 3, day 2 roll 1 -> 2 + ceil(3/2) = 4, day 3 roll 5 -> 4 + 2 = 6."""
+    game = long_battle(with_rules("A-7"))
+    assert game.decision == "command_roll" and game.current_player == CHANCE
+    assert "command roll" in game.pending_roll
+    shots, commands = fight(game, {U: [4, 1, 5], C: [1, 1, 1]}, until_round=9)
+    assert [commands[d][U] for d in (1, 2, 3)] == [3, 4, 6]
+    assert [commands[d][C] for d in (1, 2, 3)] == [3, 3 + 2, 3 + 3]   # 1862 C: a 1 reads 3
+    assert [shots[r] for r in range(1, 10)] == [3, 3, 3, 3, 4, 4, 4, 4, 6]   # ≤ command shooters
+    assert any("(A-7)" in e.text and "= 4" in e.text for e in game.log)
+
+
+@pytest.mark.rule("A-7")
+def test_command_is_capped_at_eight():
+    # 1863 Confederate: a 6 reads 6; day 2: 6 + 3 = 9 -> 8
+    game = long_battle(with_rules("A-7"), turn=22, union=2, confederate=9, conf_code="FV")
+    _, commands = fight(game, {U: [6, 6], C: [6, 6]}, until_round=5)
+    assert commands[1][C] == 6 and commands[2][C] == 8
+    assert commands[1][U] == 5 and commands[2][U] == 5 + 3
+
+
+@pytest.mark.rule("A-7")
+def test_the_side_chooses_its_firers_and_only_they_fire():
+    game = long_battle(with_rules("A-7"))
+    game.apply(ahd.Roll(4))   # Confederate defender: 1862, 4 -> 4 (two units: all fire)
+    game.apply(ahd.Roll(1))   # Union: 1 -> 2
+    assert game.battle.command == {C: 4, U: 2}
+    game.apply(ahd.FireAuto())
+    game.apply(ahd.Roll(6))
+    game.apply(ahd.Roll(6))
+    assert game.decision == "firers" and game.current_player is U
+    assert {a.unit for a in game.legal_actions() if isinstance(a, ahd.ChooseFirer)} == {f"U-MF-{i:02d}" for i in range(1, 8)}
+    assert_refused(game, ahd.FireChosen(), "A-7")            # at least one
+    assert_refused(game, ahd.ChooseFirer("C-MF-01"), "A-7")  # not a firing unit
+    game.apply(ahd.ChooseFirer("U-MF-05"))
+    assert_refused(game, ahd.ChooseFirer("U-MF-05"), "A-7")  # chosen already
+    assert ahd.FireChosen() in game.legal_actions()
+    game.apply(ahd.ChooseFirer("U-MF-07"))                  # the command of 2 is reached
+    assert game.decision == "targets"
+    assert_refused(game, ahd.Target("U-MF-01", "C-MF-01"), "A-7")
+    game.apply(ahd.FireAuto())
+    assert sorted(s for s, _ in game.battle.targets) == ["U-MF-05", "U-MF-07"]
+    for action in (ahd.ChooseFirer("U-MF-01"), ahd.FireChosen()):
+        assert ahd.action_from_dict(action.to_dict()) == action and str(action)
+
+
+@pytest.mark.rule("A-7")
+def test_fewer_firers_may_be_chosen_and_without_a7_everybody_fires():
+    game = long_battle(with_rules("A-7"))
+    game.apply(ahd.Roll(4))
+    game.apply(ahd.Roll(6))   # Union 1862: 6 -> 4
+    game.apply(ahd.FireAuto())
+    game.apply(ahd.Roll(6))
+    game.apply(ahd.Roll(6))
+    game.apply(ahd.ChooseFirer("U-MF-02"))
+    game.apply(ahd.FireChosen())
+    assert game.decision == "targets" or game.decision == "shot"
+    assert [s for s, _ in game.battle.targets] in ([], ["U-MF-02"])
+    plain = long_battle(BASIC)
+    assert plain.decision == "targets" and plain.battle.firing is C
+    plain.apply(ahd.FireAuto())
+    plain.apply(ahd.Roll(6))
+    plain.apply(ahd.Roll(6))
+    assert plain.decision == "targets"
+    plain.apply(ahd.FireAuto())
+    assert len(plain.battle.targets) == 7
