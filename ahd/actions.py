@@ -135,6 +135,72 @@ class EndMovement(Action):
         return "End movement (unused marches lapse)"
 
 
+# --------------------------------------------------------------------------- leaders (AO-8.2)
+def _leader(name: str) -> str:
+    return name.capitalize()
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceLeader(Action):
+    """AO-8.2.0 / AO-8.2.2: place an arriving or returning leader in a box with friendly units."""
+
+    leader: str
+    box: str
+    kind: ClassVar[str] = "place_leader"
+
+    def __str__(self) -> str:
+        return f"Place {_leader(self.leader)} at {_name(self.box)}"
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderMove(Action):
+    """AO-8.2.1 / C-3: a leader moves alone, as infantry, without allowance cost."""
+
+    leader: str
+    path: tuple[str, ...]
+    lines: tuple[str, ...]
+    kind: ClassVar[str] = "leader_move"
+
+    def __str__(self) -> str:
+        return (f"{_leader(self.leader)} rides alone: {_ARROW.join(_name(b) for b in self.path)}"
+                f" by {' and '.join(sorted(set(self.lines)))}")
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderFollow(Action):
+    """AO-8.2.1: a leader goes with a unit that moved from his box (march, naval move, invasion)."""
+
+    leader: str
+    unit: str
+    kind: ClassVar[str] = "leader_follow"
+
+    def __str__(self) -> str:
+        return f"{_leader(self.leader)} goes with {describe_unit_id(self.unit)}"
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderReinforce(Action):
+    """AO-8.2.1: a leader joins the battle from an adjacent box (no reinforcement quota used)."""
+
+    leader: str
+    kind: ClassVar[str] = "leader_reinforce"
+
+    def __str__(self) -> str:
+        return f"{_leader(self.leader)} joins the battle"
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderPoint(Action):
+    """AO-8.2.2: one point (+1) of a leader's value to one firing unit this moment."""
+
+    leader: str
+    unit: str
+    kind: ClassVar[str] = "leader_point"
+
+    def __str__(self) -> str:
+        return f"{_leader(self.leader)} gives +1 to {describe_unit_id(self.unit)}"
+
+
 # --------------------------------------------------------------------------- combat
 @dataclass(frozen=True, slots=True)
 class ChooseBattle(Action):
@@ -307,6 +373,7 @@ ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (
     ChooseBattle, CavalryRetreat, HoldGround, Retreat, Evacuate, Reinforce, OpenFire, ChooseFirer, FireChosen,
     Target, FireAuto, Volley,
     Promote, NoPromotion, Recruit, EndRecruitment,
+    PlaceLeader, LeaderMove, LeaderFollow, LeaderReinforce, LeaderPoint,
 )}
 
 

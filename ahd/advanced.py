@@ -94,8 +94,11 @@ def battle_day(round_number: int) -> int:
 
 
 def leader_command(state: State, battle, side: Side) -> int:
-    """A-7 (b): the values of the side's leaders present (leaders are not implemented: none)."""
-    return 0
+    """A-7 (b) with AO-8.2.2: the values of the side's leaders present."""
+    if "AO-8.2" not in state.options:
+        return 0
+    from .leaders import leader_value_in
+    return leader_value_in(state, battle.box, side)
 
 
 def day_command(state: State, battle, side: Side, natural: int) -> tuple[int, str]:
@@ -116,3 +119,38 @@ def day_command(state: State, battle, side: Side, natural: int) -> tuple[int, st
         parts.append(f"capped at {COMMAND_CAP}")
         total = COMMAND_CAP
     return total, " + ".join(parts)
+
+
+# --------------------------------------------------------------------------- AO-8.3 border states
+#: T-7: state -> (its recruiting cities, all Confederate-controlled; the number to exceed).
+T7: dict[str, tuple[tuple[str, ...], int]] = {
+    "Missouri": (("st_joseph", "springfield_mo", "st_louis"), 3),
+    "Kentucky": (("bowling_green", "louisville"), 1),
+    "Maryland": (("baltimore",), 6),
+}
+
+
+def border_states_eligible(state: State) -> list[str]:
+    """AO-8.3: unused border states whose T-7 cities are all Confederate-controlled."""
+    return [name for name, (cities, _) in T7.items()
+            if name not in state.border_used and state.controls_all(Side.CONFEDERATE, cities)]
+
+
+def border_modifiers(state: State) -> list[tuple[int, str]]:
+    """AO-8.3 / T-7 modifiers (army maxima without O-3.4)."""
+    year = Turn.of(state.turn).year
+    d = state.army_max(Side.UNION) - state.army_max(Side.CONFEDERATE)
+    mods = []
+    if d <= 5:
+        mods.append((1, "Union max − Confederate max ≤ 5"))
+    if year == 1861:
+        mods.append((1, "1861"))
+    if state.control["washington"] is Side.CONFEDERATE:
+        mods.append((2, "the Confederacy controls Washington"))
+    if year >= 1863:
+        mods.append((1862 - year, str(year)))
+    if d >= 10:
+        mods.append((-1, "Union max − Confederate max ≥ 10"))
+    if state.control["richmond"] is Side.UNION:
+        mods.append((-1, "the Union controls Richmond"))
+    return mods

@@ -38,7 +38,8 @@ def shot_value(shooter_value: int, *, crossing_bonus: bool, target_entrenched: b
 
 def effective_value(state: State, battle: Battle, shooter: Unit, target: Unit) -> int:
     """5.2.a for a shot of this battle; 5.2.3 applies to the defender's shots in rounds 1–2."""
-    return shot_value(
+    points = sum(1 for _, uid in battle.leader_points if uid == shooter.id)  # AO-8.2.2
+    return points + shot_value(
         shooter.type.value,
         crossing_bonus=(shooter.side is battle.defender and battle.round <= 2 and target.crossing
                         and target.id not in battle.reinforced),

@@ -4,8 +4,9 @@ keep each module readable; the rules themselves are in ``combat.py``.
 """
 from __future__ import annotations
 
-from . import advanced, combat, movement, promotion
-from .actions import (Action, CavalryRetreat, ChooseBattle, ChooseFirer, Evacuate, FireAuto, FireChosen, HoldGround, NoPromotion, OpenFire,
+from . import advanced, combat, leaders, movement, promotion
+from .actions import (Action, CavalryRetreat, ChooseBattle, ChooseFirer, Evacuate, FireAuto, FireChosen,
+                      LeaderPoint, LeaderReinforce, HoldGround, NoPromotion, OpenFire,
                       Promote, Reinforce, Retreat, Target, Volley)
 from .errors import IllegalActionError
 from .sides import Side
@@ -74,6 +75,8 @@ class CombatSteps:
     def _withdraw(self, side: Side, to: str) -> None:
         """Move all of ``side``'s battle units to ``to``; they count as retreated this turn (5.2.4 a)."""
         s = self.state
+        for leader in leaders.leaders_in(s, s.battle.box, side):
+            leader.location = to  # AO-8.2.2: with a retreating army it retreats
         for unit in combat.battle_units(s, s.battle, side):
             if unit.is_coastal:
                 continue  # A-5 (b): it cannot retreat; it ends with the battle
@@ -110,6 +113,7 @@ class CombatSteps:
         battle.targets = []
         battle.shot_index = 0
         battle.firers = None
+        battle.leader_points = []
         day = advanced.battle_day(battle.round)
         if "A-7" in s.options and battle.day < day:
             battle.day = day  # A-7 (b): each side rolls its command at the day's start
@@ -141,8 +145,38 @@ class CombatSteps:
             if "O-3.1" in s.options and combat.evacuation_barrier(s, battle) is None:
                 actions.append(Evacuate())
         actions.extend(Reinforce(u.id) for u in combat.reinforcements(s, battle))
+        actions.extend(LeaderReinforce(l.name) for l in sorted(s.leaders.values(), key=lambda l: l.name)
+                       if self._check_leader_reinforce(LeaderReinforce(l.name)) is None)
         actions.append(OpenFire())
         return actions
+
+    def _check_leader_reinforce(self, action: LeaderReinforce) -> IllegalActionError | None:
+        """AO-8.2.1: a leader of the firing side joins from an adjacent box (round 2 on; not across
+        the Potomac for Confederates); he uses no reinforcement quota."""
+        s = self.state
+        battle = s.battle
+        leader = s.leaders.get(action.leader)
+        if "AO-8.2" not in s.options or leader is None or leader.side is not battle.firing or not leader.on_map:
+            return IllegalActionError("AO-8.2.1", f"{action.leader!r} is not a leader of the firing side on the map")
+        if battle.round < 2:
+            return IllegalActionError("5.2.4", "reinforcements arrive from round 2 on")
+        if leader.location == battle.box or not s.board.are_adjacent(leader.location, battle.box):
+            return IllegalActionError("AO-8.2.1", f"{leader.title} is not in a box adjacent to the battle")
+        if leader.side is Side.CONFEDERATE and s.board.is_potomac(leader.location, battle.box):
+            return IllegalActionError("4.2.6", "Confederate leaders may never cross the Potomac")
+        return None
+
+    def _do_leader_reinforce(self, action: LeaderReinforce) -> None:
+        s = self.state
+        battle = s.battle
+        leader = s.leaders[action.leader]
+        origin = leader.location
+        leader.location = battle.box
+        self.log("reinforce", f"{leader.title} joins the battle from {s.board.name(origin)} (AO-8.2.1)")
+        if "A-7" in s.options and battle.firing in battle.command:  # effects from arrival
+            battle.command[battle.firing] = min(advanced.COMMAND_CAP, battle.command[battle.firing] + leader.value)
+        if self._legal_battle_options() == [OpenFire()]:
+            self._begin_targets()
 
     def _check_retreat(self, action: Retreat) -> IllegalActionError | None:
         s = self.state
@@ -288,6 +322,33 @@ class CombatSteps:
     def _begin_shots(self) -> None:
         s = self.state
         battle = s.battle
+        if "AO-8.2" in s.options and battle.targets and self._legal_leader_points():
+            s.step = "leader_points"  # AO-8.2.2: points announced with the targets
+            return
+        self._open_fire_now()
+
+    def _legal_leader_points(self) -> list[Action]:
+        s = self.state
+        battle = s.battle
+        firing = sorted({u for u, _ in battle.targets})
+        return [LeaderPoint(l.name, uid) for l in leaders.battle_leaders(s, battle, battle.firing)
+                if leaders.points_left(s, battle, l) > 0 for uid in firing]
+
+    def _check_leader_point(self, action: LeaderPoint) -> IllegalActionError | None:
+        s = self.state
+        return leaders.check_point(s, s.battle, action.leader, action.unit)
+
+    def _do_leader_point(self, action: LeaderPoint) -> None:
+        s = self.state
+        s.battle.leader_points.append((action.leader, action.unit))
+        if not self._legal_leader_points():
+            given = ", ".join(f"{s.leaders[n].title} +1 to {u}" for n, u in s.battle.leader_points)
+            self.log("leader", f"Leader points: {given} (AO-8.2.2)")
+            self._open_fire_now()
+
+    def _open_fire_now(self) -> None:
+        s = self.state
+        battle = s.battle
         declared = "; ".join(f"{s.units[a].label} → {s.units[b].label}" for a, b in battle.targets)
         self.log("fire", f"Round {battle.round}, {battle.firing.adjective} fire: {declared} (5.1.a)")
         battle.shot_index = 0
@@ -357,6 +418,7 @@ class CombatSteps:
         battle.winner = winner
         if battle.coastal is not None:  # A-5 (e): it exists only in its invasion battle
             s.remove_unit(s.units[battle.coastal])
+        self._remove_lone_leaders()  # AO-8.2.2: a side wiped out loses its leaders for a while
         if winner is not None:
             self.log("battle", f"The {winner.adjective} side wins the battle at {s.board.name(battle.box)} (5.c)")
         if winner is not None and self._battle_promotable():

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import advanced, combat, movement, recruitment
-from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, EndMarch, EndMovement, EndRecruitment,
+from . import advanced, combat, leaders, movement, recruitment
+from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, LeaderFollow,
+                      LeaderMove, LeaderPoint, LeaderReinforce, PlaceLeader, EndMarch, EndMovement, EndRecruitment,
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley)
 from .calendar import Turn
@@ -21,17 +22,20 @@ from .errors import IllegalActionError
 from .scenario import Scenario
 from .sides import CHANCE, Side
 from .state import Outcome, State
+from .units import POOL, UNIT_TYPES
 from .victory import check_end_of_turn, check_update, scenario_score
 
 SEGMENT_OF_STEP = {
-    "supply": "movement", "march_roll": "movement", "movement": "movement", "march": "movement",
+    "supply": "movement", "border_roll": "movement", "leader_arrival": "movement", "leader_points": "combat", "leader_return": "recruitment",
+    "march_roll": "movement", "movement": "movement", "march": "movement",
     "choose_battle": "combat", "cavalry_retreat": "combat", "battle_options": "combat", "targets": "combat",
     "shot": "combat", "battle_promotion": "combat", "command_roll": "combat", "firers": "combat",
     "training_roll": "promotion", "promotion": "promotion", "recruit_roll": "recruitment", "recruitment": "recruitment",
     "washington_roll": "recruitment",
     "over": "over",
 }
-CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll", "washington_roll", "command_roll")
+CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll", "washington_roll", "command_roll",
+                "border_roll")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +79,7 @@ class Engine(CombatSteps):
             return CHANCE
         if s.step == "cavalry_retreat":
             return s.battle.defender
-        if s.step in ("battle_options", "targets", "firers"):
+        if s.step in ("battle_options", "targets", "firers", "leader_points"):
             return s.battle.firing
         if s.step == "battle_promotion":
             return s.battle.winner
@@ -91,6 +95,11 @@ class Engine(CombatSteps):
         if s.step == "training_roll":
             return (f"Confederate replacement training roll, minus {s.veteran_losses} for veteran/crack "
                     f"infantry lost this turn: 1 or less gives two promotions (O-4.3)")
+        if s.step == "border_roll":
+            name = s.border_pending[0]
+            total = sum(m for m, _ in advanced.border_modifiers(s))
+            return (f"{name} border-state support (AO-8.3): the roll {total:+d} must exceed "
+                    f"{advanced.T7[name][1]}")
         if s.step == "command_roll":
             side = s.battle.command_pending[0]
             return f"{side.adjective} command roll for day {s.battle.day} at {s.board.name(s.battle.box)} (A-7, T-4)"
@@ -160,6 +169,8 @@ class Engine(CombatSteps):
         s = self.state
         for unit in s.units.values():
             unit.retreated = unit.fought = False
+        for leader in s.leaders.values():
+            leader.marches = 0  # AO-8.2.1: two marches per turn
         s.veteran_losses = 0
         self.log("turn", f"— {Turn.of(s.turn)} —")
         drafted = recruitment.draft(s)
@@ -181,6 +192,7 @@ class Engine(CombatSteps):
         s.march_origin = None
         s.invasion_port = None
         s.march_roll = None
+        s.moved_from = {}
         self.on_half_turn()
         if "A-2" in s.options:
             s.unsupplied = advanced.unsupplied_stacks(s, s.phasing)
@@ -189,6 +201,16 @@ class Engine(CombatSteps):
                 self.log("supply", f"{s.phasing.adjective} stacks out of supply: {names}; each loses one unit of "
                                    f"its owner's choice (A-2)")
                 s.step = "supply"
+                return
+        self._after_supply()
+
+    def _after_supply(self) -> None:
+        """3.b: Confederate half only: AO-8.3 border-state rolls; then the Movement segment."""
+        s = self.state
+        if "AO-8.3" in s.options and s.phasing is Side.CONFEDERATE:
+            s.border_pending = advanced.border_states_eligible(s)
+            if s.border_pending:
+                s.step = "border_roll"
                 return
         self._begin_movement()
 
@@ -199,8 +221,7 @@ class Engine(CombatSteps):
             rule = "4.1" if self.scenario.start_turn == 1 else "S-0"
             self.log("marches", f"{s.phasing.adjective} half-turn: {s.marches_left} march(es) "
                                 f"without a roll on the first turn ({rule})")
-            s.step = "movement"
-            self._movement_or_end()
+            self._marches_determined()
         else:
             s.step = "march_roll"
 
@@ -225,7 +246,7 @@ class Engine(CombatSteps):
         combat.eliminate(s, unit, in_battle=False)
         self.log("supply", f"{unit.label} at {s.board.name(box)} is lost for want of supply (A-2.3)")
         if not s.unsupplied:
-            self._begin_movement()
+            self._after_supply()
 
     # ================================================================== chance
     def _check_roll(self, action: Roll) -> IllegalActionError | None:
@@ -236,7 +257,7 @@ class Engine(CombatSteps):
     def _legal_march_roll(self) -> list[Action]:
         return [Roll(v) for v in range(1, 7)]
 
-    _legal_shot = _legal_recruit_roll = _legal_training_roll = _legal_washington_roll = _legal_command_roll = _legal_march_roll
+    _legal_shot = _legal_recruit_roll = _legal_training_roll = _legal_washington_roll = _legal_command_roll = _legal_border_roll = _legal_march_roll
 
     def _do_roll(self, action: Roll) -> None:
         s = self.state
@@ -251,8 +272,7 @@ class Engine(CombatSteps):
             extra = "; a natural 6 allows a naval invasion (4.2.4)" if (
                 action.value == 6 and s.phasing is Side.UNION) else ""
             self.log("roll", f"{s.phasing.adjective} march roll {action.value}: {s.marches_left} marches ({rule}){extra}")
-            s.step = "movement"
-            self._movement_or_end()
+            self._marches_determined()
         elif s.step == "shot":
             self._resolve_shot(action.value)
         elif s.step == "training_roll":
@@ -261,6 +281,22 @@ class Engine(CombatSteps):
             self.log("roll", f"Confederate replacement training roll {action.value} − {s.veteran_losses} = "
                              f"{modified}: {s.promotions_left} promotion(s) this segment (O-4.3)")
             s.step = "promotion"
+        elif s.step == "border_roll":
+            name = s.border_pending.pop(0)
+            cities, number = advanced.T7[name]
+            mods = advanced.border_modifiers(s)
+            total = action.value + sum(m for m, _ in mods)
+            how = "".join(f" {m:+d} ({why})" for m, why in mods)
+            if total > number:
+                s.border_used.add(name)
+                unit = s.new_unit(Side.CONFEDERATE, UNIT_TYPES["MF"], POOL)
+                result = f"success: {unit.id} joins the Confederate pool for good"
+            else:
+                result = "no support this time"
+            self.log("roll", f"{name} border-state support: roll {action.value}{how} = {total} against more than "
+                             f"{number}: {result} (AO-8.3)")
+            if not s.border_pending:
+                self._begin_movement()
         elif s.step == "command_roll":
             self._command_rolled(action.value)
         elif s.step == "washington_roll":
@@ -277,22 +313,112 @@ class Engine(CombatSteps):
             s.step = "recruitment"
             self._recruitment_or_end()
 
+    # ================================================================== leaders (AO-8.2, C-2)
+    def _marches_determined(self) -> None:
+        """C-2: right after the marches are determined, the side's leaders change value and arrive."""
+        s = self.state
+        if "AO-8.2" in s.options:
+            for leader in s.leaders.values():
+                value = leaders.t6_value(leader.name, s.turn)
+                if leader.side is s.phasing and leader.on_map and value != leader.value:
+                    self.log("leader", f"{leader.title}'s value becomes {value} (T-6, C-2)")
+                    leader.value = value
+            if leaders.arrivals(s, s.phasing) and leaders.friendly_boxes(s, s.phasing):
+                s.step = "leader_arrival"
+                return
+        s.step = "movement"
+        self._movement_or_end()
+
+    def _legal_leader_arrival(self) -> list[Action]:
+        s = self.state
+        pending = leaders.arrivals(s, s.phasing) if s.step == "leader_arrival" else leaders.returning(s, s.phasing)
+        boxes = leaders.friendly_boxes(s, s.phasing)
+        return [PlaceLeader(l.name, box) for l in pending[:1] for box in boxes]
+
+    _legal_leader_return = _legal_leader_arrival
+
+    def _check_place_leader(self, action: PlaceLeader) -> IllegalActionError | None:
+        s = self.state
+        if s.step == "leader_arrival":
+            return leaders.check_place(s, action.leader, action.box, leaders.arrivals(s, s.phasing), "AO-8.2.0")
+        return leaders.check_place(s, action.leader, action.box, leaders.returning(s, s.phasing), "AO-8.2.2")
+
+    def _do_place_leader(self, action: PlaceLeader) -> None:
+        s = self.state
+        leader = s.leaders[action.leader]
+        leader.location = action.box
+        leader.value = leaders.t6_value(leader.name, s.turn)
+        if s.step == "leader_arrival":
+            self.log("leader", f"{leader.title} ({leader.value}) arrives at {s.board.name(action.box)} (AO-8.2.0)")
+            if not leaders.arrivals(s, s.phasing):
+                s.step = "movement"
+                self._movement_or_end()
+        else:
+            self.log("leader", f"{leader.title} returns at {s.board.name(action.box)} (AO-8.2.2)")
+            if not leaders.returning(s, s.phasing):
+                self._start_recruit_roll()
+
+    def _leader_actions(self) -> list[Action]:
+        s = self.state
+        if "AO-8.2" not in s.options:
+            return []
+        actions: list[Action] = []
+        for leader in sorted(s.leaders.values(), key=lambda l: l.name):
+            if leader.side is s.phasing and leader.on_map:
+                actions.extend(LeaderFollow(leader.name, uid) for uid in leaders.legal_follows(s, leader))
+                actions.extend(LeaderMove(leader.name, p, k) for p, k in leaders.legal_moves_alone(s, leader))
+        return actions
+
+    def _check_leader_move(self, action: LeaderMove) -> IllegalActionError | None:
+        return leaders.check_move_alone(self.state, action.leader, tuple(action.path), tuple(action.lines))
+
+    def _do_leader_move(self, action: LeaderMove) -> None:
+        s = self.state
+        leader = s.leaders[action.leader]
+        leader.location = action.path[-1]
+        leader.marches += 1
+        route = " → ".join(s.board.name(b) for b in action.path)
+        self.log("leader", f"{leader.title} moves alone: {route} (AO-8.2.1, C-3)")
+        self._movement_or_end()
+
+    def _check_leader_follow(self, action: LeaderFollow) -> IllegalActionError | None:
+        return leaders.check_follow(self.state, action.leader, action.unit)
+
+    def _do_leader_follow(self, action: LeaderFollow) -> None:
+        s = self.state
+        leader = s.leaders[action.leader]
+        unit = s.units[action.unit]
+        leader.location = unit.location
+        leader.marches += 1
+        self.log("leader", f"{leader.title} goes with {unit.label} to {s.board.name(unit.location)} (AO-8.2.1)")
+        self._movement_or_end()
+
+    def _remove_lone_leaders(self) -> None:
+        for leader in leaders.removal_check(self.state):
+            self.log("leader", f"{leader.title} is alone with enemy units and is removed; he returns in a "
+                               f"{leader.side.adjective} Recruitment segment (AO-8.2.2)")
+
     # ================================================================== movement segment
     def _legal_movement(self) -> list[Action]:
         s = self.state
-        actions: list[Action] = [BeginMarch(box) for box in movement.march_origins(s)]
-        for kind, unit, port in movement.legal_sea_moves(s):
-            actions.append(NavalMove(unit.id, port) if kind == "naval" else Invade(unit.id, port))
+        actions: list[Action] = []
+        if s.marches_left > 0:
+            actions.extend(BeginMarch(box) for box in movement.march_origins(s))
+            for kind, unit, port in movement.legal_sea_moves(s):
+                actions.append(NavalMove(unit.id, port) if kind == "naval" else Invade(unit.id, port))
+        actions.extend(self._leader_actions())
         actions.append(EndMovement())
         return actions
 
     def _movement_or_end(self) -> None:
         s = self.state
-        if s.marches_left <= 0 or len(self._remember(self._legal_movement())) == 1:
+        if len(self._remember(self._legal_movement())) == 1:
             self._end_movement()
 
     def _check_begin_march(self, action: BeginMarch) -> IllegalActionError | None:
         s = self.state
+        if s.marches_left <= 0:
+            return IllegalActionError("4.a", "no marches are left")
         if action.origin not in s.board:
             return IllegalActionError("4.b", f"there is no box {action.origin!r}")
         if not s.has_units(action.origin, s.phasing):
@@ -329,6 +455,7 @@ class Engine(CombatSteps):
     def _sea_move(self, unit_id: str, to: str, invasion: bool) -> None:
         s = self.state
         unit = s.units[unit_id]
+        s.moved_from[unit.id] = unit.location
         origin = s.board.name(unit.location)
         movement.apply_sea_move(s, unit, to, invasion)
         s.marches_left -= 1
@@ -362,6 +489,7 @@ class Engine(CombatSteps):
     def _do_move(self, action: Move) -> None:
         s = self.state
         unit = s.units[action.unit]
+        s.moved_from[unit.id] = unit.location
         movement.apply_move(s, unit, tuple(action.path))
         s.march_ordered.append(unit.id)
         route = " → ".join(s.board.name(b) for b in action.path)
@@ -411,6 +539,7 @@ class Engine(CombatSteps):
         s = self.state
         s.marches_left = 0
         s.march_origin = None
+        self._remove_lone_leaders()
         battles = {box for box, units in s.by_box.items() if units and len({u.side for u in units}) == 2}
         if advanced.coastal_defence_value(s) > 0:
             battles.add(s.invasion_port)  # A-5 (a): even if no Confederate unit is there
@@ -431,6 +560,13 @@ class Engine(CombatSteps):
             s.step = "training_roll"
 
     def _start_recruitment(self) -> None:
+        s = self.state
+        if "AO-8.2" in s.options and leaders.returning(s, s.phasing) and leaders.friendly_boxes(s, s.phasing):
+            s.step = "leader_return"  # AO-8.2.2: removed leaders come back first
+            return
+        self._start_recruit_roll()
+
+    def _start_recruit_roll(self) -> None:
         s = self.state
         s.recruit_boxes = {}
         s.recruits_placed = 0
@@ -470,6 +606,7 @@ class Engine(CombatSteps):
     # ================================================================== end of half-turn and turn
     def _end_half(self) -> None:
         s = self.state
+        self._remove_lone_leaders()
         washington_taken = False
         for box, before, after in update_control(s):
             held = " (cavalry-held, 9.b)" if box in s.cavalry_held else ""
@@ -510,14 +647,15 @@ class Engine(CombatSteps):
 
     ACCEPTS: dict[str, tuple[type, ...]] = {
         "march_roll": (Roll,), "shot": (Roll,), "recruit_roll": (Roll,), "training_roll": (Roll,),
-        "washington_roll": (Roll,), "command_roll": (Roll,),
+        "washington_roll": (Roll,), "command_roll": (Roll,), "border_roll": (Roll,),
         "firers": (ChooseFirer, FireChosen),
         "supply": (Starve,),
-        "movement": (BeginMarch, NavalMove, Invade, EndMovement),
+        "leader_arrival": (PlaceLeader,), "leader_return": (PlaceLeader,), "leader_points": (LeaderPoint,),
+        "movement": (BeginMarch, NavalMove, Invade, LeaderMove, LeaderFollow, EndMovement),
         "march": (Move, Entrench, EndMarch),
         "choose_battle": (ChooseBattle,),
         "cavalry_retreat": (CavalryRetreat, HoldGround),
-        "battle_options": (Retreat, Evacuate, Reinforce, OpenFire),
+        "battle_options": (Retreat, Evacuate, Reinforce, LeaderReinforce, OpenFire),
         "targets": (Target, FireAuto, Volley),
         "battle_promotion": (Promote, NoPromotion),
         "promotion": (Promote, NoPromotion),

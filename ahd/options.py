@@ -59,6 +59,12 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
            "entrenched, two hits to destroy; while it stands every Union shot must target it."),
     Switch("A-6", "Capture of Washington",
            "Washington no longer wins; its capture costs the Union maximum a die roll (1 counts as 2) in total."),
+    Switch("AO-8.2", "Leaders",
+           "Grant, Sherman and Lee (T-6) arrive, move alone or with units, add their value to shots and to "
+           "A-7 command, and are removed when caught alone or with their army wiped out."),
+    Switch("AO-8.3", "Border-state support",
+           "At the start of each Confederate half-turn, a border state whose cities the Confederacy all holds may, "
+           "on a modified die above its number, give one more militia infantry for good."),
     Switch("A-7", "Battle days and command",
            "Battles run in days of four rounds; each day both sides roll their command on T-4 (plus half the "
            "previous day's, at most 8) and fire with at most that many units of their choice."),

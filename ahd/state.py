@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from .board import Board, VICTORY_CITIES
+from .leaders import new_leaders
 from .options import Options
 from .sides import Side
 from .units import MILITIA_MIX, OFF_MAP, OUT, POOL, RESERVE, UNIT_TYPES, Unit, UnitType
@@ -52,6 +53,7 @@ class Battle:
     day: int = 0                               # A-7: the day whose command has been rolled
     command_pending: list = field(default_factory=list)  # A-7: sides still to roll this day's command
     firers: list | None = None                 # A-7: units chosen to fire this moment (None: all fire)
+    leader_points: list = field(default_factory=list)  # AO-8.2.2: [(leader, unit)] +1 each, this moment
     targets: list = field(default_factory=list)   # [(shooter, target)] declared this moment
     shot_index: int = 0                        # next declared shot to resolve
     winner: Side | None = None
@@ -62,7 +64,7 @@ class Battle:
                        reinforce_origins={s: set(v) for s, v in self.reinforce_origins.items()},
                        reinforced=set(self.reinforced), used_origins=set(self.used_origins),
                        targets=list(self.targets), command=dict(self.command),
-                       command_pending=list(self.command_pending),
+                       command_pending=list(self.command_pending), leader_points=list(self.leader_points),
                        firers=None if self.firers is None else list(self.firers))
 
 
@@ -90,6 +92,10 @@ class State:
         self.march_moves: list[tuple[str, str]] = []  # (unit id, text) of the march in progress
         self.invasion_port: str | None = None
         self.unsupplied: list[str] = []  # A-2: stacks still to lose a unit this half-turn
+        self.border_used: set[str] = set()     # AO-8.3: border states whose event succeeded
+        self.border_pending: list[str] = []    # AO-8.3: border states still to roll this half-turn
+        self.moved_from: dict[str, str] = {}  # AO-8.2.1: unit -> origin of its last move this half-turn
+        self.leaders = new_leaders()  # AO-8.2: never units
         # combat segment
         self.battles: list[str] = []
         self.battle: Battle | None = None
@@ -119,6 +125,10 @@ class State:
         new.cavalry_held = set(self.cavalry_held)
         new.serial = dict(self.serial)
         new.unsupplied = list(self.unsupplied)
+        new.moved_from = dict(self.moved_from)
+        new.border_used = set(self.border_used)
+        new.border_pending = list(self.border_pending)
+        new.leaders = {name: leader.clone() for name, leader in self.leaders.items()}
         new.march_ordered = list(self.march_ordered)
         new.march_moves = list(self.march_moves)
         new.battles = list(self.battles)
@@ -237,11 +247,17 @@ class State:
         return sum(1 for b in VICTORY_CITIES if self.control[b] is Side.UNION)
 
     # ----------------------------------------------------------------- checks
+    def militia_mix(self) -> dict[Side, dict[str, int]]:
+        """1.3.a: the militia counters in this game (+1 Confederate MF per AO-8.3 success)."""
+        mix = {side: dict(counts) for side, counts in MILITIA_MIX.items()}
+        mix[Side.CONFEDERATE]["MF"] += len(self.border_used)
+        return mix
+
     def counter_mix_ok(self) -> list[str]:
         """Invariant: every militia counter of the mix exists exactly once (1.3.a); every unit
         is in exactly one place and the box index agrees. Returns the problems found."""
         problems = []
-        for side, mix in MILITIA_MIX.items():
+        for side, mix in self.militia_mix().items():
             for code, count in mix.items():
                 have = sum(1 for u in self.units.values() if u.side is side and u.type.code == code)
                 if have != count:

@@ -455,3 +455,289 @@ def test_fewer_firers_may_be_chosen_and_without_a7_everybody_fires():
     assert plain.decision == "targets"
     plain.apply(ahd.FireAuto())
     assert len(plain.battle.targets) == 7
+
+
+# =========================================================================== AO-8.2 leaders
+LEADERS_ON = with_rules("AO-8.2")
+
+
+def leader_at(game, name, box, value):
+    """Test set-up: put a leader on the map (as a scenario or an arrival would)."""
+    leader = game.state.leaders[name]
+    leader.location, leader.value = box, value
+    game._engine.invalidate()
+    game._legal_cache = None
+    return leader
+
+
+@pytest.mark.rule("AO-8.2.0")
+@pytest.mark.rule("S-1863")
+@pytest.mark.rule("S-1864")
+def test_scenarios_place_their_leaders_only_with_the_leader_rules():
+    expected = {"1863": {"lee": ("fredericksburg", 3), "grant": ("arkansas_post", 1), "sherman": ("arkansas_post", 1)},
+                "1864": {"lee": ("fredericksburg", 2), "sherman": ("sparta", 2), "grant": ("washington", 2)}}
+    for scenario, leaders in expected.items():
+        game = ahd.new_game(scenario, options=LEADERS_ON, seed=1)
+        assert {n: (l.location, l.value) for n, l in game.state.leaders.items()} == leaders
+        plain = ahd.new_game(scenario, seed=1)
+        assert all(not l.on_map for l in plain.state.leaders.values())
+        # leaders are not units: no unit counts or maxima change
+        assert game.army_max(U) == plain.army_max(U) and len(game.units(U)) == len(plain.units(U))
+
+
+@pytest.mark.rule("AO-8.2.0")
+@pytest.mark.rule("C-2")
+def test_leaders_arrive_right_after_the_marches_are_determined():
+    game = ahd.new_game("1862", options=LEADERS_ON, seed=2, dice="manual")
+    # Grant's date (turn 6) has passed: he enters at the first Union half, after the S-0 marches
+    assert game.decision == "leader_arrival" and game.current_player is U and game.marches_left == 1
+    boxes = {a.box for a in game.legal_actions()}
+    assert boxes == {u.location for u in game.units(U)}
+    assert_refused(game, ahd.PlaceLeader("grant", "richmond"), "AO-8.2.0")   # no Union units there
+    assert_refused(game, ahd.PlaceLeader("lee", "richmond"), "AO-8.2.0")     # not his date, not his side
+    game.apply(ahd.PlaceLeader("grant", "nashville"))
+    assert game.state.leaders["grant"].location == "nashville" and game.state.leaders["grant"].value == 1
+    assert game.decision == "movement"
+    # Sherman comes on turn 9 (May 1862), in the Union half, after the march roll
+    pass_until(game, lambda g: g.turn.number == 9 and g.decision in ("march_roll", "leader_arrival"))
+    assert game.decision == "march_roll" and not game.state.leaders["sherman"].on_map
+    game.apply(ahd.Roll(3))
+    assert game.decision == "leader_arrival" and game.legal_actions()[0].leader == "sherman"
+    without = ahd.new_game("1862", seed=2, dice="manual")
+    assert without.decision == "movement"
+
+
+@pytest.mark.rule("AO-8.2.0")
+@pytest.mark.rule("C-2")
+def test_leader_values_change_at_their_sides_half_turn():
+    game = ahd.new_game("1863", options=LEADERS_ON, seed=3, dice="manual")
+    pass_until(game, lambda g: g.turn.number == 20 and g.decision == "march_roll")
+    assert game.state.leaders["grant"].value == 1
+    game.apply(ahd.Roll(2))
+    assert game.state.leaders["grant"].value == 2 and game.state.leaders["sherman"].value == 1
+    assert any("Grant's value becomes 2" in e.text for e in game.log)
+
+
+@pytest.mark.rule("AO-8.2.1")
+@pytest.mark.rule("C-3")
+def test_a_leader_alone_moves_as_infantry_at_most_twice_and_free():
+    game = make_game([("union", "MF", "chicago"), ("union", "MF", "indianapolis"), ("confederate", "MF", "louisville")],
+                     options=LEADERS_ON, marches=1)
+    leader_at(game, "grant", "indianapolis", 1)
+    moves = [a for a in game.legal_actions() if isinstance(a, ahd.LeaderMove)]
+    assert moves and all(a.leader == "grant" for a in moves)
+    assert not any(a.path[-1] == "louisville" for a in moves)        # never alone into enemy units
+    # as infantry (C-3): at most two rail links, and only over friendly rail
+    assert_refused(game, ahd.LeaderMove("grant", ("indianapolis", "dayton", "cincinnati", "lexington"),
+                                        ("rail", "rail", "rail")), "4.c")
+    assert game.why_not(ahd.LeaderMove("grant", ("indianapolis", "dayton", "cincinnati"), ("rail", "rail"))) is None
+    game.apply(ahd.LeaderMove("grant", ("indianapolis", "lafayette"), ("rail",)))
+    assert game.marches_left == 1                                     # no allowance cost
+    game.apply(ahd.LeaderMove("grant", ("lafayette", "indianapolis"), ("rail",)))
+    assert_refused(game, ahd.LeaderMove("grant", ("indianapolis", "lafayette"), ("rail",)), "AO-8.2.1")
+    assert str(ahd.LeaderMove("grant", ("indianapolis", "lafayette"), ("rail",))).startswith("Grant")
+    # the leader is no unit: Lafayette's control is untouched, no battle where he is alone
+    assert game.state.leaders["grant"].location == "indianapolis"
+
+
+def lee_attack(options, rolls_first=(6, 6, 6)):
+    """Three Confederate FV with Lee (3) attack three Union MF at Cincinnati from Lexington."""
+    game = make_game([("union", "MF", "cincinnati", 3), ("confederate", "FV", "lexington", 3)], options=options)
+    pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
+    leader_at(game, "lee", "lexington", 3)
+    game.apply(ahd.BeginMarch("lexington"))
+    for i in (1, 2, 3):
+        game.apply(ahd.Move(f"C-FV-0{i}", ("lexington", "cincinnati"), ("rail",)))
+    if game.decision == "march":
+        game.apply(ahd.EndMarch())
+    if "AO-8.2" in options:
+        assert ahd.LeaderFollow("lee", "C-FV-01") in game.legal_actions()
+        assert_refused(game, ahd.LeaderFollow("grant", "C-FV-01"), "AO-8.2.1")
+        game.apply(ahd.LeaderFollow("lee", "C-FV-01"))
+        assert game.state.leaders["lee"].location == "cincinnati"
+    if game.decision == "movement":
+        game.apply(ahd.EndMovement())
+    game.apply(ahd.FireAuto())          # the Union defender
+    for value in rolls_first:
+        game.apply(ahd.Roll(value))
+    game.apply(ahd.FireAuto())          # Confederate targets, then Lee's points
+    return game
+
+
+@pytest.mark.rule("AO-8.2.2")
+@pytest.mark.parametrize("split", [("C-FV-01", "C-FV-02", "C-FV-03"), ("C-FV-01",) * 3, ("C-FV-01", "C-FV-01", "C-FV-02")])
+def test_e7_lee_splits_his_three_points_in_steps_of_one(split):
+    """E-7: Lee (3), three shooters: +1/+1/+1, +3, +2/+1 are valid."""
+    game = lee_attack(LEADERS_ON)
+    assert game.decision == "leader_points" and game.current_player is C
+    for unit in split:
+        game.apply(ahd.LeaderPoint("lee", unit))
+    assert game.decision == "shot"
+    bonus = {u: split.count(u) for u in set(split)}
+    shooter = game.battle.targets[0][0]
+    assert f"hits on {3 + bonus.get(shooter, 0)} or less" in game.pending_roll
+
+
+@pytest.mark.rule("AO-8.2.2")
+def test_e7_four_points_or_a_point_to_a_non_firer_are_refused():
+    """E-7: +4 or four +1 are invalid: Lee has three points."""
+    from ahd import leaders
+    game = lee_attack(LEADERS_ON)
+    assert_refused(game, ahd.LeaderPoint("lee", "U-MF-01"), "AO-8.2.2")    # not a firing unit
+    assert_refused(game, ahd.LeaderPoint("grant", "C-FV-01"), "AO-8.2.2")  # not present
+    for _ in range(3):
+        game.apply(ahd.LeaderPoint("lee", "C-FV-01"))
+    battle = game.battle
+    assert battle.leader_points == [("lee", "C-FV-01")] * 3
+    error = leaders.check_point(game.state, battle, "lee", "C-FV-02")     # a fourth point
+    assert error is not None and error.rule == "AO-8.2.2"
+    assert_refused(game, ahd.LeaderPoint("lee", "C-FV-02"), "3.a")          # the step is over
+    plain = lee_attack(BASIC)
+    assert plain.decision == "shot"                                         # no leader rules: no points
+
+
+@pytest.mark.rule("AO-8.2.2")
+@pytest.mark.rule("A-7")
+def test_e4_with_grant_his_value_joins_every_day_s_command():
+    """E-4 variant: Grant (1) present from round 1: day 1 = 3 + 1 = 4; day 2 = 2 + 2 + 1 = 5; day 3 = 4 + 3 + 1 = 8."""
+    game = make_game([("union", "MF", "cincinnati", 9), ("confederate", "MF", "lexington", 2)], turn=12,
+                     options=with_rules("A-7", "AO-8.2"))
+    assert game.decision == "leader_arrival"       # C-2: Grant's date (turn 6) has passed
+    game.apply(ahd.PlaceLeader("grant", "cincinnati"))
+    assert game.state.leaders["grant"].value == 1
+    game.apply(ahd.PlaceLeader("sherman", "cincinnati"))   # his date (turn 9) has passed too: send him away
+    game.apply(ahd.LeaderMove("sherman", ("cincinnati", "dayton"), ("rail",)))
+    game.apply(ahd.BeginMarch("cincinnati"))
+    for i in range(1, 10):
+        game.apply(ahd.Move(f"U-MF-{i:02d}", ("cincinnati", "lexington"), ("rail",)))
+    if game.decision == "march":
+        game.apply(ahd.EndMarch())
+    game.apply(ahd.LeaderFollow("grant", "U-MF-01"))
+    game.apply(ahd.EndMovement())
+    commands = {}
+    while game.battle is not None and game.battle.round <= 9:
+        if game.decision == "command_roll":
+            side = game.battle.command_pending[0]
+            game.apply(ahd.Roll({1: 4, 2: 1, 3: 5}[game.battle.day] if side is U else 1))
+            if not game.battle.command_pending:
+                commands[game.battle.day] = game.battle.command[U]
+        elif game.decision == "firers":
+            game.apply(next(a for a in game.legal_actions() if isinstance(a, ahd.ChooseFirer)))
+        elif game.decision == "leader_points":
+            game.apply(game.legal_actions()[0])
+        elif game.decision == "targets":
+            game.apply(ahd.FireAuto())
+        elif game.decision == "shot":
+            game.apply(ahd.Roll(6))
+        else:
+            game.apply(ahd.OpenFire())
+    assert commands == {1: 4, 2: 5, 3: 8}
+
+
+@pytest.mark.rule("AO-8.2.2")
+def test_a_leader_caught_alone_is_removed_and_returns_at_recruitment():
+    game = make_game([("union", "MF", "chicago"), ("confederate", "MF", "cincinnati")], options=LEADERS_ON)
+    pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
+    leader = leader_at(game, "grant", "dayton", 1)
+    march(game, "cincinnati", ahd.Move("C-MF-01", ("cincinnati", "dayton"), ("rail",)))
+    if game.decision == "movement":
+        game.apply(ahd.EndMovement())
+    assert leader.location == "@removed"
+    assert game.battle is None                       # a lone leader is no defender (4.g)
+    assert any("removed" in e.text and "AO-8.2.2" in e.text for e in game.log)
+    # he returns in the Union's next Recruitment segment, in a box with Union units
+    pass_until(game, lambda g: g.decision == "leader_return")
+    assert game.phasing is U and game.phase == "recruitment"
+    assert {a.box for a in game.legal_actions()} == {"chicago"}
+    assert_refused(game, ahd.PlaceLeader("grant", "dayton"), "AO-8.2.2")
+    game.apply(ahd.PlaceLeader("grant", "chicago"))
+    assert leader.location == "chicago"
+
+
+@pytest.mark.rule("AO-8.2.2")
+def test_a_leader_retreats_with_his_army():
+    game = lee_attack(LEADERS_ON)
+    for _ in range(3):
+        game.apply(ahd.LeaderPoint("lee", "C-FV-01"))
+    pass_until(game, lambda g: g.decision == "battle_options" and g.battle.firing is C, roll=6)
+    game.apply(ahd.Retreat("lexington"))
+    assert game.state.leaders["lee"].location == "lexington"
+
+
+@pytest.mark.rule("AO-8.2.1")
+def test_a_leader_reinforces_without_using_the_quota():
+    game = make_game([("union", "MF", "cincinnati", 3), ("confederate", "FV", "lexington", 3),
+                      ("confederate", "MF", "louisville")], options=LEADERS_ON)
+    pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
+    leader_at(game, "lee", "louisville", 3)
+    game.apply(ahd.BeginMarch("lexington"))
+    for i in (1, 2, 3):
+        game.apply(ahd.Move(f"C-FV-0{i}", ("lexington", "cincinnati"), ("rail",)))
+    if game.decision == "march":
+        game.apply(ahd.EndMarch())
+    game.apply(ahd.EndMovement())
+    assert_refused(game, ahd.LeaderReinforce("lee"), "3.a")      # round 1: the defender's targets first
+    pass_until(game, lambda g: g.decision == "battle_options" and g.battle.firing is C, roll=6)
+    assert ahd.LeaderReinforce("lee") in game.legal_actions()
+    game.apply(ahd.LeaderReinforce("lee"))
+    assert game.state.leaders["lee"].location == "cincinnati"
+    assert ahd.Reinforce("C-MF-01") in game.legal_actions()      # the unit quota is still there
+    assert ahd.action_from_dict(ahd.LeaderReinforce("lee").to_dict()) == ahd.LeaderReinforce("lee")
+
+
+# =========================================================================== AO-8.3
+def to_confederate_half(game):
+    pass_until(game, lambda g: g.phasing is C)
+
+
+@pytest.mark.rule("AO-8.3")
+def test_kentucky_support_gives_one_more_militia_for_good():
+    game = make_game([("union", "MF", "chicago"), ("confederate", "MF", "atlanta")], options=with_rules("AO-8.3"),
+                     control={"confederate": ["bowling_green", "louisville"]})
+    pool = len(game.units(C, "pool"))
+    to_confederate_half(game)
+    assert game.decision == "border_roll" and game.current_player == CHANCE
+    assert "Kentucky" in game.pending_roll and "+2" in game.pending_roll   # 1861 +1, within five +1
+    game.apply(ahd.Roll(1))                                                # 1 + 2 = 3 > 1
+    assert len(game.units(C, "pool")) == pool + 1
+    assert game.state.militia_mix()[C]["MF"] == 9 and not game.state.counter_mix_ok()
+    assert game.decision == "movement" and "Kentucky" in game.state.border_used
+    pass_until(game, lambda g: g.phasing is C and g.turn.number == 3)
+    assert game.decision != "border_roll"                                  # the event is used
+
+
+@pytest.mark.rule("AO-8.3")
+def test_maryland_failure_may_retry_and_no_roll_without_the_switch_or_in_union_halves():
+    options = with_rules("AO-8.3", "A-6")
+    game = make_game([("union", "MF", "chicago"), ("confederate", "MF", "atlanta")], options=options,
+                     control={"confederate": ["baltimore"]})
+    assert game.decision != "border_roll"                                  # Union half: nothing
+    to_confederate_half(game)
+    assert game.decision == "border_roll"
+    game.apply(ahd.Roll(4))                                                # 4 + 2 = 6, not more than 6
+    assert not game.state.border_used and game.state.militia_mix()[C]["MF"] == 8
+    assert any("no support" in e.text and "AO-8.3" in e.text for e in game.log[-3:])
+    pass_until(game, lambda g: g.phasing is C and g.turn.number == 3)
+    assert game.decision == "border_roll"
+    game.apply(ahd.Roll(5))
+    assert game.state.border_used == {"Maryland"}
+    plain = make_game([("union", "MF", "chicago"), ("confederate", "MF", "atlanta")],
+                      control={"confederate": ["baltimore"]})
+    to_confederate_half(plain)
+    assert plain.decision == "movement"
+    # Missouri is not all Confederate: no roll for it
+    from ahd import advanced
+    assert "Missouri" not in advanced.border_states_eligible(game.state)
+
+
+@pytest.mark.rule("AO-8.3")
+def test_border_state_modifiers():
+    from ahd import advanced
+    game = make_game([("union", "MF", "chicago"), ("confederate", "MF", "atlanta")], turn=32,
+                     options=with_rules("AO-8.3"), control={"union": ["richmond"]})
+    mods = dict((why, m) for m, why in advanced.border_modifiers(game.state))
+    assert mods["1864"] == -2 and mods["the Union controls Richmond"] == -1
+    assert "1861" not in mods
+    d = game.army_max(U) - game.army_max(C)
+    assert ("Union max − Confederate max ≥ 10" in mods) == (d >= 10)
+    assert ("Union max − Confederate max ≤ 5" in mods) == (d <= 5)

@@ -40,7 +40,7 @@ def check_invariants(game: ahd.Game) -> None:
             places[where] += len(game.units(side, where))
         militia = {code: sum(1 for u in state.units.values() if u.side is side and u.type.code == code)
                    for code in MILITIA_MIX[side]}
-        assert militia == MILITIA_MIX[side]
+        assert militia == state.militia_mix()[side]  # 1.3.a, + AO-8.3 successes
     assert sum(places.values()) == len(state.units), "a unit is in no place or in two"
     maxima = recomputed_maxima(game)
     for side in Side:
