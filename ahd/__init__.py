@@ -10,7 +10,8 @@ The engine needs only the standard library and numpy; it never imports Jupyter p
 from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, EndMarch, EndMovement, EndRecruitment,
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley, action_from_dict,
-                      PlaceLeader, LeaderMove, LeaderFollow, LeaderReinforce, LeaderPoint)
+                      PlaceLeader, LeaderMove, LeaderFollow, LeaderReinforce, LeaderPoint, Contain, Assault,
+                      BreakOut)
 from .board import Board, Box, default_board, load_board
 from .calendar import Turn
 from .errors import AhdError, DataFileError, IllegalActionError, RecordError
@@ -25,7 +26,7 @@ __all__ = [
     "Action", "BeginMarch", "CavalryRetreat", "ChooseBattle", "ChooseFirer", "FireChosen", "EndMarch", "EndMovement", "EndRecruitment",
     "Entrench", "Evacuate", "FireAuto", "HoldGround", "Invade", "Move", "NavalMove", "NoPromotion", "OpenFire", "Promote",
     "Recruit", "Reinforce", "Retreat", "Roll", "Starve", "Target", "Volley", "action_from_dict",
-    "PlaceLeader", "LeaderMove", "LeaderFollow", "LeaderReinforce", "LeaderPoint",
+    "PlaceLeader", "LeaderMove", "LeaderFollow", "LeaderReinforce", "LeaderPoint", "Contain", "Assault", "BreakOut",
     "Board", "Box", "default_board", "load_board", "Turn",
     "AhdError", "DataFileError", "IllegalActionError", "RecordError",
     "Game", "load", "new_game", "simulate", "SimulationResults", "Options", "Scenario", "load_scenario", "CHANCE", "Side", "Outcome",

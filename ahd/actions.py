@@ -201,6 +201,40 @@ class LeaderPoint(Action):
         return f"{_leader(self.leader)} gives +1 to {describe_unit_id(self.unit)}"
 
 
+# --------------------------------------------------------------------------- containment (A-4)
+@dataclass(frozen=True, slots=True)
+class Contain(Action):
+    """A-4 (b): the Confederate contains the Union garrison of a box instead of fighting."""
+
+    box: str
+    kind: ClassVar[str] = "contain"
+
+    def __str__(self) -> str:
+        return f"Contain the Union garrison at {_name(self.box)} (no battle)"
+
+
+@dataclass(frozen=True, slots=True)
+class Assault(Action):
+    """A-4 (b): the Confederate fights the battle in a box it could contain."""
+
+    box: str
+    kind: ClassVar[str] = "assault"
+
+    def __str__(self) -> str:
+        return f"Attack the Union garrison at {_name(self.box)}"
+
+
+@dataclass(frozen=True, slots=True)
+class BreakOut(Action):
+    """A-4 (d): contained Union units attack at the start of the Union Movement segment (1 march)."""
+
+    box: str
+    kind: ClassVar[str] = "break_out"
+
+    def __str__(self) -> str:
+        return f"Break out of {_name(self.box)} (a battle; costs a march)"
+
+
 # --------------------------------------------------------------------------- combat
 @dataclass(frozen=True, slots=True)
 class ChooseBattle(Action):
@@ -373,7 +407,7 @@ ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (
     ChooseBattle, CavalryRetreat, HoldGround, Retreat, Evacuate, Reinforce, OpenFire, ChooseFirer, FireChosen,
     Target, FireAuto, Volley,
     Promote, NoPromotion, Recruit, EndRecruitment,
-    PlaceLeader, LeaderMove, LeaderFollow, LeaderReinforce, LeaderPoint,
+    PlaceLeader, LeaderMove, LeaderFollow, LeaderReinforce, LeaderPoint, Contain, Assault, BreakOut,
 )}
 
 

@@ -154,3 +154,26 @@ def border_modifiers(state: State) -> list[tuple[int, str]]:
     if state.control["richmond"] is Side.UNION:
         mods.append((-1, "the Union controls Richmond"))
     return mods
+
+
+# --------------------------------------------------------------------------- A-4 containment
+CONTAINMENT_FORTS = ("fort_monroe", "pensacola")
+
+
+def containable(state: State, box: str) -> bool:
+    """A-4 (a): a Union-controlled port captured by naval invasion, or Fort Monroe / Pensacola held by
+    the Union, with Union units in it."""
+    if "A-4" not in state.options or state.control[box] is not Side.UNION or not state.has_units(box, Side.UNION):
+        return False
+    return box in state.invaded_ports or box in CONTAINMENT_FORTS
+
+
+def prune_containment(state: State) -> None:
+    """Containment lasts while both sides stay in the box (and it stays Union)."""
+    state.contained = {b for b in state.contained
+                       if containable(state, b) and state.has_units(b, Side.CONFEDERATE)}
+
+
+def is_contained(state: State, box: str) -> bool:
+    return "A-4" in state.options and box in state.contained and state.has_units(box, Side.CONFEDERATE) \
+        and state.has_units(box, Side.UNION)

@@ -28,6 +28,8 @@ def is_entrenched_in_battle(state: State, battle: Battle, unit: Unit) -> bool:
     """4.2.5 for targets in this battle; H-1: reinforcements are never entrenched in it."""
     if "H-1" in state.options and unit.id in battle.reinforced:
         return False
+    if battle.contained_attack and unit.side is battle.attacker:
+        return False  # A-4 (c): attacking in a contained box costs the attacker its entrenchment
     return state.is_entrenched(unit)
 
 
@@ -325,6 +327,10 @@ def reinforcement_barrier(state: State, battle: Battle, unit_id: str) -> Illegal
     if unit is None or not unit.on_map or unit.side is not side:
         return IllegalActionError("5.2.4", f"{unit_id} is not a unit of the firing side on the map")
     origin = unit.location
+    if side is Side.UNION and origin in state.contained and "A-4" in state.options \
+            and state.has_units(origin, Side.CONFEDERATE):
+        return IllegalActionError("A-4", f"{unit.label} is contained in {board.name(origin)} and cannot leave by land "
+                                         f"before a break-out")
     if origin == battle.box or not board.are_adjacent(origin, battle.box):
         return IllegalActionError("5.2.4", f"{unit.label} is not in a box adjacent to the battle")
     if side is Side.CONFEDERATE and board.is_potomac(origin, battle.box):

@@ -22,6 +22,12 @@ class CombatSteps:
     def _next_battle(self) -> None:
         s = self.state
         s.battle = None
+        if s.breakout:  # A-4 (d): back to the Union Movement segment
+            s.breakout = False
+            s.battles = []
+            s.step = "movement"
+            self._movement_or_end()
+            return
         if not s.battles:
             self._end_combat()
         elif len(s.battles) == 1:
@@ -40,10 +46,12 @@ class CombatSteps:
     def _do_choose_battle(self, action: ChooseBattle) -> None:
         self._start_battle(action.box)
 
-    def _start_battle(self, box: str) -> None:
+    def _start_battle(self, box: str, contained: bool = False) -> None:
         s = self.state
         s.battles.remove(box)
-        battle = Battle(box=box, attacker=s.phasing, defender=s.phasing.enemy)
+        contained = contained or ("A-4" in s.options and box in s.contained)
+        s.contained.discard(box)
+        battle = Battle(box=box, attacker=s.phasing, defender=s.phasing.enemy, contained_attack=contained)
         s.battle = battle
         coastal_value = advanced.coastal_defence_value(s, box)
         if coastal_value:

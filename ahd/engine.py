@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import advanced, combat, leaders, movement, recruitment
-from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, LeaderFollow,
+from .actions import (Action, Assault, BeginMarch, BreakOut, Contain, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, LeaderFollow,
                       LeaderMove, LeaderPoint, LeaderReinforce, PlaceLeader, EndMarch, EndMovement, EndRecruitment,
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley)
@@ -26,7 +26,7 @@ from .units import POOL, UNIT_TYPES
 from .victory import check_end_of_turn, check_update, scenario_score
 
 SEGMENT_OF_STEP = {
-    "supply": "movement", "border_roll": "movement", "leader_arrival": "movement", "leader_points": "combat", "leader_return": "recruitment",
+    "supply": "movement", "border_roll": "movement", "containment": "combat", "leader_arrival": "movement", "leader_points": "combat", "leader_return": "recruitment",
     "march_roll": "movement", "movement": "movement", "march": "movement",
     "choose_battle": "combat", "cavalry_retreat": "combat", "battle_options": "combat", "targets": "combat",
     "shot": "combat", "battle_promotion": "combat", "command_roll": "combat", "firers": "combat",
@@ -193,6 +193,8 @@ class Engine(CombatSteps):
         s.invasion_port = None
         s.march_roll = None
         s.moved_from = {}
+        s.breakouts = 0
+        advanced.prune_containment(s)
         self.on_half_turn()
         if "A-2" in s.options:
             s.unsupplied = advanced.unsupplied_stacks(s, s.phasing)
@@ -403,6 +405,8 @@ class Engine(CombatSteps):
         s = self.state
         actions: list[Action] = []
         if s.marches_left > 0:
+            actions.extend(BreakOut(box) for box in sorted(s.contained)
+                           if self._check_break_out(BreakOut(box)) is None)
             actions.extend(BeginMarch(box) for box in movement.march_origins(s))
             for kind, unit, port in movement.legal_sea_moves(s):
                 actions.append(NavalMove(unit.id, port) if kind == "naval" else Invade(unit.id, port))
@@ -540,14 +544,92 @@ class Engine(CombatSteps):
         s.marches_left = 0
         s.march_origin = None
         self._remove_lone_leaders()
+        advanced.prune_containment(s)
         battles = {box for box, units in s.by_box.items() if units and len({u.side for u in units}) == 2}
         if advanced.coastal_defence_value(s) > 0:
             battles.add(s.invasion_port)  # A-5 (a): even if no Confederate unit is there
+        if "A-4" in s.options:
+            if s.phasing is Side.UNION:  # A-4 (e): only Union units entering by land break a containment
+                battles -= {b for b in s.contained if not any(
+                    u.entered_from not in (None, movement.SEA) for u in s.units_in(b, Side.UNION))}
+            else:
+                s.containment_pending = sorted(b for b in battles if advanced.containable(s, b))
+                if s.containment_pending:
+                    s.battles = sorted(battles)
+                    s.step = "containment"
+                    return
         s.battles = sorted(battles)
+        self._announce_battles()
+
+    def _announce_battles(self) -> None:
+        s = self.state
         if s.battles:
             names = ", ".join(s.board.name(b) for b in s.battles)
             self.log("combat", f"Battles this half-turn: {names} (5.a)")
         self._next_battle()
+
+    # ================================================================== containment
+    def _legal_containment(self) -> list[Action]:
+        box = self.state.containment_pending[0]
+        return [Contain(box), Assault(box)]
+
+    def _check_containment_choice(self, box: str) -> IllegalActionError | None:
+        s = self.state
+        if not s.containment_pending or box != s.containment_pending[0]:
+            return IllegalActionError("A-4", f"the containment choice now is for "
+                                             f"{s.board.name(s.containment_pending[0])}")
+        return None
+
+    def _check_contain(self, action: Contain) -> IllegalActionError | None:
+        return self._check_containment_choice(action.box)
+
+    def _check_assault(self, action: Assault) -> IllegalActionError | None:
+        return self._check_containment_choice(action.box)
+
+    def _do_contain(self, action: Contain) -> None:
+        s = self.state
+        s.containment_pending.pop(0)
+        s.battles.remove(action.box)
+        s.contained.add(action.box)
+        self.log("contain", f"The Confederates contain the Union garrison of {s.board.name(action.box)}: "
+                            f"no battle (A-4)")
+        self._containment_done()
+
+    def _do_assault(self, action: Assault) -> None:
+        s = self.state
+        s.containment_pending.pop(0)
+        self.log("contain", f"The Confederates attack the Union garrison of {s.board.name(action.box)} (A-4)")
+        self._containment_done()
+
+    def _containment_done(self) -> None:
+        if not self.state.containment_pending:
+            self._announce_battles()
+
+    def _check_break_out(self, action: BreakOut) -> IllegalActionError | None:
+        s = self.state
+        if "A-4" not in s.options or s.phasing is not Side.UNION or not advanced.is_contained(s, action.box):
+            return IllegalActionError("A-4", f"no Union units are contained in {s.board.name(action.box)}")
+        if s.marches_left < 1:
+            return IllegalActionError("4.a", "no marches are left")
+        if s.marches_made != s.breakouts:
+            return IllegalActionError("A-4", "break-outs are fought at the start of the Union Movement segment")
+        if any(u.marches >= 2 for u in s.units_in(action.box, Side.UNION)):
+            return IllegalActionError("4.f", "a participant has no march left this turn")
+        return None
+
+    def _do_break_out(self, action: BreakOut) -> None:
+        s = self.state
+        s.marches_left -= 1
+        s.marches_made += 1
+        s.breakouts += 1
+        for unit in s.units_in(action.box, Side.UNION):
+            unit.marches += 1
+        self.log("contain", f"March {s.marches_made}: the Union garrison of {s.board.name(action.box)} tries to "
+                            f"break out (A-4)")
+        s.breakout = True
+        s.contained.discard(action.box)
+        s.battles = [action.box]
+        self._start_battle(action.box, contained=True)
 
     # ================================================================== promotion and recruitment
     def _start_promotion(self) -> None:
@@ -613,6 +695,10 @@ class Engine(CombatSteps):
             self.log("control", f"{s.board.name(box)} passes from "
                                 f"{before.adjective if before else 'neutral'} to {after.adjective} control{held} (9.a)")
             washington_taken |= box == "washington" and after is Side.CONFEDERATE
+            if box == s.invasion_port and after is Side.UNION:
+                s.invaded_ports.add(box)  # A-4 (a): captured by naval invasion
+            elif after is not Side.UNION:
+                s.invaded_ports.discard(box)
         if washington_taken and "A-6" in s.options:
             s.step = "washington_roll"  # the penalty die, then the rest of the update
             return
@@ -651,7 +737,8 @@ class Engine(CombatSteps):
         "firers": (ChooseFirer, FireChosen),
         "supply": (Starve,),
         "leader_arrival": (PlaceLeader,), "leader_return": (PlaceLeader,), "leader_points": (LeaderPoint,),
-        "movement": (BeginMarch, NavalMove, Invade, LeaderMove, LeaderFollow, EndMovement),
+        "movement": (BeginMarch, NavalMove, Invade, LeaderMove, LeaderFollow, BreakOut, EndMovement),
+        "containment": (Contain, Assault),
         "march": (Move, Entrench, EndMarch),
         "choose_battle": (ChooseBattle,),
         "cavalry_retreat": (CavalryRetreat, HoldGround),

@@ -93,6 +93,10 @@ def check_path(state: State, unit: Unit, path: tuple[str, ...], lines: tuple[str
             return IllegalActionError("1.2", f"no {kind} line joins {board.name(a)} and {board.name(b)}")
         if side is Side.CONFEDERATE and kind == "river" and board.is_potomac(a, b):
             return IllegalActionError("4.2.6", "Confederate units may never use the Potomac line")
+    if side is Side.UNION and "A-4" in state.options and path[0] in state.contained \
+            and state.has_units(path[0], Side.CONFEDERATE):
+        return IllegalActionError("A-4", f"Union units contained in {board.name(path[0])} leave by land only after "
+                                         f"winning a break-out battle (or by sea)")
     first_turn = first_turn_limits(state)
     if first_turn:
         for box in path[1:]:
@@ -212,7 +216,7 @@ def entrench_barrier(state: State, unit: Unit) -> IllegalActionError | None:
     if error:
         return error
     box = state.board.boxes[unit.location]
-    if state.has_units(box.id, unit.side.enemy):
+    if state.has_units(box.id, unit.side.enemy) and not _may_entrench_beside_enemy(state, unit):
         return IllegalActionError("4.2.5", "units may not entrench in a box holding enemy units")
     if state.is_entrenched(unit):
         return IllegalActionError("4.2.5", f"{unit.label} is already entrenched")
@@ -221,6 +225,11 @@ def entrench_barrier(state: State, unit: Unit) -> IllegalActionError | None:
             "4.2.5", "outside a recruiting city a unit entrenches only by taking part in two marches, "
                      "both ordering it to entrench; it has already used a march this turn")
     return None
+
+
+def _may_entrench_beside_enemy(state: State, unit: Unit) -> bool:
+    """A-4 (c): Confederates may entrench in a contained box despite the enemy."""
+    return "A-4" in state.options and unit.side is Side.CONFEDERATE and unit.location in state.contained
 
 
 def apply_entrench(state: State, unit: Unit) -> bool:
@@ -264,7 +273,7 @@ def check_naval_move(state: State, unit_id: str, to: str) -> IllegalActionError 
         return IllegalActionError("4.2.3", f"{board.name(to)} is not Union-controlled; naval moves go to Union ports")
     if first_turn_limits(state):
         return IllegalActionError("O-4.1", "on turn 1 the Union makes no naval moves")
-    if state.has_units(to, Side.CONFEDERATE):
+    if state.has_units(to, Side.CONFEDERATE) and not ("A-4" in state.options and to in state.contained):
         return IllegalActionError("4.2.3", f"{board.name(to)} holds enemy units")
     return None
 
@@ -310,7 +319,8 @@ def legal_sea_moves(state: State) -> Iterator[tuple[str, Unit, str]]:
     board = state.board
     ports = sorted(board.ports)
     # cheap filters first; every yielded move is still confirmed by its check function
-    union_ports = [p for p in ports if state.control[p] is Side.UNION and not state.has_units(p, Side.CONFEDERATE)]
+    union_ports = [p for p in ports if state.control[p] is Side.UNION
+                   and (not state.has_units(p, Side.CONFEDERATE) or p in state.contained)]
     invasion_ports = [p for p in ports if state.control[p] is not Side.UNION] if state.march_roll == 6 else []
     for unit in state.units_of(Side.UNION):
         if unit.marches or unit.naval or unit.location != unit.start_box or not board.boxes[unit.location].port:
@@ -332,7 +342,8 @@ def can_act_in_march(state: State, unit: Unit) -> bool:
     if has_one_link_move(state, unit):
         return True
     box = state.board.boxes[unit.location]
-    if not state.has_units(box.id, unit.side.enemy) and not state.is_entrenched(unit):
+    if (not state.has_units(box.id, unit.side.enemy) or _may_entrench_beside_enemy(state, unit)) \
+            and not state.is_entrenched(unit):
         if box.is_recruiting_city or unit.entrench_progress == 1 or unit.marches == 0:
             return True
     return bool(legal_paths(state, unit))

@@ -54,6 +54,9 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
            "through friendly boxes to two own cities, or for the Union to a port) loses one unit of its owner's choice."),
     Switch("A-3", "Command table marches",
            "The march roll is read on the command table T-4 (year and side); a natural 6 still allows an invasion."),
+    Switch("A-4", "Containment",
+           "Confederates entering a Union port taken by invasion (or Fort Monroe, Pensacola) may contain its "
+           "garrison instead of fighting; contained units leave by land only after a break-out battle."),
     Switch("A-5", "Coastal defences",
            "A Union invasion of a Confederate port worth V > 0 meets a coastal defence of value V, always "
            "entrenched, two hits to destroy; while it stands every Union shot must target it."),

@@ -49,6 +49,7 @@ class Battle:
     reinforced_now: bool = False               # a reinforcement already came this moment: no retreat
     invasion: bool = False                     # the attackers came by naval invasion (O-3.1)
     coastal: str | None = None                 # id of the coastal defence of this battle
+    contained_attack: bool = False             # A-4 (c): the attacker fights without its entrenchment
     command: dict = field(default_factory=dict)   # Side -> this day's command
     day: int = 0                               # the day whose command has been rolled
     command_pending: list = field(default_factory=list)  # sides still to roll this day's command
@@ -92,6 +93,11 @@ class State:
         self.march_moves: list[tuple[str, str]] = []  # (unit id, text) of the march in progress
         self.invasion_port: str | None = None
         self.unsupplied: list[str] = []  # stacks still to lose a unit this half-turn
+        self.invaded_ports: set[str] = set()   # A-4 (a): Union-held ports captured by naval invasion
+        self.contained: set[str] = set()       # boxes where Union units are contained
+        self.containment_pending: list[str] = []  # A-4 (b): boxes awaiting the Confederate choice
+        self.breakout = False                  # A-4 (d): the battle in progress is a break-out
+        self.breakouts = 0                     # A-4 (d): break-outs fought this Movement segment
         self.border_used: set[str] = set()     # AO-8.3: border states whose event succeeded
         self.border_pending: list[str] = []    # AO-8.3: border states still to roll this half-turn
         self.moved_from: dict[str, str] = {}  # AO-8.2.1: unit -> origin of its last move this half-turn
@@ -127,6 +133,9 @@ class State:
         new.unsupplied = list(self.unsupplied)
         new.moved_from = dict(self.moved_from)
         new.border_used = set(self.border_used)
+        new.invaded_ports = set(self.invaded_ports)
+        new.contained = set(self.contained)
+        new.containment_pending = list(self.containment_pending)
         new.border_pending = list(self.border_pending)
         new.leaders = {name: leader.clone() for name, leader in self.leaders.items()}
         new.march_ordered = list(self.march_ordered)

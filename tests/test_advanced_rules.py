@@ -741,3 +741,116 @@ def test_border_state_modifiers():
     d = game.army_max(U) - game.army_max(C)
     assert ("Union max − Confederate max ≥ 10" in mods) == (d >= 10)
     assert ("Union max − Confederate max ≤ 5" in mods) == (d <= 5)
+
+
+# =========================================================================== A-4
+def containment(options, extra=()):
+    """Two Confederate MF march from Yorktown into Union-held Fort Monroe (two Union MF)."""
+    game = make_game([("union", "MF", "fort_monroe", 2), ("union", "MF", "washington"),
+                      ("confederate", "MF", "yorktown", 2)] + list(extra), options=options)
+    pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
+    march(game, "yorktown", ahd.Move("C-MF-01", ("yorktown", "fort_monroe"), ("river",)),
+          ahd.Move("C-MF-02", ("yorktown", "fort_monroe"), ("river",)))
+    if game.decision == "movement":
+        game.apply(ahd.EndMovement())
+    return game
+
+
+@pytest.mark.rule("A-4")
+def test_confederate_chooses_containment_instead_of_battle():
+    game = containment(with_rules("A-4"))
+    assert game.decision == "containment" and game.current_player is C
+    assert set(game.legal_actions()) == {ahd.Contain("fort_monroe"), ahd.Assault("fort_monroe")}
+    assert_refused(game, ahd.Contain("yorktown"), "A-4")
+    game.apply(ahd.Contain("fort_monroe"))
+    assert game.battle is None
+    assert len(game.units_in("fort_monroe", U)) == 2 and len(game.units_in("fort_monroe", C)) == 2
+    pass_until(game, lambda g: g.phasing is U)
+    assert game.controller("fort_monroe") is U                    # the box stays Union
+    assert ahd.action_from_dict(ahd.Contain("fort_monroe").to_dict()) == ahd.Contain("fort_monroe")
+    # without A-4: a battle at once
+    plain = containment(BASIC)
+    assert plain.battle is not None and plain.battle.box == "fort_monroe"
+
+
+@pytest.mark.rule("A-4")
+def test_assault_fights_the_battle():
+    game = containment(with_rules("A-4"))
+    game.apply(ahd.Assault("fort_monroe"))
+    assert game.battle is not None and game.battle.box == "fort_monroe" and not game.battle.contained_attack
+
+
+def contained_union_movement(options):
+    game = containment(options)
+    game.apply(ahd.Contain("fort_monroe"))
+    pass_until(game, lambda g: g.phasing is U and g.decision == "march_roll")
+    game.apply(ahd.Roll(4))
+    return game
+
+
+@pytest.mark.rule("A-4")
+def test_contained_units_leave_by_land_only_after_a_break_out():
+    game = contained_union_movement(with_rules("A-4"))
+    assert game.decision == "movement"
+    from ahd import movement
+    assert ahd.BeginMarch("fort_monroe") not in game.legal_actions()
+    error = movement.check_path(game.state, game.unit("U-MF-01"), ("fort_monroe", "yorktown"), ("river",))
+    assert error is not None and error.rule == "A-4"
+    assert ahd.BreakOut("fort_monroe") in game.legal_actions()
+    assert ahd.NavalMove("U-MF-03", "fort_monroe") in game.legal_actions()   # by sea, no battle
+    marches = game.marches_left
+    game.apply(ahd.BreakOut("fort_monroe"))
+    battle = game.battle
+    assert battle is not None and battle.attacker is U and battle.box == "fort_monroe"
+    assert game.marches_left == marches - 1
+    assert all(game.unit(u).marches == 1 for u in ("U-MF-01", "U-MF-02"))
+    # attacking in a contained box costs the Union its fort entrenchment for this battle
+    from ahd import combat
+    assert not combat.is_entrenched_in_battle(game.state, battle, game.unit("U-MF-01"))
+    # the Confederates always miss, the Union always hits: the break-out succeeds
+    from conftest import pass_decision
+    while game.battle is not None:
+        pass_decision(game, roll=6 if game.battle.firing is C else 1)
+    assert game.phase == "movement" and game.decision == "movement"
+    assert not game.units_in("fort_monroe", C)
+    assert "fort_monroe" in {a.origin for a in game.legal_actions() if isinstance(a, ahd.BeginMarch)}
+
+
+@pytest.mark.rule("A-4")
+def test_break_out_only_at_the_start_of_the_movement_segment():
+    game = contained_union_movement(with_rules("A-4"))
+    march(game, "washington", ahd.Move("U-MF-03", ("washington", "baltimore"), ("rail",)))
+    assert ahd.BreakOut("fort_monroe") not in game.legal_actions()
+    assert_refused(game, ahd.BreakOut("fort_monroe"), "A-4")
+    assert_refused(game, ahd.BreakOut("yorktown"), "A-4")
+
+
+@pytest.mark.rule("A-4")
+def test_union_units_entering_by_land_fight_by_sea_do_not():
+    game = contained_union_movement(with_rules("A-4"))
+    game.apply(ahd.NavalMove("U-MF-03", "fort_monroe"))
+    game.apply(ahd.EndMovement())
+    assert game.battle is None and not any("Battle at Fort Monroe" in e.text for e in game.log)
+    assert len(game.units_in("fort_monroe", C)) == 2 and len(game.units_in("fort_monroe", U)) == 3
+    # by land: a normal battle, the Union attacking without its fort entrenchment
+    land = contained_union_movement(with_rules("A-4"))
+    land.state.place(land.state.units["U-MF-03"], "yorktown")   # set-up: a Union unit next door
+    land._engine.invalidate(); land._legal_cache = None
+    march(land, "yorktown", ahd.Move("U-MF-03", ("yorktown", "fort_monroe"), ("river",)))
+    if land.decision == "movement":
+        land.apply(ahd.EndMovement())
+    assert land.battle is not None and land.battle.box == "fort_monroe" and land.battle.contained_attack
+
+
+@pytest.mark.rule("A-4")
+def test_confederates_may_entrench_beside_the_contained_garrison():
+    game = containment(with_rules("A-4"))
+    game.apply(ahd.Contain("fort_monroe"))
+    pass_until(game, lambda g: g.phasing is C and g.turn.number == 3 and g.decision == "movement", roll=4)
+    game.apply(ahd.BeginMarch("fort_monroe"))
+    assert ahd.Entrench("C-MF-01") in game.legal_actions()
+    # the exception is the Confederates': the Union garrison may not entrench beside them
+    from ahd import movement
+    game.state.units["U-MF-01"].marches = 0
+    error = movement.entrench_barrier(game.state, game.unit("U-MF-01"))
+    assert error is not None and error.rule == "4.2.5" and "enemy" in error.reason
