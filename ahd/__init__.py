@@ -11,7 +11,7 @@ from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, ChooseFi
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley, action_from_dict,
                       PlaceLeader, LeaderMove, LeaderFollow, LeaderReinforce, LeaderPoint, Contain, Assault,
-                      BreakOut)
+                      BreakOut, Rally, NoRally)
 from .board import Board, Box, default_board, load_board
 from .calendar import Turn
 from .errors import AhdError, DataFileError, IllegalActionError, RecordError
@@ -27,6 +27,7 @@ __all__ = [
     "Entrench", "Evacuate", "FireAuto", "HoldGround", "Invade", "Move", "NavalMove", "NoPromotion", "OpenFire", "Promote",
     "Recruit", "Reinforce", "Retreat", "Roll", "Starve", "Target", "Volley", "action_from_dict",
     "PlaceLeader", "LeaderMove", "LeaderFollow", "LeaderReinforce", "LeaderPoint", "Contain", "Assault", "BreakOut",
+    "Rally", "NoRally",
     "Board", "Box", "default_board", "load_board", "Turn",
     "AhdError", "DataFileError", "IllegalActionError", "RecordError",
     "Game", "load", "new_game", "simulate", "SimulationResults", "Options", "Scenario", "load_scenario", "CHANCE", "Side", "Outcome",

@@ -362,6 +362,25 @@ class Volley(Action):
         return "Fire: " + "; ".join(f"{s} at {t}" for s, t in self.targets)
 
 
+@dataclass(frozen=True, slots=True)
+class Rally(Action):
+    """AO-8.11: after a day of fighting, return one routed unit to the fighting (still reduced)."""
+
+    unit: str
+    kind: ClassVar[str] = "rally"
+
+    def __str__(self) -> str:
+        return f"Rally {describe_unit_id(self.unit)}"
+
+
+@dataclass(frozen=True, slots=True)
+class NoRally(Action):
+    kind: ClassVar[str] = "no_rally"
+
+    def __str__(self) -> str:
+        return "No rally"
+
+
 # --------------------------------------------------------------------------- promotion, recruitment
 @dataclass(frozen=True, slots=True)
 class Promote(Action):
@@ -407,7 +426,7 @@ ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (
     ChooseBattle, CavalryRetreat, HoldGround, Retreat, Evacuate, Reinforce, OpenFire, ChooseFirer, FireChosen,
     Target, FireAuto, Volley,
     Promote, NoPromotion, Recruit, EndRecruitment,
-    PlaceLeader, LeaderMove, LeaderFollow, LeaderReinforce, LeaderPoint, Contain, Assault, BreakOut,
+    PlaceLeader, LeaderMove, LeaderFollow, LeaderReinforce, LeaderPoint, Contain, Assault, BreakOut, Rally, NoRally,
 )}
 
 

@@ -12,8 +12,25 @@ from .units import CRACK, MILITIA, OUT, POOL, REDUCED, Unit
 
 
 def battle_units(state: State, battle: Battle, side: Side) -> list[Unit]:
-    """The side's units in the battle, in a stable order (by id)."""
-    return sorted((u for u in state.by_box[battle.box] if u.side is side), key=lambda u: u.id)
+    """The side's units fighting in the battle (routed ones are out, AO-8.1), in a stable order (by id)."""
+    return sorted((u for u in state.by_box[battle.box] if u.side is side and not u.routed), key=lambda u: u.id)
+
+
+def routed_units(state: State, battle: Battle, side: Side) -> list[Unit]:
+    """AO-8.1: the side's routed units in the battle box."""
+    return sorted((u for u in state.by_box[battle.box] if u.side is side and u.routed), key=lambda u: u.id)
+
+
+#: T-5 morale by quality (militia: 2 in 1861, 3 later).
+MORALE = {"crack": 5, "veteran": 4}
+
+
+def morale(state: State, unit: Unit) -> int:
+    """T-5: crack 5, veteran 4, militia 3 from 1862 (2 in 1861)."""
+    from .calendar import Turn
+    if unit.type.quality in MORALE:
+        return MORALE[unit.type.quality]
+    return 2 if Turn.of(state.turn).year == 1861 else 3
 
 
 def shooters(state: State, battle: Battle) -> list[Unit]:
@@ -245,7 +262,8 @@ def retreat_barrier(state: State, battle: Battle, side: Side, to: str) -> Illega
         return IllegalActionError("5.2.5", f"{board.name(to)} is not adjacent to {board.name(battle.box)}")
     if side is Side.CONFEDERATE and board.is_potomac(battle.box, to):
         return IllegalActionError("4.2.6", "Confederate units may never retreat across the Potomac")
-    if all(u.is_coastal for u in battle_units(state, battle, side)):
+    fighting = battle_units(state, battle, side)
+    if fighting and all(u.is_coastal for u in fighting):
         return IllegalActionError("A-5", "a coastal defence cannot retreat")
     if state.turn == 1 and "O-4.1" in state.options and board.boxes[to].owner is None:
         return IllegalActionError("O-4.1", "on turn 1 no unit enters Kentucky")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from . import advanced, combat, leaders, movement, promotion
 from .actions import (Action, CavalryRetreat, ChooseBattle, ChooseFirer, Evacuate, FireAuto, FireChosen,
-                      LeaderPoint, LeaderReinforce, HoldGround, NoPromotion, OpenFire,
+                      LeaderPoint, LeaderReinforce, NoRally, Rally, HoldGround, NoPromotion, OpenFire,
                       Promote, Reinforce, Retreat, Target, Volley)
 from .errors import IllegalActionError
 from .sides import Side
@@ -85,7 +85,7 @@ class CombatSteps:
         s = self.state
         for leader in leaders.leaders_in(s, s.battle.box, side):
             leader.location = to  # AO-8.2.2: with a retreating army it retreats
-        for unit in combat.battle_units(s, s.battle, side):
+        for unit in combat.battle_units(s, s.battle, side) + combat.routed_units(s, s.battle, side):
             if unit.is_coastal:
                 continue  # A-5 (b): it cannot retreat; it ends with the battle
             s.place(unit, to)
@@ -186,14 +186,23 @@ class CombatSteps:
         if self._legal_battle_options() == [OpenFire()]:
             self._begin_targets()
 
+    def _legal_rout_retreat(self) -> list[Action]:
+        return [Retreat(b) for b in self._rout_boxes()]
+
     def _check_retreat(self, action: Retreat) -> IllegalActionError | None:
         s = self.state
+        if s.step == "rout_retreat":
+            if action.to not in self._rout_boxes():
+                return IllegalActionError("AO-8.12", f"the routed units may not retreat to {s.board.name(action.to)}")
+            return None
         if s.battle.reinforced_now:
             return IllegalActionError("5.2.5", "a retreat comes before reinforcing, not after")
         return combat.check_retreat(s, s.battle, s.battle.firing, action.to)
 
     def _do_retreat(self, action: Retreat) -> None:
         s = self.state
+        if s.step == "rout_retreat":
+            return self._rout_retreat(action.to)
         battle = s.battle
         side = battle.firing
         self._withdraw(side, action.to)
@@ -403,6 +412,8 @@ class CombatSteps:
                 " — a 6 always misses (H-2)" if natural == 6 and value >= 6 and "H-2" in s.options else "")
         if hit:
             eliminated = combat.damage(s, target)
+            if not eliminated and "AO-8.1" in s.options and not target.is_coastal:
+                battle.flipped.append(target.id)  # AO-8.1: tests its morale after this moment
             result = f"hit: {label} {'eliminated (5.d)' if eliminated else 'reduced (5.1.c)'}"
         else:
             result = "miss"
@@ -411,14 +422,77 @@ class CombatSteps:
     def _end_moment(self) -> None:
         s = self.state
         battle = s.battle
+        if battle.flipped:  # AO-8.1: units just reduced test their morale
+            battle.morale_pending = [uid for uid in battle.flipped if uid in s.units
+                                     and s.units[uid].location == battle.box and s.units[uid].is_reduced
+                                     and not s.units[uid].routed]
+            battle.flipped = []
+            if battle.morale_pending:
+                s.step = "morale_roll"
+                return
         firing = battle.firing
         if not combat.battle_units(s, battle, firing.enemy):
             self._finish_battle(firing)
         elif firing is battle.defender:
             self._begin_moment(battle.attacker)
         else:
-            battle.round += 1
-            self._begin_moment(battle.defender)
+            if "AO-8.1" in s.options and battle.round % advanced.DAY_ROUNDS == 0:  # AO-8.11: end of a day
+                battle.rally_pending = [side for side in (battle.defender, battle.attacker)
+                                        if combat.routed_units(s, battle, side)]
+                if battle.rally_pending:
+                    s.step = "rally"
+                    return
+            self._next_round()
+
+    def _next_round(self) -> None:
+        battle = self.state.battle
+        battle.round += 1
+        self._begin_moment(battle.defender)
+
+    def _morale_rolled(self, natural: int) -> None:
+        s = self.state
+        battle = s.battle
+        unit = s.units[battle.morale_pending.pop(0)]
+        entrenched = combat.is_entrenched_in_battle(s, battle, unit)
+        modified = natural - entrenched
+        limit = combat.morale(s, unit)
+        if modified > limit:
+            unit.routed = True
+            result = "routed: out of the fighting"
+        else:
+            result = "holds"
+        self.log("morale", f"{unit.label} tests its morale: {natural}{' − 1 entrenched' if entrenched else ''} "
+                           f"against {limit}: {result} (AO-8.1)")
+        if not battle.morale_pending:
+            self._end_moment()
+
+    def _legal_rally(self) -> list[Action]:
+        s = self.state
+        side = s.battle.rally_pending[0]
+        return [Rally(u.id) for u in combat.routed_units(s, s.battle, side)] + [NoRally()]
+
+    def _check_rally(self, action: Rally) -> IllegalActionError | None:
+        s = self.state
+        side = s.battle.rally_pending[0]
+        if action.unit not in {u.id for u in combat.routed_units(s, s.battle, side)}:
+            return IllegalActionError("AO-8.11", f"{action.unit} is not a routed {side.adjective} unit of this battle")
+        return None
+
+    def _do_rally(self, action: Rally) -> None:
+        s = self.state
+        unit = s.units[action.unit]
+        unit.routed = False
+        self.log("morale", f"{unit.label} rallies and returns to the fighting, still reduced (AO-8.11)")
+        self._rally_done()
+
+    def _do_no_rally(self, action: NoRally) -> None:
+        self._rally_done()
+
+    def _rally_done(self) -> None:
+        battle = self.state.battle
+        battle.rally_pending.pop(0)
+        if not battle.rally_pending:
+            self._next_round()
 
     def _finish_battle(self, winner: Side | None) -> None:
         s = self.state
@@ -426,9 +500,88 @@ class CombatSteps:
         battle.winner = winner
         if battle.coastal is not None:  # A-5 (e): it exists only in its invasion battle
             s.remove_unit(s.units[battle.coastal])
-        self._remove_lone_leaders()  # AO-8.2.2: a side wiped out loses its leaders for a while
         if winner is not None:
             self.log("battle", f"The {winner.adjective} side wins the battle at {s.board.name(battle.box)} (5.c)")
+        if "AO-8.1" in s.options:
+            battle.was_routed = {uid for side in Side for uid in battle.participants.get(side, ())
+                                 if uid in s.units and s.units[uid].routed}
+            if winner is not None:
+                for unit in combat.routed_units(s, battle, winner):
+                    unit.routed = False  # AO-8.12: the winner's routed units rejoin
+                if combat.routed_units(s, battle, winner.enemy):  # lost by elimination or rout
+                    if self._rout_boxes():
+                        s.step = "rout_retreat"
+                        return
+                    for unit in combat.routed_units(s, battle, winner.enemy):
+                        combat.eliminate(s, unit)
+                        self.log("morale", f"{unit.label}, routed with nowhere to go, is eliminated (AO-8.12)")
+        self._after_routs()
+
+    def _rout_boxes(self) -> list[str]:
+        """AO-8.12: the boxes where a beaten side's routed units may retreat together (5.2.5 a–d)."""
+        s = self.state
+        battle = s.battle
+        return [b for b in sorted(s.board.neighbours(battle.box))
+                if combat.retreat_barrier(s, battle, battle.winner.enemy, b) is None]
+
+    def _rout_retreat(self, to: str) -> None:
+        s = self.state
+        battle = s.battle
+        loser = battle.winner.enemy
+        for leader in leaders.leaders_in(s, battle.box, loser):
+            leader.location = to
+        for unit in combat.routed_units(s, battle, loser):
+            s.place(unit, to)
+            unit.retreated = True
+        self.log("retreat", f"The routed {loser.adjective} units retreat to {s.board.name(to)} (AO-8.12)")
+        self._after_routs()
+
+    def _after_routs(self) -> None:
+        s = self.state
+        battle = s.battle
+        for side in Side:
+            for uid in battle.participants.get(side, ()):
+                if uid in s.units:
+                    s.units[uid].routed = False
+        if "AO-8.12" in s.options and battle.winner is not None:
+            battle.desertion_pending = []
+            for side in (battle.defender, battle.attacker):
+                lost = side is not battle.winner
+                for uid in sorted(battle.participants.get(side, ())):
+                    unit = s.units.get(uid)
+                    if unit is None or not unit.on_map or not unit.is_reduced or unit.is_coastal:
+                        continue
+                    modifier = (1 if lost else 0) - (uid not in battle.was_routed)
+                    if "AO-8.2" in s.options:
+                        modifier -= leaders.leader_value_in(s, unit.location, side)  # AO-8.2.3
+                    battle.desertion_pending.append((uid, modifier, lost))
+            if battle.desertion_pending:
+                s.step = "desertion_roll"
+                return
+        self._conclude_battle()
+
+    def _desertion_rolled(self, natural: int) -> None:
+        s = self.state
+        battle = s.battle
+        uid, modifier, lost = battle.desertion_pending.pop(0)
+        unit = s.units[uid]
+        limit = combat.morale(s, unit)
+        h3 = lost and natural == 6 and "H-3" in s.options
+        if natural + modifier > limit or h3:
+            label = unit.label
+            combat.eliminate(s, unit, in_battle=False)
+            rule = "H-3" if h3 and natural + modifier <= limit else "AO-8.12"
+            self.log("morale", f"{label} deserts: {natural} {modifier:+d} against {limit} — eliminated ({rule})")
+        else:
+            self.log("morale", f"{unit.label} stays: {natural} {modifier:+d} against {limit} (AO-8.12)")
+        if not battle.desertion_pending:
+            self._conclude_battle()
+
+    def _conclude_battle(self) -> None:
+        s = self.state
+        battle = s.battle
+        winner = battle.winner
+        self._remove_lone_leaders()  # AO-8.2.2: a side wiped out loses its leaders for a while
         if winner is not None and self._battle_promotable():
             s.step = "battle_promotion"
         else:

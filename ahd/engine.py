@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import advanced, combat, leaders, movement, recruitment
-from .actions import (Action, Assault, BeginMarch, BreakOut, Contain, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, LeaderFollow,
+from .actions import (Action, Assault, NoRally, Rally, BeginMarch, BreakOut, Contain, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, LeaderFollow,
                       LeaderMove, LeaderPoint, LeaderReinforce, PlaceLeader, EndMarch, EndMovement, EndRecruitment,
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley)
@@ -26,7 +26,8 @@ from .units import POOL, UNIT_TYPES
 from .victory import check_end_of_turn, check_update, scenario_score
 
 SEGMENT_OF_STEP = {
-    "supply": "movement", "border_roll": "movement", "containment": "combat", "leader_arrival": "movement", "leader_points": "combat", "leader_return": "recruitment",
+    "supply": "movement", "border_roll": "movement", "containment": "combat", "morale_roll": "combat",
+    "rally": "combat", "rout_retreat": "combat", "desertion_roll": "combat", "leader_arrival": "movement", "leader_points": "combat", "leader_return": "recruitment",
     "march_roll": "movement", "movement": "movement", "march": "movement",
     "choose_battle": "combat", "cavalry_retreat": "combat", "battle_options": "combat", "targets": "combat",
     "shot": "combat", "battle_promotion": "combat", "command_roll": "combat", "firers": "combat",
@@ -35,7 +36,7 @@ SEGMENT_OF_STEP = {
     "over": "over",
 }
 CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll", "washington_roll", "command_roll",
-                "border_roll")
+                "border_roll", "morale_roll", "desertion_roll")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,10 @@ class Engine(CombatSteps):
             return CHANCE
         if s.step == "cavalry_retreat":
             return s.battle.defender
+        if s.step == "rally":
+            return s.battle.rally_pending[0]
+        if s.step == "rout_retreat":
+            return s.battle.winner.enemy
         if s.step in ("battle_options", "targets", "firers", "leader_points"):
             return s.battle.firing
         if s.step == "battle_promotion":
@@ -100,6 +105,17 @@ class Engine(CombatSteps):
             total = sum(m for m, _ in advanced.border_modifiers(s))
             return (f"{name} border-state support (AO-8.3): the roll {total:+d} must exceed "
                     f"{advanced.T7[name][1]}")
+        if s.step == "morale_roll":
+            unit = s.units[s.battle.morale_pending[0]]
+            entrenched = combat.is_entrenched_in_battle(s, s.battle, unit)
+            return (f"battlefield morale of {unit.label}: routed if the roll{' − 1 (entrenched)' if entrenched else ''}"
+                    f" exceeds {combat.morale(s, unit)} (AO-8.1)")
+        if s.step == "desertion_roll":
+            uid, modifier, lost = s.battle.desertion_pending[0]
+            unit = s.units[uid]
+            h3 = "; a 6 fails for the losing side (H-3)" if lost and "H-3" in s.options else ""
+            return (f"desertion test of {unit.label}: eliminated if the roll {modifier:+d} exceeds "
+                    f"{combat.morale(s, unit)} (AO-8.12){h3}")
         if s.step == "command_roll":
             side = s.battle.command_pending[0]
             return f"{side.adjective} command roll for day {s.battle.day} at {s.board.name(s.battle.box)} (A-7, T-4)"
@@ -259,7 +275,8 @@ class Engine(CombatSteps):
     def _legal_march_roll(self) -> list[Action]:
         return [Roll(v) for v in range(1, 7)]
 
-    _legal_shot = _legal_recruit_roll = _legal_training_roll = _legal_washington_roll = _legal_command_roll = _legal_border_roll = _legal_march_roll
+    _legal_shot = _legal_recruit_roll = _legal_training_roll = _legal_washington_roll = _legal_command_roll = _legal_border_roll = _legal_morale_roll = \
+        _legal_desertion_roll = _legal_march_roll
 
     def _do_roll(self, action: Roll) -> None:
         s = self.state
@@ -301,6 +318,10 @@ class Engine(CombatSteps):
                 self._begin_movement()
         elif s.step == "command_roll":
             self._command_rolled(action.value)
+        elif s.step == "morale_roll":
+            self._morale_rolled(action.value)
+        elif s.step == "desertion_roll":
+            self._desertion_rolled(action.value)
         elif s.step == "washington_roll":
             penalty = max(2, action.value)
             s.washington_penalty += penalty - 1
@@ -739,6 +760,7 @@ class Engine(CombatSteps):
         "leader_arrival": (PlaceLeader,), "leader_return": (PlaceLeader,), "leader_points": (LeaderPoint,),
         "movement": (BeginMarch, NavalMove, Invade, LeaderMove, LeaderFollow, BreakOut, EndMovement),
         "containment": (Contain, Assault),
+        "morale_roll": (Roll,), "desertion_roll": (Roll,), "rally": (Rally, NoRally), "rout_retreat": (Retreat,),
         "march": (Move, Entrench, EndMarch),
         "choose_battle": (ChooseBattle,),
         "cavalry_retreat": (CavalryRetreat, HoldGround),

@@ -23,6 +23,9 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
            "A unit joining a battle as a reinforcement is not entrenched in it, even in its own fort.", True),
     Switch("H-2", "A 6 always misses",
            "A natural 6 misses whatever the modifiers.", True),
+    Switch("H-3", "Retreating units fail desertion on 6",
+           "In the desertion test (AO-8.12) a unit of the losing side fails on a natural 6 whatever the "
+           "modifiers.", True),
     Switch("H-4", "6 of 7",
            "The Union wins with six of the seven Confederate cities, Richmond included."),
     Switch("S-12", "Inexperienced Union player",
@@ -62,6 +65,12 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
            "entrenched, two hits to destroy; while it stands every Union shot must target it."),
     Switch("A-6", "Capture of Washington",
            "Washington no longer wins; its capture costs the Union maximum a die roll (1 counts as 2) in total."),
+    Switch("AO-8.1", "Battlefield morale",
+           "A unit just reduced tests its morale (T-5); failing, it is routed: out of the fighting, and it "
+           "counts as eliminated for the battle's result. Includes the rally of AO-8.11 after each day."),
+    Switch("AO-8.12", "Desertion",
+           "At a battle's end every reduced participant tests its morale (T-5), +1 on the losing side, −1 if not "
+           "routed, minus its leaders' values; failing, it is eliminated."),
     Switch("AO-8.2", "Leaders",
            "Grant, Sherman and Lee (T-6) arrive, move alone or with units, add their value to shots and to "
            "A-7 command, and are removed when caught alone or with their army wiped out."),

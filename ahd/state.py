@@ -50,6 +50,11 @@ class Battle:
     invasion: bool = False                     # the attackers came by naval invasion (O-3.1)
     coastal: str | None = None                 # id of the coastal defence of this battle
     contained_attack: bool = False             # A-4 (c): the attacker fights without its entrenchment
+    flipped: list = field(default_factory=list)  # AO-8.1: units just flipped full -> reduced this moment
+    morale_pending: list = field(default_factory=list)  # AO-8.1: units still to test
+    rally_pending: list = field(default_factory=list)   # AO-8.11: sides still to decide a rally
+    desertion_pending: list = field(default_factory=list)  # AO-8.12: (unit, modifier, lost side?) to test
+    was_routed: set = field(default_factory=set)  # AO-8.12: units routed when the battle ended
     command: dict = field(default_factory=dict)   # Side -> this day's command
     day: int = 0                               # the day whose command has been rolled
     command_pending: list = field(default_factory=list)  # sides still to roll this day's command
@@ -66,6 +71,9 @@ class Battle:
                        reinforced=set(self.reinforced), used_origins=set(self.used_origins),
                        targets=list(self.targets), command=dict(self.command),
                        command_pending=list(self.command_pending), leader_points=list(self.leader_points),
+                       flipped=list(self.flipped), morale_pending=list(self.morale_pending),
+                       rally_pending=list(self.rally_pending), desertion_pending=list(self.desertion_pending),
+                       was_routed=set(self.was_routed),
                        firers=None if self.firers is None else list(self.firers))
 
 

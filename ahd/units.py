@@ -97,7 +97,7 @@ class Unit:
 
     __slots__ = ("id", "side", "type", "strength", "location", "entrenched", "entrench_progress",
                  "marches", "stopped", "jumped", "naval", "entered_from", "crossing",
-                 "retreated", "fought", "start_box")
+                 "retreated", "fought", "start_box", "routed")
 
     def __init__(self, unit_id: str, side: Side, unit_type: UnitType, location: str) -> None:
         self.id = unit_id
@@ -116,6 +116,7 @@ class Unit:
         self.retreated = False         # 5.2.4 a: retreated this game turn
         self.fought = False            # 5.2.4 b: took part in a battle this game turn
         self.start_box: str | None = None  # where it began the half-turn (4.2.3, 4.2.4)
+        self.routed = False            # AO-8.1: out of the fighting of its battle
 
     def clone(self) -> "Unit":
         new = Unit(self.id, self.side, self.type, self.location)
@@ -131,6 +132,7 @@ class Unit:
         new.retreated = self.retreated
         new.fought = self.fought
         new.start_box = self.start_box
+        new.routed = self.routed
         return new
 
     @property

@@ -13,7 +13,7 @@ from ahd.sides import CHANCE, Side
 from conftest import assert_refused, make_game, march, pass_until
 
 U, C = Side.UNION, Side.CONFEDERATE
-BASIC = ["H-1", "H-2"]
+BASIC = ["H-1", "H-2", "H-3"]
 
 
 def with_rules(*rules):
@@ -854,3 +854,121 @@ def test_confederates_may_entrench_beside_the_contained_garrison():
     game.state.units["U-MF-01"].marches = 0
     error = movement.entrench_barrier(game.state, game.unit("U-MF-01"))
     assert error is not None and error.rule == "4.2.5" and "enemy" in error.reason
+
+
+# =========================================================================== AO-8.1, AO-8.11, AO-8.12, H-3
+def union_hits_first(options, conf_code="MF", entrenched=False, turn=12):
+    """Two Union FV attack two Confederate units at Lexington; the defenders miss, the Union hits both."""
+    game = make_game([("union", "FV", "cincinnati", 2), ("confederate", conf_code, "lexington", 2, entrenched)],
+                     turn=turn, options=options)
+    march(game, "cincinnati", ahd.Move("U-FV-01", ("cincinnati", "lexington"), ("rail",)),
+          ahd.Move("U-FV-02", ("cincinnati", "lexington"), ("rail",)))
+    if game.decision == "movement":
+        game.apply(ahd.EndMovement())
+    game.apply(ahd.FireAuto())
+    rolls(game, 6, 6)
+    game.apply(ahd.FireAuto())
+    rolls(game, 1, 1)
+    return game
+
+
+@pytest.mark.rule("AO-8.1")
+def test_a_unit_just_reduced_may_rout_and_leaves_the_fighting():
+    game = union_hits_first(with_rules("AO-8.1"))
+    assert game.decision == "morale_roll" and "AO-8.1" in game.pending_roll and "exceeds 3" in game.pending_roll
+    first, second = game.battle.morale_pending
+    rolls(game, 4)                       # 4 > 3 (militia from 1862): routed
+    assert game.unit(first).routed
+    rolls(game, 3)                       # 3: holds
+    assert not game.unit(second).routed
+    assert game.battle.round == 2 and game.battle.firing is C
+    pass_until(game, lambda g: g.decision == "targets" and g.battle.firing is C)
+    # the routed unit neither fires nor can be targeted
+    game.apply(ahd.FireAuto())
+    assert [s for s, _ in game.battle.targets] == [second]
+    rolls(game, 6)
+    assert game.battle.firing is U and [t for _, t in game.battle.targets] in ([], [second, second])
+    assert game.unit(first).location == "lexington" and game.unit(first).routed
+    assert any("routed" in e.text and "AO-8.1" in e.text for e in game.log)
+    plain = union_hits_first(BASIC)
+    assert plain.decision != "morale_roll" and not plain.unit("C-MF-01").routed
+
+
+@pytest.mark.rule("AO-8.1")
+def test_entrenched_units_test_at_minus_one_and_a_fully_routed_side_loses():
+    game = union_hits_first(with_rules("AO-8.1"), entrenched=True, turn=2)
+    # 1861 militia morale 2; entrenched: 3 − 1 = 2 holds, 4 − 1 = 3 routs
+    assert "− 1 (entrenched)" in game.pending_roll and "exceeds 2" in game.pending_roll
+    first, second = game.battle.morale_pending
+    rolls(game, 3, 4)
+    assert not game.unit(first).routed and game.unit(second).routed
+    game2 = union_hits_first(with_rules("AO-8.1"))
+    rolls(game2, 6, 6)                  # both routed: no units left fighting -> the Union wins (5.c)
+    assert game2.battle.winner is U
+    assert game2.decision == "rout_retreat" and game2.current_player is C
+    boxes = {a.to for a in game2.legal_actions()}
+    assert "cincinnati" not in boxes and boxes                    # 5.2.5 (c): not where the attackers came from
+    assert_refused(game2, ahd.Retreat("cincinnati"), "AO-8.12")
+    game2.apply(ahd.Retreat(sorted(boxes)[0]))
+    assert {u.location for u in (game2.unit("C-MF-01"), game2.unit("C-MF-02"))} == {sorted(boxes)[0]}
+    assert not game2.unit("C-MF-01").routed
+
+
+@pytest.mark.rule("AO-8.11")
+def test_rally_after_each_day():
+    game = union_hits_first(with_rules("AO-8.1"))
+    first, second = game.battle.morale_pending
+    rolls(game, 6, 1)                   # the first routed, the second holds
+    # everybody misses until the end of round 4
+    while game.decision != "rally":
+        if game.current_player == CHANCE:
+            game.apply(ahd.Roll(6))
+        else:
+            pass_until(game, lambda g: g.current_player == CHANCE or g.decision == "rally", roll=6)
+    assert game.battle.round == 4 and game.current_player is C
+    assert set(game.legal_actions()) == {ahd.Rally(first), ahd.NoRally()}
+    assert_refused(game, ahd.Rally(second), "AO-8.11")
+    game.apply(ahd.Rally(first))
+    assert not game.unit(first).routed and game.unit(first).is_reduced
+    assert game.battle.round == 5
+    assert ahd.action_from_dict(ahd.Rally("C-MF-01").to_dict()) == ahd.Rally("C-MF-01")
+
+
+def beaten_veterans(options, lee=False):
+    """Two Confederate FV, reduced in round 1, retreat to Louisville in round 2 and lose."""
+    game = union_hits_first(options, conf_code="FV", turn=2)   # 1861: no leader arrives
+    if lee:
+        leader_at(game, "lee", "lexington", 3)
+    pass_until(game, lambda g: g.decision == "battle_options" and g.battle.firing is C)
+    game.apply(ahd.Retreat("louisville"))
+    return game
+
+
+@pytest.mark.rule("AO-8.12")
+def test_desertion_tests_of_the_reduced_after_the_battle():
+    game = beaten_veterans(with_rules("AO-8.12"))
+    assert game.decision == "desertion_roll"
+    assert "+0" in game.pending_roll and "exceeds 4" in game.pending_roll   # lost +1, not routed −1
+    rolls(game, 5)                       # 5 > 4: deserts
+    assert game.unit("C-FV-01").location == "@out"
+    rolls(game, 4)                       # stays
+    assert game.unit("C-FV-02").location == "louisville"
+    plain = beaten_veterans(BASIC)
+    assert plain.decision != "desertion_roll" and plain.unit("C-FV-01").location == "louisville"
+
+
+@pytest.mark.rule("AO-8.2.3")
+@pytest.mark.rule("H-3")
+def test_leaders_help_desertion_tests_but_a_six_fails_a_beaten_army():
+    options = with_rules("AO-8.12", "AO-8.2")
+    game = beaten_veterans(options, lee=True)
+    assert game.state.leaders["lee"].location == "louisville"          # he retreated with them
+    assert "-3" in game.pending_roll and "H-3" in game.pending_roll
+    rolls(game, 6)                       # 6 − 3 = 3 ≤ 4, but a natural 6 fails the losing side (H-3)
+    assert game.unit("C-FV-01").location == "@out"
+    assert any("(H-3)" in e.text for e in game.log)
+    rolls(game, 5)                       # 5 − 3 = 2: stays
+    assert game.unit("C-FV-02").location == "louisville"
+    no_h3 = beaten_veterans([r for r in options if r != "H-3"], lee=True)
+    rolls(no_h3, 6)
+    assert no_h3.unit("C-FV-01").location == "louisville"
