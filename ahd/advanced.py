@@ -177,3 +177,22 @@ def prune_containment(state: State) -> None:
 def is_contained(state: State, box: str) -> bool:
     return "A-4" in state.options and box in state.contained and state.has_units(box, Side.CONFEDERATE) \
         and state.has_units(box, Side.UNION)
+
+
+# --------------------------------------------------------------------------- AO-8.4 foreign intervention
+FOREIGN_UNITS = 4
+
+
+def intervention_due(state: State) -> bool:
+    """AO-8.4 (a): (1) Union max − Confederate max ≤ 3; (2) the Confederacy controls Washington and a
+    Union recruiting city worth 2 or more; (3) Confederate cities worth 2+ held by the Union are no
+    more than Union cities worth 2+ held by the Confederacy."""
+    if "AO-8.4" not in state.options or state.intervention:
+        return False
+    if state.army_max(Side.UNION) - state.army_max(Side.CONFEDERATE) > 3:
+        return False
+    board = state.board
+    union_big_lost = sum(1 for b in board if b.blue_value >= 2 and state.control[b.id] is Side.CONFEDERATE)
+    confederate_big_lost = sum(1 for b in board if b.red_value >= 2 and state.control[b.id] is Side.UNION)
+    return (state.control["washington"] is Side.CONFEDERATE and union_big_lost >= 1
+            and confederate_big_lost <= union_big_lost)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .errors import IllegalActionError
 from .sides import Side
 from .state import Battle, State
-from .units import CRACK, MILITIA, OUT, POOL, REDUCED, Unit
+from .units import ASIDE, CRACK, MILITIA, OUT, POOL, REDUCED, Unit
 
 
 def battle_units(state: State, battle: Battle, side: Side) -> list[Unit]:
@@ -239,6 +239,9 @@ def eliminate(state: State, unit: Unit, in_battle: bool = True) -> None:
     if unit.is_coastal:
         state.place(unit, OUT)
         return
+    if unit.is_foreign:
+        state.place(unit, ASIDE)  # AO-8.4 (d): set aside, may come back to Europe
+        return
     if in_battle and unit.side is Side.CONFEDERATE and unit.type.is_infantry and unit.type.quality != MILITIA:
         state.veteran_losses += 1  # O-4.3
     state.place(unit, POOL if unit.type.quality == MILITIA else OUT)
@@ -393,4 +396,4 @@ def recover_all(state: State) -> int:
 
 
 def is_promotable(unit: Unit) -> bool:
-    return unit.type.quality != CRACK and not unit.is_coastal
+    return unit.type.quality != CRACK and not unit.is_coastal and not unit.is_foreign  # A-5, AO-8.4 (c)

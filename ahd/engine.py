@@ -22,7 +22,7 @@ from .errors import IllegalActionError
 from .scenario import Scenario
 from .sides import CHANCE, Side
 from .state import Outcome, State
-from .units import POOL, UNIT_TYPES
+from .units import ASIDE, EUROPE, POOL, UNIT_TYPES, Unit
 from .victory import check_end_of_turn, check_update, scenario_score
 
 SEGMENT_OF_STEP = {
@@ -230,6 +230,18 @@ class Engine(CombatSteps):
             if s.border_pending:
                 s.step = "border_roll"
                 return
+        self._foreign_intervention()
+
+    def _foreign_intervention(self) -> None:
+        """3.b: AO-8.4 at the start of a Confederate half-turn, then the Movement segment."""
+        s = self.state
+        if s.phasing is Side.CONFEDERATE and advanced.intervention_due(s):
+            s.intervention = True
+            for number in range(1, advanced.FOREIGN_UNITS + 1):
+                unit = Unit(f"X-FV-{number:02d}", Side.CONFEDERATE, UNIT_TYPES["FV"], EUROPE)
+                s.units[unit.id] = unit
+            self.log("intervention", "Foreign intervention: the Confederacy gains naval moves and four foreign "
+                                     "veteran infantry appear in Europe (AO-8.4)")
         self._begin_movement()
 
     def _begin_movement(self) -> None:
@@ -315,7 +327,7 @@ class Engine(CombatSteps):
             self.log("roll", f"{name} border-state support: roll {action.value}{how} = {total} against more than "
                              f"{number}: {result} (AO-8.3)")
             if not s.border_pending:
-                self._begin_movement()
+                self._foreign_intervention()
         elif s.step == "command_roll":
             self._command_rolled(action.value)
         elif s.step == "morale_roll":
@@ -331,6 +343,10 @@ class Engine(CombatSteps):
             self._after_update()
         elif s.step == "recruit_roll":
             s.recruit_limit = recruitment.recruit_limit(s, s.phasing, action.value)
+            aside = sorted(s.units_of(Side.CONFEDERATE, ASIDE), key=lambda u: u.id)
+            if s.phasing is Side.CONFEDERATE and "AO-8.4" in s.options and action.value >= 5 and aside:
+                s.place(aside[0], EUROPE)
+                self.log("intervention", f"Recruitment die {action.value}: {aside[0].label} returns to Europe (AO-8.4)")
             self.log("roll", f"{s.phasing.adjective} recruitment roll {action.value}: up to "
                              f"{s.recruit_limit} recruits (7.a)")
             s.step = "recruitment"
@@ -481,12 +497,12 @@ class Engine(CombatSteps):
         s = self.state
         unit = s.units[unit_id]
         s.moved_from[unit.id] = unit.location
-        origin = s.board.name(unit.location)
+        origin = "Europe" if unit.location == EUROPE else s.board.name(unit.location)
         movement.apply_sea_move(s, unit, to, invasion)
         s.marches_left -= 1
         s.marches_made += 1
         what = "Naval invasion" if invasion else "Naval move"
-        rule = "4.2.4" if invasion else "4.2.3"
+        rule = "4.2.4" if invasion else ("AO-8.4" if unit.side is Side.CONFEDERATE else "4.2.3")
         self.log("move", f"March {s.marches_made} — {what}: {unit.label} {origin} → {s.board.name(to)} ({rule})")
         self._movement_or_end()
 
@@ -674,7 +690,8 @@ class Engine(CombatSteps):
         s.recruit_boxes = {}
         s.recruits_placed = 0
         s.recruit_limit = 0
-        if recruitment.can_recruit_any(s, s.phasing):
+        replacements = s.phasing is Side.CONFEDERATE and "AO-8.4" in s.options and s.units_of(s.phasing, ASIDE)
+        if recruitment.can_recruit_any(s, s.phasing) or replacements:
             s.step = "recruit_roll"
         else:
             self._end_half()

@@ -221,7 +221,11 @@ class HeuristicBot:
         for action in actions:
             if isinstance(action, NavalMove):
                 unit = state.units[action.unit]
-                score = potential[action.to] - potential[unit.location] - self._leave_cost(state, unit, unit.location)
+                if not unit.on_map:  # AO-8.4: from Europe
+                    score = potential[action.to]
+                else:
+                    score = potential[action.to] - potential[unit.location] - self._leave_cost(state, unit,
+                                                                                                unit.location)
                 score *= 0.5  # a march per unit: dearer than land moves
                 if score > best[0]:
                     best = (score, action)

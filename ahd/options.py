@@ -77,6 +77,9 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
     Switch("AO-8.3", "Border-state support",
            "At the start of each Confederate half-turn, a border state whose cities the Confederacy all holds may, "
            "on a modified die above its number, give one more militia infantry for good."),
+    Switch("AO-8.4", "Foreign intervention",
+           "Once the Confederacy is close enough and holds Washington and a big Union city, it gains naval moves "
+           "and four foreign veteran infantry in Europe, which come by sea and are replaced on a recruitment 5-6."),
     Switch("A-7", "Battle days and command",
            "Battles run in days of four rounds; each day both sides roll their command on T-4 (plus half the "
            "previous day's, at most 8) and fire with at most that many units of their choice."),

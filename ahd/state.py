@@ -12,7 +12,7 @@ from .board import Board, VICTORY_CITIES
 from .leaders import new_leaders
 from .options import Options
 from .sides import Side
-from .units import MILITIA_MIX, OFF_MAP, OUT, POOL, RESERVE, UNIT_TYPES, Unit, UnitType
+from .units import ASIDE, EUROPE, MILITIA_MIX, OFF_MAP, OUT, POOL, RESERVE, UNIT_TYPES, Unit, UnitType
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +106,7 @@ class State:
         self.containment_pending: list[str] = []  # A-4 (b): boxes awaiting the Confederate choice
         self.breakout = False                  # A-4 (d): the battle in progress is a break-out
         self.breakouts = 0                     # A-4 (d): break-outs fought this Movement segment
+        self.intervention = False              # AO-8.4: foreign intervention has happened
         self.border_used: set[str] = set()     # AO-8.3: border states whose event succeeded
         self.border_pending: list[str] = []    # AO-8.3: border states still to roll this half-turn
         self.moved_from: dict[str, str] = {}  # AO-8.2.1: unit -> origin of its last move this half-turn
@@ -183,7 +184,8 @@ class State:
         return [u for u in self.units.values() if u.side is side and u.location == location]
 
     def units_on_map(self, side: Side) -> int:
-        return sum(1 for u in self.units.values() if u.side is side and u.on_map)
+        """Units on the map counting against the army maximum (7.c; foreign units never count, AO-8.4)."""
+        return sum(1 for u in self.units.values() if u.side is side and u.on_map and not u.is_foreign)
 
     def pool(self, side: Side, code: str | None = None) -> list[Unit]:
         return [u for u in self.units.values()
@@ -290,7 +292,7 @@ class State:
                 if u.location != box:
                     problems.append(f"{u.id} indexed in {box} but located at {u.location}")
         for u in self.units.values():
-            if not u.on_map and u.location not in (POOL, RESERVE, OUT):
+            if not u.on_map and u.location not in (POOL, RESERVE, OUT, EUROPE, ASIDE):
                 problems.append(f"{u.id} at unknown place {u.location}")
             if u.type.code not in UNIT_TYPES and not (u.is_coastal and self.battle is not None):
                 problems.append(f"{u.id} has unknown type")

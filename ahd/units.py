@@ -12,7 +12,10 @@ FULL, REDUCED = "full", "reduced"
 
 #: Where an off-map counter is: the owner's pool, the Union draft reserve, or out of the game.
 POOL, RESERVE, OUT = "@pool", "@reserve", "@out"
-OFF_MAP = (POOL, RESERVE, OUT)
+#: AO-8.4: the off-map Europe box, and foreign units set aside after elimination.
+EUROPE, ASIDE = "@europe", "@aside"
+OFF_MAP = (POOL, RESERVE, OUT, EUROPE, ASIDE)
+FOREIGN_PREFIX = "X-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +143,11 @@ class Unit:
         return self.location[0] != "@"
 
     @property
+    def is_foreign(self) -> bool:
+        """AO-8.4: a foreign unit (fights for the Confederacy; never counts for the maximum)."""
+        return self.id.startswith(FOREIGN_PREFIX)
+
+    @property
     def is_coastal(self) -> bool:
         """A-5 coastal defence (exists only during an invasion battle)."""
         return self.type.code == COASTAL_CODE
@@ -166,6 +174,8 @@ def unit_code(unit_id: str) -> str:
 def describe_unit_id(unit_id: str) -> str:
     """A readable name from an id alone: ``"U-MF-03"`` -> ``"militia infantry U-MF-03"``."""
     try:
+        if unit_id.startswith(FOREIGN_PREFIX):
+            return f"foreign {UNIT_TYPES[unit_code(unit_id)].name} {unit_id}"
         if unit_code(unit_id) == COASTAL_CODE:
             return f"coastal defence {unit_id}"
         return f"{UNIT_TYPES[unit_code(unit_id)].name} {unit_id}"

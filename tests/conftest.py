@@ -117,7 +117,7 @@ def snapshot(game: ahd.Game) -> tuple:
     return (s.turn, s.phasing, s.step, s.marches_left, s.march_origin, tuple(s.march_ordered), units,
             sorted((k, str(v)) for k, v in s.control.items()), sorted(s.cavalry_held), battle,
             tuple(s.battles), s.recruits_placed, s.recruit_limit, str(s.outcome), len(game.history),
-            len(game.log), s.washington_penalty, tuple(s.unsupplied),
+            len(game.log), s.washington_penalty, tuple(s.unsupplied), s.intervention, sorted(s.contained),
             tuple((n, l.location, l.value, l.marches) for n, l in sorted(s.leaders.items())))
 
 

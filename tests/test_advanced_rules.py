@@ -972,3 +972,65 @@ def test_leaders_help_desertion_tests_but_a_six_fails_a_beaten_army():
     no_h3 = beaten_veterans([r for r in options if r != "H-3"], lee=True)
     rolls(no_h3, 6)
     assert no_h3.unit("C-FV-01").location == "louisville"
+
+
+# =========================================================================== AO-8.4
+def intervention_game(options, control=("washington", "st_louis")):
+    units = [("union", "MF", "chicago"), ("confederate", "MF", "mobile"), ("confederate", "MF", "atlanta")]
+    units += [("confederate", "MF", box) for box in control]
+    return make_game(units, options=options)
+
+
+@pytest.mark.rule("AO-8.4")
+def test_foreign_intervention_brings_a_navy_and_four_foreign_units():
+    game = intervention_game(with_rules("AO-8.4", "A-6"))
+    assert not game.state.intervention and not game.units(C, "europe")
+    pass_until(game, lambda g: g.phasing is C)
+    assert game.state.intervention
+    foreign = game.units(C, "europe")
+    assert len(foreign) == 4 and all(u.type.code == "FV" and u.is_foreign for u in foreign)
+    assert any("AO-8.4" in e.text for e in game.log)
+    moves = {(a.unit, a.to) for a in game.legal_actions() if isinstance(a, ahd.NavalMove)}
+    assert ("X-FV-01", "charleston_sc") in moves and ("C-MF-01", "charleston_sc") in moves
+    assert {to for _, to in moves} == {p for p in game.board.ports if game.controller(p) is C}   # own ports only
+    before = game.state.units_on_map(C)
+    marches = game.marches_left
+    game.apply(ahd.NavalMove("X-FV-01", "charleston_sc"))
+    assert game.unit("X-FV-01").location == "charleston_sc" and game.marches_left == marches - 1
+    assert game.state.units_on_map(C) == before                         # never counts for the maximum
+    assert "foreign" in str(ahd.NavalMove("X-FV-02", "mobile"))
+    assert_refused(game, ahd.NavalMove("X-FV-02", "new_york_city"), "AO-8.4")
+
+
+@pytest.mark.rule("AO-8.4")
+def test_no_intervention_without_the_switch_or_its_conditions():
+    plain = intervention_game(with_rules("A-6"))
+    pass_until(plain, lambda g: g.phasing is C)
+    assert not plain.state.intervention and not any(isinstance(a, ahd.NavalMove) for a in plain.legal_actions())
+    short = intervention_game(with_rules("AO-8.4", "A-6"), control=("washington",))   # no big Union city
+    pass_until(short, lambda g: g.phasing is C)
+    assert not short.state.intervention
+    assert_refused(short, ahd.NavalMove("C-MF-01", "charleston_sc"), "4.2.3")
+
+
+@pytest.mark.rule("AO-8.4")
+def test_foreign_losses_return_to_europe_on_a_five_or_six_and_are_never_promoted():
+    from ahd import combat
+    game = intervention_game(with_rules("AO-8.4", "A-6"))
+    pass_until(game, lambda g: g.phasing is C)
+    game.apply(ahd.NavalMove("X-FV-01", "charleston_sc"))
+    combat.eliminate(game.state, game.unit("X-FV-01"))
+    assert game.unit("X-FV-01").location == "@aside"
+    game._engine.invalidate(); game._legal_cache = None
+    pass_until(game, lambda g: g.decision in ("promotion", "recruit_roll"))
+    assert not combat.is_promotable(game.unit("X-FV-02"))           # AO-8.4 (c): veterans, never promoted
+    assert combat.is_promotable(game.unit("C-MF-01"))
+    if game.decision == "promotion":
+        assert ahd.Promote("X-FV-02") not in game.legal_actions()
+        pass_until(game, lambda g: g.decision == "recruit_roll")
+    game.apply(ahd.Roll(4))
+    assert game.unit("X-FV-01").location == "@aside"
+    pass_until(game, lambda g: g.phasing is C and g.decision == "recruit_roll" and g.turn.number == 3)
+    game.apply(ahd.Roll(5))
+    assert game.unit("X-FV-01").location == "@europe"
+    assert any("returns to Europe" in e.text for e in game.log)

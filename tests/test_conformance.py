@@ -34,7 +34,7 @@ def recomputed_maxima(game: ahd.Game) -> dict[Side, int]:
 def check_invariants(game: ahd.Game) -> None:
     state = game.state
     assert not state.counter_mix_ok(), state.counter_mix_ok()
-    places = {"map": 0, "pool": 0, "reserve": 0, "out": 0}
+    places = {"map": 0, "pool": 0, "reserve": 0, "out": 0, "europe": 0, "aside": 0}
     for side in Side:
         for where in places:
             places[where] += len(game.units(side, where))
