@@ -1034,3 +1034,53 @@ def test_foreign_losses_return_to_europe_on_a_five_or_six_and_are_never_promoted
     game.apply(ahd.Roll(5))
     assert game.unit("X-FV-01").location == "@europe"
     assert any("returns to Europe" in e.text for e in game.log)
+
+
+# =========================================================================== robustness of the new decisions
+NEW_ACTIONS = [
+    ahd.Starve("U-MF-99"), ahd.Starve("nobody"), ahd.ChooseFirer("C-FV-99"), ahd.FireChosen(),
+    ahd.PlaceLeader("napoleon", "richmond"), ahd.PlaceLeader("lee", "nowhere"),
+    ahd.LeaderMove("grant", ("nowhere", "richmond"), ("rail",)), ahd.LeaderMove("lee", (), ()),
+    ahd.LeaderFollow("sherman", "U-MF-99"), ahd.LeaderReinforce("napoleon"), ahd.LeaderPoint("lee", "nobody"),
+    ahd.Contain("nowhere"), ahd.Assault("richmond"), ahd.BreakOut("nowhere"), ahd.Rally("nobody"),
+    ahd.NoRally(), ahd.NavalMove("X-FV-01", "nowhere"), ahd.NavalMove("X-FV-09", "mobile"),
+]
+
+
+def test_new_actions_round_trip_and_read_aloud():
+    for action in NEW_ACTIONS:
+        assert ahd.action_from_dict(action.to_dict()) == action
+        assert str(action)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_refused_new_actions_never_change_the_game_and_undo_restores_it(seed):
+    """In games with every switch, malformed or untimely new actions are refused with the game
+    unchanged; undoing a decision and replaying it gives the same position."""
+    from ahd.bots import RandomBot
+    from conftest import snapshot
+    game = ahd.new_game(("1862", "1863", "1864")[seed], options="everything", seed=seed)
+    bot = RandomBot(seed)
+    checked = 0
+    for step in range(3000):
+        if game.is_over:
+            break
+        if step % 7 == 0:
+            before = snapshot(game)
+            for action in NEW_ACTIONS:
+                if action not in game.legal_actions():
+                    assert game.why_not(action) is not None, action
+                    with pytest.raises(ahd.IllegalActionError):
+                        game.apply(action)
+                    assert snapshot(game) == before
+            checked += 1
+        action = bot.choose(game)
+        before = snapshot(game)
+        game.apply(action)
+        if step % 50 == 0 and game.can_undo():
+            after = snapshot(game)
+            undone = game.undo()
+            assert snapshot(game) == before
+            game.apply(undone)
+            assert snapshot(game) == after
+    assert checked > 10
