@@ -436,7 +436,7 @@ class CombatSteps:
         elif firing is battle.defender:
             self._begin_moment(battle.attacker)
         else:
-            if "AO-8.1" in s.options and battle.round % advanced.DAY_ROUNDS == 0:  # AO-8.11: end of a day
+            if "AO-8.11" in s.options and battle.round % advanced.DAY_ROUNDS == 0:  # AO-8.11: end of a day
                 battle.rally_pending = [side for side in (battle.defender, battle.attacker)
                                         if combat.routed_units(s, battle, side)]
                 if battle.rally_pending:

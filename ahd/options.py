@@ -65,9 +65,15 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
            "entrenched, two hits to destroy; while it stands every Union shot must target it."),
     Switch("A-6", "Capture of Washington",
            "Washington no longer wins; its capture costs the Union maximum a die roll (1 counts as 2) in total."),
+    Switch("A-7", "Battle days and command",
+           "Battles run in days of four rounds; each day both sides roll their command on T-4 (plus half the "
+           "previous day's, at most 8) and fire with at most that many units of their choice."),
     Switch("AO-8.1", "Battlefield morale",
            "A unit just reduced tests its morale (T-5); failing, it is routed: out of the fighting, and it "
-           "counts as eliminated for the battle's result. Includes the rally of AO-8.11 after each day."),
+           "counts as eliminated for the battle's result."),
+    Switch("AO-8.11", "Rally",
+           "After each day of a battle (rounds 4, 8, ...) each side may return one routed unit (AO-8.1) to the "
+           "fighting, still reduced."),
     Switch("AO-8.12", "Desertion",
            "At a battle's end every reduced participant tests its morale (T-5), +1 on the losing side, −1 if not "
            "routed, minus its leaders' values; failing, it is eliminated."),
@@ -80,9 +86,6 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
     Switch("AO-8.4", "Foreign intervention",
            "Once the Confederacy is close enough and holds Washington and a big Union city, it gains naval moves "
            "and four foreign veteran infantry in Europe, which come by sea and are replaced on a recruitment 5-6."),
-    Switch("A-7", "Battle days and command",
-           "Battles run in days of four rounds; each day both sides roll their command on T-4 (plus half the "
-           "previous day's, at most 8) and fire with at most that many units of their choice."),
 )}
 
 _BASIC = tuple(rule for rule, s in SWITCHES.items() if s.default)
@@ -101,7 +104,7 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "everything": tuple(rule for rule in SWITCHES if rule != "S-12"),
 }
 PRESET_TEXT = {
-    "basic": "the basic game with the house rules H-1 and H-2 (the default)",
+    "basic": "the basic game with the house rules H-1 to H-3 (the default)",
     "novice-union": "basic + S-12, for an inexperienced Union player",
     "neutral": "basic + the neutral optional rules O-2.1, O-2.2",
     "pro-union": "basic + the optional rules favouring the Union, O-3.1 to O-3.4",

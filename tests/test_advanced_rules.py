@@ -914,17 +914,21 @@ def test_entrenched_units_test_at_minus_one_and_a_fully_routed_side_loses():
     assert not game2.unit("C-MF-01").routed
 
 
-@pytest.mark.rule("AO-8.11")
-def test_rally_after_each_day():
-    game = union_hits_first(with_rules("AO-8.1"))
-    first, second = game.battle.morale_pending
-    rolls(game, 6, 1)                   # the first routed, the second holds
-    # everybody misses until the end of round 4
-    while game.decision != "rally":
+def to_day_end(game, stop):
+    """Everybody misses until ``stop(game)``."""
+    while not stop(game):
         if game.current_player == CHANCE:
             game.apply(ahd.Roll(6))
         else:
-            pass_until(game, lambda g: g.current_player == CHANCE or g.decision == "rally", roll=6)
+            pass_until(game, lambda g: g.current_player == CHANCE or stop(g), roll=6)
+
+
+@pytest.mark.rule("AO-8.11")
+def test_rally_after_each_day():
+    game = union_hits_first(with_rules("AO-8.1", "AO-8.11"))
+    first, second = game.battle.morale_pending
+    rolls(game, 6, 1)                   # the first routed, the second holds
+    to_day_end(game, lambda g: g.decision == "rally")
     assert game.battle.round == 4 and game.current_player is C
     assert set(game.legal_actions()) == {ahd.Rally(first), ahd.NoRally()}
     assert_refused(game, ahd.Rally(second), "AO-8.11")
@@ -932,6 +936,12 @@ def test_rally_after_each_day():
     assert not game.unit(first).routed and game.unit(first).is_reduced
     assert game.battle.round == 5
     assert ahd.action_from_dict(ahd.Rally("C-MF-01").to_dict()) == ahd.Rally("C-MF-01")
+    # without AO-8.11 the routed unit stays out of the fighting into day 2
+    norally = union_hits_first(with_rules("AO-8.1"))
+    first = norally.battle.morale_pending[0]
+    rolls(norally, 6, 1)
+    to_day_end(norally, lambda g: g.battle.round == 5)
+    assert norally.unit(first).routed and not any(e.kind == "morale" and "rallies" in e.text for e in norally.log)
 
 
 def beaten_veterans(options, lee=False):
@@ -1084,3 +1094,11 @@ def test_refused_new_actions_never_change_the_game_and_undo_restores_it(seed):
             game.apply(undone)
             assert snapshot(game) == after
     assert checked > 10
+
+
+@pytest.mark.rule("A-5")
+def test_odds_of_an_invasion_battle_with_a_coastal_defence():
+    from ahd.odds import odds_for
+    game = invasion(with_rules("A-5"))
+    odds = odds_for(game)
+    assert odds is not None and 0.0 < odds.attacker_wins < 1.0
