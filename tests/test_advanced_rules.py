@@ -1102,3 +1102,47 @@ def test_odds_of_an_invasion_battle_with_a_coastal_defence():
     game = invasion(with_rules("A-5"))
     odds = odds_for(game)
     assert odds is not None and 0.0 < odds.attacker_wins < 1.0
+
+
+@pytest.mark.rule("A-2.1")
+@pytest.mark.rule("A-2.2")
+def test_a_stack_in_its_own_city_needs_a_line_to_another():
+    # Chicago (a Union city) cut off: its only neighbours, Bloomington (Illinois) and Lafayette, Confederate
+    cut = make_game([("union", "MF", "chicago", 2)], options=with_rules("A-2"),
+                    control={"confederate": ["bloomington_il", "lafayette"]})
+    assert cut.decision == "supply"
+    one_open = make_game([("union", "MF", "chicago", 2)], options=with_rules("A-2"),
+                         control={"confederate": ["bloomington_il"]})
+    assert one_open.decision == "movement"       # by Lafayette to Indianapolis and beyond
+
+
+@pytest.mark.rule("A-7")
+@pytest.mark.rule("AO-8.2.2")
+def test_a_leader_reinforcing_raises_the_day_s_command_at_once():
+    game = make_game([("union", "MF", "cincinnati", 3), ("confederate", "FV", "lexington", 3),
+                      ("confederate", "MF", "louisville")], options=with_rules("A-7", "AO-8.2"))
+    pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
+    leader_at(game, "lee", "louisville", 3)
+    game.apply(ahd.BeginMarch("lexington"))
+    for i in (1, 2, 3):
+        game.apply(ahd.Move(f"C-FV-0{i}", ("lexington", "cincinnati"), ("rail",)))
+    if game.decision == "march":
+        game.apply(ahd.EndMarch())
+    game.apply(ahd.EndMovement())
+    pass_until(game, lambda g: g.decision == "battle_options" and g.battle.firing is C, roll=6)
+    assert game.battle.command[C] == 5           # 1861 Confederate: a 6 reads 5
+    game.apply(ahd.LeaderReinforce("lee"))
+    assert game.battle.command[C] == 8           # + Lee's 3 at once
+
+
+@pytest.mark.rule("AO-8.2.1")
+def test_two_leader_marches_in_all_with_units_or_alone():
+    game = make_game([("union", "MF", "indianapolis"), ("confederate", "MF", "atlanta")], options=LEADERS_ON,
+                     marches=2)
+    leader_at(game, "grant", "indianapolis", 1)
+    march(game, "indianapolis", ahd.Move("U-MF-01", ("indianapolis", "lafayette"), ("rail",)))
+    game.apply(ahd.LeaderFollow("grant", "U-MF-01"))          # march 1, with the unit
+    game.apply(ahd.LeaderMove("grant", ("lafayette", "chicago"), ("rail",)))   # march 2, alone
+    assert game.state.leaders["grant"].location == "chicago"
+    assert_refused(game, ahd.LeaderMove("grant", ("chicago", "lafayette"), ("rail",)), "AO-8.2.1")
+    assert not any(isinstance(a, (ahd.LeaderMove, ahd.LeaderFollow)) for a in game.legal_actions())
