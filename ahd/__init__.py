@@ -7,9 +7,11 @@
 
 The engine needs only the standard library and numpy; it never imports Jupyter packages.
 """
-from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
+from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, EndMarch, EndMovement, EndRecruitment,
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
-                      Recruit, Reinforce, Retreat, Roll, Target, Volley, action_from_dict)
+                      Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley, action_from_dict,
+                      PlaceLeader, LeaderMove, LeaderFollow, LeaderReinforce, LeaderPoint, Contain, Assault,
+                      BreakOut, Rally, NoRally)
 from .board import Board, Box, default_board, load_board
 from .calendar import Turn
 from .errors import AhdError, DataFileError, IllegalActionError, RecordError
@@ -21,9 +23,11 @@ from .simulate import SimulationResults, simulate
 from .state import Outcome
 
 __all__ = [
-    "Action", "BeginMarch", "CavalryRetreat", "ChooseBattle", "EndMarch", "EndMovement", "EndRecruitment",
+    "Action", "BeginMarch", "CavalryRetreat", "ChooseBattle", "ChooseFirer", "FireChosen", "EndMarch", "EndMovement", "EndRecruitment",
     "Entrench", "Evacuate", "FireAuto", "HoldGround", "Invade", "Move", "NavalMove", "NoPromotion", "OpenFire", "Promote",
-    "Recruit", "Reinforce", "Retreat", "Roll", "Target", "Volley", "action_from_dict",
+    "Recruit", "Reinforce", "Retreat", "Roll", "Starve", "Target", "Volley", "action_from_dict",
+    "PlaceLeader", "LeaderMove", "LeaderFollow", "LeaderReinforce", "LeaderPoint", "Contain", "Assault", "BreakOut",
+    "Rally", "NoRally",
     "Board", "Box", "default_board", "load_board", "Turn",
     "AhdError", "DataFileError", "IllegalActionError", "RecordError",
     "Game", "load", "new_game", "simulate", "SimulationResults", "Options", "Scenario", "load_scenario", "CHANCE", "Side", "Outcome",

@@ -45,6 +45,18 @@ class Roll(Action):
         return f"Roll a {self.value}"
 
 
+# --------------------------------------------------------------------------- supply (A-2)
+@dataclass(frozen=True, slots=True)
+class Starve(Action):
+    """A-2.3: the owner picks the unit an unsupplied stack loses (eliminated as in 5.d)."""
+
+    unit: str
+    kind: ClassVar[str] = "starve"
+
+    def __str__(self) -> str:
+        return f"Out of supply: lose {describe_unit_id(self.unit)}"
+
+
 # --------------------------------------------------------------------------- movement
 @dataclass(frozen=True, slots=True)
 class BeginMarch(Action):
@@ -123,6 +135,106 @@ class EndMovement(Action):
         return "End movement (unused marches lapse)"
 
 
+# --------------------------------------------------------------------------- leaders (AO-8.2)
+def _leader(name: str) -> str:
+    return name.capitalize()
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceLeader(Action):
+    """AO-8.2.0 / AO-8.2.2: place an arriving or returning leader in a box with friendly units."""
+
+    leader: str
+    box: str
+    kind: ClassVar[str] = "place_leader"
+
+    def __str__(self) -> str:
+        return f"Place {_leader(self.leader)} at {_name(self.box)}"
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderMove(Action):
+    """AO-8.2.1 / C-3: a leader moves alone, as infantry, without allowance cost."""
+
+    leader: str
+    path: tuple[str, ...]
+    lines: tuple[str, ...]
+    kind: ClassVar[str] = "leader_move"
+
+    def __str__(self) -> str:
+        return (f"{_leader(self.leader)} rides alone: {_ARROW.join(_name(b) for b in self.path)}"
+                f" by {' and '.join(sorted(set(self.lines)))}")
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderFollow(Action):
+    """AO-8.2.1: a leader goes with a unit that moved from his box (march, naval move, invasion)."""
+
+    leader: str
+    unit: str
+    kind: ClassVar[str] = "leader_follow"
+
+    def __str__(self) -> str:
+        return f"{_leader(self.leader)} goes with {describe_unit_id(self.unit)}"
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderReinforce(Action):
+    """AO-8.2.1: a leader joins the battle from an adjacent box (no reinforcement quota used)."""
+
+    leader: str
+    kind: ClassVar[str] = "leader_reinforce"
+
+    def __str__(self) -> str:
+        return f"{_leader(self.leader)} joins the battle"
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderPoint(Action):
+    """AO-8.2.2: one point (+1) of a leader's value to one firing unit this moment."""
+
+    leader: str
+    unit: str
+    kind: ClassVar[str] = "leader_point"
+
+    def __str__(self) -> str:
+        return f"{_leader(self.leader)} gives +1 to {describe_unit_id(self.unit)}"
+
+
+# --------------------------------------------------------------------------- containment (A-4)
+@dataclass(frozen=True, slots=True)
+class Contain(Action):
+    """A-4 (b): the Confederate contains the Union garrison of a box instead of fighting."""
+
+    box: str
+    kind: ClassVar[str] = "contain"
+
+    def __str__(self) -> str:
+        return f"Contain the Union garrison at {_name(self.box)} (no battle)"
+
+
+@dataclass(frozen=True, slots=True)
+class Assault(Action):
+    """A-4 (b): the Confederate fights the battle in a box it could contain."""
+
+    box: str
+    kind: ClassVar[str] = "assault"
+
+    def __str__(self) -> str:
+        return f"Attack the Union garrison at {_name(self.box)}"
+
+
+@dataclass(frozen=True, slots=True)
+class BreakOut(Action):
+    """A-4 (d): contained Union units attack at the start of the Union Movement segment (1 march)."""
+
+    box: str
+    kind: ClassVar[str] = "break_out"
+
+    def __str__(self) -> str:
+        return f"Break out of {_name(self.box)} (a battle; costs a march)"
+
+
 # --------------------------------------------------------------------------- combat
 @dataclass(frozen=True, slots=True)
 class ChooseBattle(Action):
@@ -197,6 +309,27 @@ class OpenFire(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseFirer(Action):
+    """A-7 (c): choose one unit to fire this moment (at most the day's command)."""
+
+    unit: str
+    kind: ClassVar[str] = "choose_firer"
+
+    def __str__(self) -> str:
+        return f"{describe_unit_id(self.unit)} fires this round (A-7)"
+
+
+@dataclass(frozen=True, slots=True)
+class FireChosen(Action):
+    """A-7 (c): fire with the units chosen so far (fewer than the command allows)."""
+
+    kind: ClassVar[str] = "fire_chosen"
+
+    def __str__(self) -> str:
+        return "Fire with the chosen units only"
+
+
+@dataclass(frozen=True, slots=True)
 class Target(Action):
     """Declare one shooter's target (5.1.a)."""
 
@@ -227,6 +360,25 @@ class Volley(Action):
 
     def __str__(self) -> str:
         return "Fire: " + "; ".join(f"{s} at {t}" for s, t in self.targets)
+
+
+@dataclass(frozen=True, slots=True)
+class Rally(Action):
+    """AO-8.11: after a day of fighting, return one routed unit to the fighting (still reduced)."""
+
+    unit: str
+    kind: ClassVar[str] = "rally"
+
+    def __str__(self) -> str:
+        return f"Rally {describe_unit_id(self.unit)}"
+
+
+@dataclass(frozen=True, slots=True)
+class NoRally(Action):
+    kind: ClassVar[str] = "no_rally"
+
+    def __str__(self) -> str:
+        return "No rally"
 
 
 # --------------------------------------------------------------------------- promotion, recruitment
@@ -270,9 +422,11 @@ class EndRecruitment(Action):
 
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (
-    Roll, BeginMarch, Move, Entrench, EndMarch, NavalMove, Invade, EndMovement,
-    ChooseBattle, CavalryRetreat, HoldGround, Retreat, Evacuate, Reinforce, OpenFire, Target, FireAuto, Volley,
+    Roll, Starve, BeginMarch, Move, Entrench, EndMarch, NavalMove, Invade, EndMovement,
+    ChooseBattle, CavalryRetreat, HoldGround, Retreat, Evacuate, Reinforce, OpenFire, ChooseFirer, FireChosen,
+    Target, FireAuto, Volley,
     Promote, NoPromotion, Recruit, EndRecruitment,
+    PlaceLeader, LeaderMove, LeaderFollow, LeaderReinforce, LeaderPoint, Contain, Assault, BreakOut, Rally, NoRally,
 )}
 
 

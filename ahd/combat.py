@@ -8,18 +8,45 @@ from __future__ import annotations
 from .errors import IllegalActionError
 from .sides import Side
 from .state import Battle, State
-from .units import CRACK, MILITIA, OUT, POOL, REDUCED, Unit
+from .units import ASIDE, CRACK, MILITIA, OUT, POOL, REDUCED, Unit
 
 
 def battle_units(state: State, battle: Battle, side: Side) -> list[Unit]:
-    """The side's units in the battle, in a stable order (by id)."""
-    return sorted((u for u in state.by_box[battle.box] if u.side is side), key=lambda u: u.id)
+    """The side's units fighting in the battle (routed ones are out, AO-8.1), in a stable order (by id)."""
+    return sorted((u for u in state.by_box[battle.box] if u.side is side and not u.routed), key=lambda u: u.id)
+
+
+def routed_units(state: State, battle: Battle, side: Side) -> list[Unit]:
+    """AO-8.1: the side's routed units in the battle box."""
+    return sorted((u for u in state.by_box[battle.box] if u.side is side and u.routed), key=lambda u: u.id)
+
+
+#: T-5 morale by quality (militia: 2 in 1861, 3 later).
+MORALE = {"crack": 5, "veteran": 4}
+
+
+def morale(state: State, unit: Unit) -> int:
+    """T-5: crack 5, veteran 4, militia 3 from 1862 (2 in 1861)."""
+    from .calendar import Turn
+    if unit.type.quality in MORALE:
+        return MORALE[unit.type.quality]
+    return 2 if Turn.of(state.turn).year == 1861 else 3
+
+
+def shooters(state: State, battle: Battle) -> list[Unit]:
+    """The firing side's shooters this moment: all its battle units, or under A-7 those chosen."""
+    units = battle_units(state, battle, battle.firing)
+    if battle.firers is None:
+        return units
+    return [u for u in units if u.id in battle.firers]
 
 
 def is_entrenched_in_battle(state: State, battle: Battle, unit: Unit) -> bool:
     """4.2.5 for targets in this battle; H-1: reinforcements are never entrenched in it."""
     if "H-1" in state.options and unit.id in battle.reinforced:
         return False
+    if battle.contained_attack and unit.side is battle.attacker:
+        return False  # A-4 (c): attacking in a contained box costs the attacker its entrenchment
     return state.is_entrenched(unit)
 
 
@@ -30,7 +57,8 @@ def shot_value(shooter_value: int, *, crossing_bonus: bool, target_entrenched: b
 
 def effective_value(state: State, battle: Battle, shooter: Unit, target: Unit) -> int:
     """5.2.a for a shot of this battle; 5.2.3 applies to the defender's shots in rounds 1–2."""
-    return shot_value(
+    points = sum(1 for _, uid in battle.leader_points if uid == shooter.id)  # AO-8.2.2
+    return points + shot_value(
         shooter.type.value,
         crossing_bonus=(shooter.side is battle.defender and battle.round <= 2 and target.crossing
                         and target.id not in battle.reinforced),
@@ -68,7 +96,7 @@ def required_distinct(shooters: int, enemies: int) -> int:
 
 def next_shooter(state: State, battle: Battle) -> Unit | None:
     declared = {s for s, _ in battle.targets}
-    for unit in battle_units(state, battle, battle.firing):
+    for unit in shooters(state, battle):
         if unit.id not in declared:
             return unit
     return None
@@ -103,7 +131,15 @@ def _priorities_feasible(shooters: list[Unit], enemies: list[Unit], targets: lis
 
 
 def check_target(state: State, battle: Battle, shooter_id: str, target_id: str) -> IllegalActionError | None:
-    shooters = battle_units(state, battle, battle.firing)
+    firing = shooters(state, battle)
+    if battle.firers is not None and shooter_id not in battle.firers and \
+            shooter_id in {u.id for u in battle_units(state, battle, battle.firing)}:
+        return IllegalActionError("A-7", f"{shooter_id} was not chosen to fire this moment")
+    return _check_target(state, battle, firing, shooter_id, target_id)
+
+
+def _check_target(state: State, battle: Battle, shooters: list[Unit], shooter_id: str,
+                  target_id: str) -> IllegalActionError | None:
     enemies = battle_units(state, battle, battle.firing.enemy)
     declared = {s for s, _ in battle.targets}
     if shooter_id not in {u.id for u in shooters}:
@@ -112,6 +148,12 @@ def check_target(state: State, battle: Battle, shooter_id: str, target_id: str) 
         return IllegalActionError("5.1.a", f"{shooter_id} has already declared its target")
     if target_id not in {u.id for u in enemies}:
         return IllegalActionError("5.1.a", f"{target_id} is not an enemy unit in this battle")
+    coastal = forced_target(state, battle)
+    if coastal is not None:
+        if target_id != coastal.id:
+            return IllegalActionError("A-5", f"while the coastal defence {coastal.id} survives every Union shot "
+                                             f"must target it")
+        return None
     targets = battle.targets + [(shooter_id, target_id)]
     if "O-2.2" in state.options:
         if not declaration_feasible(state.options, shooters, enemies, targets):
@@ -127,12 +169,19 @@ def check_target(state: State, battle: Battle, shooter_id: str, target_id: str) 
     return None
 
 
+def forced_target(state: State, battle: Battle) -> Unit | None:
+    """A-5 (c): the surviving coastal defence every Union shot must target, or None."""
+    if battle.firing is not Side.UNION:
+        return None
+    return next((u for u in state.by_box[battle.box] if u.is_coastal), None)
+
+
 def check_volley(state: State, battle: Battle, targets: tuple[tuple[str, str], ...]) -> IllegalActionError | None:
-    shooters = {u.id for u in battle_units(state, battle, battle.firing)}
+    firing = {u.id for u in shooters(state, battle)}
     if battle.targets:
         return IllegalActionError("5.1.a", "some targets are already declared; declare the rest one by one")
     given = [s for s, _ in targets]
-    if sorted(given) != sorted(shooters):
+    if sorted(given) != sorted(firing):
         return IllegalActionError("5.1.a", "a volley declares exactly one target for every firing unit")
     trial = battle.copy()
     for shooter, target in targets:
@@ -171,19 +220,29 @@ def declaration_feasible(options, shooters: list, enemies: list, targets: list[t
 
 def auto_targets(state: State, battle: Battle) -> list[tuple[str, str]]:
     """FireAuto: the remaining shooters' targets by ``greedy_targets``. Always legal (5.1.a or O-2.2)."""
-    shooters = battle_units(state, battle, battle.firing)
+    firing = shooters(state, battle)
     enemies = battle_units(state, battle, battle.firing.enemy)
     declared = {s for s, _ in battle.targets}
+    coastal = forced_target(state, battle)
+    if coastal is not None:
+        return [(u.id, coastal.id) for u in firing if u.id not in declared]
     return greedy_targets(
-        [u for u in shooters if u.id not in declared], enemies, battle.targets,
+        [u for u in firing if u.id not in declared], enemies, battle.targets,
         lambda s, t: effective_value(state, battle, s, t),
-        lambda targets: declaration_feasible(state.options, shooters, enemies, targets))
+        lambda targets: declaration_feasible(state.options, firing, enemies, targets))
 
 
 # --------------------------------------------------------------------------- damage (5.1.c, 5.d)
-def eliminate(state: State, unit: Unit) -> None:
-    """5.d: militia back to the owner's pool; veteran and crack out of the game."""
-    if unit.side is Side.CONFEDERATE and unit.type.is_infantry and unit.type.quality != MILITIA:
+def eliminate(state: State, unit: Unit, in_battle: bool = True) -> None:
+    """5.d: militia back to the owner's pool; veteran and crack out of the game. A destroyed coastal
+    defence (A-5) is set aside until its battle ends."""
+    if unit.is_coastal:
+        state.place(unit, OUT)
+        return
+    if unit.is_foreign:
+        state.place(unit, ASIDE)  # AO-8.4 (d): set aside, may come back to Europe
+        return
+    if in_battle and unit.side is Side.CONFEDERATE and unit.type.is_infantry and unit.type.quality != MILITIA:
         state.veteran_losses += 1  # O-4.3
     state.place(unit, POOL if unit.type.quality == MILITIA else OUT)
 
@@ -206,6 +265,9 @@ def retreat_barrier(state: State, battle: Battle, side: Side, to: str) -> Illega
         return IllegalActionError("5.2.5", f"{board.name(to)} is not adjacent to {board.name(battle.box)}")
     if side is Side.CONFEDERATE and board.is_potomac(battle.box, to):
         return IllegalActionError("4.2.6", "Confederate units may never retreat across the Potomac")
+    fighting = battle_units(state, battle, side)
+    if fighting and all(u.is_coastal for u in fighting):
+        return IllegalActionError("A-5", "a coastal defence cannot retreat")
     if state.turn == 1 and "O-4.1" in state.options and board.boxes[to].owner is None:
         return IllegalActionError("O-4.1", "on turn 1 no unit enters Kentucky")
     if state.has_units(to, enemy):
@@ -286,6 +348,10 @@ def reinforcement_barrier(state: State, battle: Battle, unit_id: str) -> Illegal
     if unit is None or not unit.on_map or unit.side is not side:
         return IllegalActionError("5.2.4", f"{unit_id} is not a unit of the firing side on the map")
     origin = unit.location
+    if side is Side.UNION and origin in state.contained and "A-4" in state.options \
+            and state.has_units(origin, Side.CONFEDERATE):
+        return IllegalActionError("A-4", f"{unit.label} is contained in {board.name(origin)} and cannot leave by land "
+                                         f"before a break-out")
     if origin == battle.box or not board.are_adjacent(origin, battle.box):
         return IllegalActionError("5.2.4", f"{unit.label} is not in a box adjacent to the battle")
     if side is Side.CONFEDERATE and board.is_potomac(origin, battle.box):
@@ -330,4 +396,4 @@ def recover_all(state: State) -> int:
 
 
 def is_promotable(unit: Unit) -> bool:
-    return unit.type.quality != CRACK
+    return unit.type.quality != CRACK and not unit.is_coastal and not unit.is_foreign  # A-5, AO-8.4 (c)

@@ -4,12 +4,14 @@ keep each module readable; the rules themselves are in ``combat.py``.
 """
 from __future__ import annotations
 
-from . import combat, movement, promotion
-from .actions import (Action, CavalryRetreat, ChooseBattle, Evacuate, FireAuto, HoldGround, NoPromotion, OpenFire,
+from . import advanced, combat, leaders, movement, promotion
+from .actions import (Action, CavalryRetreat, ChooseBattle, ChooseFirer, Evacuate, FireAuto, FireChosen,
+                      LeaderPoint, LeaderReinforce, NoRally, Rally, HoldGround, NoPromotion, OpenFire,
                       Promote, Reinforce, Retreat, Target, Volley)
 from .errors import IllegalActionError
 from .sides import Side
 from .state import Battle
+from .units import coastal_type
 
 
 class CombatSteps:
@@ -20,6 +22,12 @@ class CombatSteps:
     def _next_battle(self) -> None:
         s = self.state
         s.battle = None
+        if s.breakout:  # A-4 (d): back to the Union Movement segment
+            s.breakout = False
+            s.battles = []
+            s.step = "movement"
+            self._movement_or_end()
+            return
         if not s.battles:
             self._end_combat()
         elif len(s.battles) == 1:
@@ -38,11 +46,20 @@ class CombatSteps:
     def _do_choose_battle(self, action: ChooseBattle) -> None:
         self._start_battle(action.box)
 
-    def _start_battle(self, box: str) -> None:
+    def _start_battle(self, box: str, contained: bool = False) -> None:
         s = self.state
         s.battles.remove(box)
-        battle = Battle(box=box, attacker=s.phasing, defender=s.phasing.enemy)
+        contained = contained or ("A-4" in s.options and box in s.contained)
+        s.contained.discard(box)
+        battle = Battle(box=box, attacker=s.phasing, defender=s.phasing.enemy, contained_attack=contained)
         s.battle = battle
+        coastal_value = advanced.coastal_defence_value(s, box)
+        if coastal_value:
+            defence = s.new_unit(Side.CONFEDERATE, coastal_type(coastal_value), box)
+            defence.entrenched = True  # A-5 (b): always entrenched
+            battle.coastal = defence.id
+            self.log("battle", f"The Union invasion of {s.board.name(box)} meets a coastal defence of value "
+                               f"{coastal_value} (A-5)")
         for side in Side:
             units = combat.battle_units(s, battle, side)
             battle.participants[side] = {u.id for u in units}
@@ -66,7 +83,11 @@ class CombatSteps:
     def _withdraw(self, side: Side, to: str) -> None:
         """Move all of ``side``'s battle units to ``to``; they count as retreated this turn (5.2.4 a)."""
         s = self.state
-        for unit in combat.battle_units(s, s.battle, side):
+        for leader in leaders.leaders_in(s, s.battle.box, side):
+            leader.location = to  # AO-8.2.2: with a retreating army it retreats
+        for unit in combat.battle_units(s, s.battle, side) + combat.routed_units(s, s.battle, side):
+            if unit.is_coastal:
+                continue  # A-5 (b): it cannot retreat; it ends with the battle
             s.place(unit, to)
             unit.retreated = True
 
@@ -99,10 +120,29 @@ class CombatSteps:
         battle.reinforced_now = False
         battle.targets = []
         battle.shot_index = 0
+        battle.firers = None
+        battle.leader_points = []
+        day = advanced.battle_day(battle.round)
+        if "A-7" in s.options and battle.day < day:
+            battle.day = day  # A-7 (b): each side rolls its command at the day's start
+            battle.command_pending = [battle.defender, battle.attacker]
+            s.step = "command_roll"
+            return
         if battle.round >= 2 and len(self._legal_battle_options()) > 1:
             s.step = "battle_options"
         else:
             self._begin_targets()
+
+    def _command_rolled(self, natural: int) -> None:
+        s = self.state
+        battle = s.battle
+        side = battle.command_pending.pop(0)
+        command, how = advanced.day_command(s, battle, side, natural)
+        battle.command[side] = command
+        self.log("command", f"Day {battle.day} at {s.board.name(battle.box)}: {side.adjective} command roll "
+                            f"{natural}: {how} = {command} (A-7)")
+        if not battle.command_pending:
+            self._begin_moment(battle.firing)
 
     def _legal_battle_options(self) -> list[Action]:
         s = self.state
@@ -113,17 +153,56 @@ class CombatSteps:
             if "O-3.1" in s.options and combat.evacuation_barrier(s, battle) is None:
                 actions.append(Evacuate())
         actions.extend(Reinforce(u.id) for u in combat.reinforcements(s, battle))
+        actions.extend(LeaderReinforce(l.name) for l in sorted(s.leaders.values(), key=lambda l: l.name)
+                       if self._check_leader_reinforce(LeaderReinforce(l.name)) is None)
         actions.append(OpenFire())
         return actions
 
+    def _check_leader_reinforce(self, action: LeaderReinforce) -> IllegalActionError | None:
+        """AO-8.2.1: a leader of the firing side joins from an adjacent box (round 2 on; not across
+        the Potomac for Confederates); he uses no reinforcement quota."""
+        s = self.state
+        battle = s.battle
+        leader = s.leaders.get(action.leader)
+        if "AO-8.2" not in s.options or leader is None or leader.side is not battle.firing or not leader.on_map:
+            return IllegalActionError("AO-8.2.1", f"{action.leader!r} is not a leader of the firing side on the map")
+        if battle.round < 2:
+            return IllegalActionError("5.2.4", "reinforcements arrive from round 2 on")
+        if leader.location == battle.box or not s.board.are_adjacent(leader.location, battle.box):
+            return IllegalActionError("AO-8.2.1", f"{leader.title} is not in a box adjacent to the battle")
+        if leader.side is Side.CONFEDERATE and s.board.is_potomac(leader.location, battle.box):
+            return IllegalActionError("4.2.6", "Confederate leaders may never cross the Potomac")
+        return None
+
+    def _do_leader_reinforce(self, action: LeaderReinforce) -> None:
+        s = self.state
+        battle = s.battle
+        leader = s.leaders[action.leader]
+        origin = leader.location
+        leader.location = battle.box
+        self.log("reinforce", f"{leader.title} joins the battle from {s.board.name(origin)} (AO-8.2.1)")
+        if "A-7" in s.options and battle.firing in battle.command:  # effects from arrival
+            battle.command[battle.firing] = min(advanced.COMMAND_CAP, battle.command[battle.firing] + leader.value)
+        if self._legal_battle_options() == [OpenFire()]:
+            self._begin_targets()
+
+    def _legal_rout_retreat(self) -> list[Action]:
+        return [Retreat(b) for b in self._rout_boxes()]
+
     def _check_retreat(self, action: Retreat) -> IllegalActionError | None:
         s = self.state
+        if s.step == "rout_retreat":
+            if action.to not in self._rout_boxes():
+                return IllegalActionError("AO-8.12", f"the routed units may not retreat to {s.board.name(action.to)}")
+            return None
         if s.battle.reinforced_now:
             return IllegalActionError("5.2.5", "a retreat comes before reinforcing, not after")
         return combat.check_retreat(s, s.battle, s.battle.firing, action.to)
 
     def _do_retreat(self, action: Retreat) -> None:
         s = self.state
+        if s.step == "rout_retreat":
+            return self._rout_retreat(action.to)
         battle = s.battle
         side = battle.firing
         self._withdraw(side, action.to)
@@ -170,7 +249,53 @@ class CombatSteps:
     def _begin_targets(self) -> None:
         s = self.state
         battle = s.battle
+        if "A-7" in s.options and len(combat.battle_units(s, battle, battle.firing)) > battle.command[battle.firing]:
+            battle.firers = []  # A-7 (c): at most `command` units of the side's choice fire
+            s.step = "firers"
+            return
+        self._declare_targets()
+
+    def _legal_firers(self) -> list[Action]:
+        s = self.state
+        battle = s.battle
+        actions: list[Action] = [ChooseFirer(u.id) for u in combat.battle_units(s, battle, battle.firing)
+                                 if u.id not in battle.firers]
+        if battle.firers:
+            actions.append(FireChosen())
+        return actions
+
+    def _check_choose_firer(self, action: ChooseFirer) -> IllegalActionError | None:
+        s = self.state
+        battle = s.battle
+        if action.unit not in {u.id for u in combat.battle_units(s, battle, battle.firing)}:
+            return IllegalActionError("A-7", f"{action.unit} is not a unit of the firing side in this battle")
+        if action.unit in battle.firers:
+            return IllegalActionError("A-7", f"{action.unit} is already chosen to fire")
+        return None
+
+    def _do_choose_firer(self, action: ChooseFirer) -> None:
+        s = self.state
+        battle = s.battle
+        battle.firers.append(action.unit)
+        if len(battle.firers) >= battle.command[battle.firing]:
+            self._declare_targets()
+
+    def _check_fire_chosen(self, action: FireChosen) -> IllegalActionError | None:
+        if not self.state.battle.firers:
+            return IllegalActionError("A-7", "choose at least one unit to fire")
+        return None
+
+    def _do_fire_chosen(self, action: FireChosen) -> None:
+        self._declare_targets()
+
+    def _declare_targets(self) -> None:
+        s = self.state
+        battle = s.battle
         s.step = "targets"
+        if battle.firers is not None:
+            names = ", ".join(s.units[u].label for u in battle.firers)
+            self.log("command", f"{battle.firing.adjective} command {battle.command[battle.firing]}: "
+                                f"{names} fire (A-7)")
         if len(combat.battle_units(s, battle, battle.firing.enemy)) == 1:
             battle.targets.extend(combat.auto_targets(s, battle))  # one enemy: nothing to choose
             self._begin_shots()
@@ -212,6 +337,33 @@ class CombatSteps:
         self._begin_shots()
 
     def _begin_shots(self) -> None:
+        s = self.state
+        battle = s.battle
+        if "AO-8.2" in s.options and battle.targets and self._legal_leader_points():
+            s.step = "leader_points"  # AO-8.2.2: points announced with the targets
+            return
+        self._open_fire_now()
+
+    def _legal_leader_points(self) -> list[Action]:
+        s = self.state
+        battle = s.battle
+        firing = sorted({u for u, _ in battle.targets})
+        return [LeaderPoint(l.name, uid) for l in leaders.battle_leaders(s, battle, battle.firing)
+                if leaders.points_left(s, battle, l) > 0 for uid in firing]
+
+    def _check_leader_point(self, action: LeaderPoint) -> IllegalActionError | None:
+        s = self.state
+        return leaders.check_point(s, s.battle, action.leader, action.unit)
+
+    def _do_leader_point(self, action: LeaderPoint) -> None:
+        s = self.state
+        s.battle.leader_points.append((action.leader, action.unit))
+        if not self._legal_leader_points():
+            given = ", ".join(f"{s.leaders[n].title} +1 to {u}" for n, u in s.battle.leader_points)
+            self.log("leader", f"Leader points: {given} (AO-8.2.2)")
+            self._open_fire_now()
+
+    def _open_fire_now(self) -> None:
         s = self.state
         battle = s.battle
         declared = "; ".join(f"{s.units[a].label} → {s.units[b].label}" for a, b in battle.targets)
@@ -260,6 +412,8 @@ class CombatSteps:
                 " — a 6 always misses (H-2)" if natural == 6 and value >= 6 and "H-2" in s.options else "")
         if hit:
             eliminated = combat.damage(s, target)
+            if not eliminated and "AO-8.1" in s.options and not target.is_coastal:
+                battle.flipped.append(target.id)  # AO-8.1: tests its morale after this moment
             result = f"hit: {label} {'eliminated (5.d)' if eliminated else 'reduced (5.1.c)'}"
         else:
             result = "miss"
@@ -268,21 +422,166 @@ class CombatSteps:
     def _end_moment(self) -> None:
         s = self.state
         battle = s.battle
+        if battle.flipped:  # AO-8.1: units just reduced test their morale
+            battle.morale_pending = [uid for uid in battle.flipped if uid in s.units
+                                     and s.units[uid].location == battle.box and s.units[uid].is_reduced
+                                     and not s.units[uid].routed]
+            battle.flipped = []
+            if battle.morale_pending:
+                s.step = "morale_roll"
+                return
         firing = battle.firing
         if not combat.battle_units(s, battle, firing.enemy):
             self._finish_battle(firing)
         elif firing is battle.defender:
             self._begin_moment(battle.attacker)
         else:
-            battle.round += 1
-            self._begin_moment(battle.defender)
+            if "AO-8.11" in s.options and battle.round % advanced.DAY_ROUNDS == 0:  # AO-8.11: end of a day
+                battle.rally_pending = [side for side in (battle.defender, battle.attacker)
+                                        if combat.routed_units(s, battle, side)]
+                if battle.rally_pending:
+                    s.step = "rally"
+                    return
+            self._next_round()
+
+    def _next_round(self) -> None:
+        battle = self.state.battle
+        battle.round += 1
+        self._begin_moment(battle.defender)
+
+    def _morale_rolled(self, natural: int) -> None:
+        s = self.state
+        battle = s.battle
+        unit = s.units[battle.morale_pending.pop(0)]
+        entrenched = combat.is_entrenched_in_battle(s, battle, unit)
+        modified = natural - entrenched
+        limit = combat.morale(s, unit)
+        if modified > limit:
+            unit.routed = True
+            result = "routed: out of the fighting"
+        else:
+            result = "holds"
+        self.log("morale", f"{unit.label} tests its morale: {natural}{' − 1 entrenched' if entrenched else ''} "
+                           f"against {limit}: {result} (AO-8.1)")
+        if not battle.morale_pending:
+            self._end_moment()
+
+    def _legal_rally(self) -> list[Action]:
+        s = self.state
+        side = s.battle.rally_pending[0]
+        return [Rally(u.id) for u in combat.routed_units(s, s.battle, side)] + [NoRally()]
+
+    def _check_rally(self, action: Rally) -> IllegalActionError | None:
+        s = self.state
+        side = s.battle.rally_pending[0]
+        if action.unit not in {u.id for u in combat.routed_units(s, s.battle, side)}:
+            return IllegalActionError("AO-8.11", f"{action.unit} is not a routed {side.adjective} unit of this battle")
+        return None
+
+    def _do_rally(self, action: Rally) -> None:
+        s = self.state
+        unit = s.units[action.unit]
+        unit.routed = False
+        self.log("morale", f"{unit.label} rallies and returns to the fighting, still reduced (AO-8.11)")
+        self._rally_done()
+
+    def _do_no_rally(self, action: NoRally) -> None:
+        self._rally_done()
+
+    def _rally_done(self) -> None:
+        battle = self.state.battle
+        battle.rally_pending.pop(0)
+        if not battle.rally_pending:
+            self._next_round()
 
     def _finish_battle(self, winner: Side | None) -> None:
         s = self.state
         battle = s.battle
         battle.winner = winner
+        if battle.coastal is not None:  # A-5 (e): it exists only in its invasion battle
+            s.remove_unit(s.units[battle.coastal])
         if winner is not None:
             self.log("battle", f"The {winner.adjective} side wins the battle at {s.board.name(battle.box)} (5.c)")
+        if "AO-8.1" in s.options:
+            battle.was_routed = {uid for side in Side for uid in battle.participants.get(side, ())
+                                 if uid in s.units and s.units[uid].routed}
+            if winner is not None:
+                for unit in combat.routed_units(s, battle, winner):
+                    unit.routed = False  # AO-8.12: the winner's routed units rejoin
+                if combat.routed_units(s, battle, winner.enemy):  # lost by elimination or rout
+                    if self._rout_boxes():
+                        s.step = "rout_retreat"
+                        return
+                    for unit in combat.routed_units(s, battle, winner.enemy):
+                        combat.eliminate(s, unit)
+                        self.log("morale", f"{unit.label}, routed with nowhere to go, is eliminated (AO-8.12)")
+        self._after_routs()
+
+    def _rout_boxes(self) -> list[str]:
+        """AO-8.12: the boxes where a beaten side's routed units may retreat together (5.2.5 a–d)."""
+        s = self.state
+        battle = s.battle
+        return [b for b in sorted(s.board.neighbours(battle.box))
+                if combat.retreat_barrier(s, battle, battle.winner.enemy, b) is None]
+
+    def _rout_retreat(self, to: str) -> None:
+        s = self.state
+        battle = s.battle
+        loser = battle.winner.enemy
+        for leader in leaders.leaders_in(s, battle.box, loser):
+            leader.location = to
+        for unit in combat.routed_units(s, battle, loser):
+            s.place(unit, to)
+            unit.retreated = True
+        self.log("retreat", f"The routed {loser.adjective} units retreat to {s.board.name(to)} (AO-8.12)")
+        self._after_routs()
+
+    def _after_routs(self) -> None:
+        s = self.state
+        battle = s.battle
+        for side in Side:
+            for uid in battle.participants.get(side, ()):
+                if uid in s.units:
+                    s.units[uid].routed = False
+        if "AO-8.12" in s.options and battle.winner is not None:
+            battle.desertion_pending = []
+            for side in (battle.defender, battle.attacker):
+                lost = side is not battle.winner
+                for uid in sorted(battle.participants.get(side, ())):
+                    unit = s.units.get(uid)
+                    if unit is None or not unit.on_map or not unit.is_reduced or unit.is_coastal:
+                        continue
+                    modifier = (1 if lost else 0) - (uid not in battle.was_routed)
+                    if "AO-8.2" in s.options:
+                        modifier -= leaders.leader_value_in(s, unit.location, side)  # AO-8.2.3
+                    battle.desertion_pending.append((uid, modifier, lost))
+            if battle.desertion_pending:
+                s.step = "desertion_roll"
+                return
+        self._conclude_battle()
+
+    def _desertion_rolled(self, natural: int) -> None:
+        s = self.state
+        battle = s.battle
+        uid, modifier, lost = battle.desertion_pending.pop(0)
+        unit = s.units[uid]
+        limit = combat.morale(s, unit)
+        h3 = lost and natural == 6 and "H-3" in s.options
+        if natural + modifier > limit or h3:
+            label = unit.label
+            combat.eliminate(s, unit, in_battle=False)
+            rule = "H-3" if h3 and natural + modifier <= limit else "AO-8.12"
+            self.log("morale", f"{label} deserts: {natural} {modifier:+d} against {limit} — eliminated ({rule})")
+        else:
+            self.log("morale", f"{unit.label} stays: {natural} {modifier:+d} against {limit} (AO-8.12)")
+        if not battle.desertion_pending:
+            self._conclude_battle()
+
+    def _conclude_battle(self) -> None:
+        s = self.state
+        battle = s.battle
+        winner = battle.winner
+        self._remove_lone_leaders()  # AO-8.2.2: a side wiped out loses its leaders for a while
         if winner is not None and self._battle_promotable():
             s.step = "battle_promotion"
         else:
@@ -291,8 +590,11 @@ class CombatSteps:
     def _battle_promotable(self) -> list[str]:
         s = self.state
         battle = s.battle
+        if battle.winner is Side.UNION and battle.coastal is not None and \
+                battle.participants[Side.CONFEDERATE] == {battle.coastal}:
+            return []  # A-5 (d): beating only a coastal defence gives no promotion
         return [uid for uid in sorted(battle.participants[battle.winner])
-                if s.units[uid].location == battle.box and combat.is_promotable(s.units[uid])]
+                if uid in s.units and s.units[uid].location == battle.box and combat.is_promotable(s.units[uid])]
 
     def _legal_battle_promotion(self) -> list[Action]:
         return [Promote(uid) for uid in self._battle_promotable()] + [NoPromotion()]

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import combat, movement, recruitment
-from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
+from . import advanced, combat, leaders, movement, recruitment
+from .actions import (Action, Assault, NoRally, Rally, BeginMarch, BreakOut, Contain, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, LeaderFollow,
+                      LeaderMove, LeaderPoint, LeaderReinforce, PlaceLeader, EndMarch, EndMovement, EndRecruitment,
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
-                      Recruit, Reinforce, Retreat, Roll, Target, Volley)
+                      Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley)
 from .calendar import Turn
 from .combat_steps import CombatSteps
 from .control import update_control
@@ -21,16 +22,21 @@ from .errors import IllegalActionError
 from .scenario import Scenario
 from .sides import CHANCE, Side
 from .state import Outcome, State
+from .units import ASIDE, EUROPE, POOL, UNIT_TYPES, Unit
 from .victory import check_end_of_turn, check_update, scenario_score
 
 SEGMENT_OF_STEP = {
+    "supply": "movement", "border_roll": "movement", "containment": "combat", "morale_roll": "combat",
+    "rally": "combat", "rout_retreat": "combat", "desertion_roll": "combat", "leader_arrival": "movement", "leader_points": "combat", "leader_return": "recruitment",
     "march_roll": "movement", "movement": "movement", "march": "movement",
     "choose_battle": "combat", "cavalry_retreat": "combat", "battle_options": "combat", "targets": "combat",
-    "shot": "combat", "battle_promotion": "combat",
+    "shot": "combat", "battle_promotion": "combat", "command_roll": "combat", "firers": "combat",
     "training_roll": "promotion", "promotion": "promotion", "recruit_roll": "recruitment", "recruitment": "recruitment",
+    "washington_roll": "recruitment",
     "over": "over",
 }
-CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll")
+CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll", "washington_roll", "command_roll",
+                "border_roll", "morale_roll", "desertion_roll")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +80,11 @@ class Engine(CombatSteps):
             return CHANCE
         if s.step == "cavalry_retreat":
             return s.battle.defender
-        if s.step in ("battle_options", "targets"):
+        if s.step == "rally":
+            return s.battle.rally_pending[0]
+        if s.step == "rout_retreat":
+            return s.battle.winner.enemy
+        if s.step in ("battle_options", "targets", "firers", "leader_points"):
             return s.battle.firing
         if s.step == "battle_promotion":
             return s.battle.winner
@@ -84,12 +94,33 @@ class Engine(CombatSteps):
         """What the pending die is for (shown when dice are typed in)."""
         s = self.state
         if s.step == "march_roll":
-            return f"{s.phasing.adjective} march roll (4.a)"
+            return f"{s.phasing.adjective} march roll ({'A-3, T-4' if 'A-3' in s.options else '4.a'})"
         if s.step == "recruit_roll":
             return f"{s.phasing.adjective} recruitment roll (7.a)"
         if s.step == "training_roll":
             return (f"Confederate replacement training roll, minus {s.veteran_losses} for veteran/crack "
                     f"infantry lost this turn: 1 or less gives two promotions (O-4.3)")
+        if s.step == "border_roll":
+            name = s.border_pending[0]
+            total = sum(m for m, _ in advanced.border_modifiers(s))
+            return (f"{name} border-state support (AO-8.3): the roll {total:+d} must exceed "
+                    f"{advanced.T7[name][1]}")
+        if s.step == "morale_roll":
+            unit = s.units[s.battle.morale_pending[0]]
+            entrenched = combat.is_entrenched_in_battle(s, s.battle, unit)
+            return (f"battlefield morale of {unit.label}: routed if the roll{' − 1 (entrenched)' if entrenched else ''}"
+                    f" exceeds {combat.morale(s, unit)} (AO-8.1)")
+        if s.step == "desertion_roll":
+            uid, modifier, lost = s.battle.desertion_pending[0]
+            unit = s.units[uid]
+            h3 = "; a 6 fails for the losing side (H-3)" if lost and "H-3" in s.options else ""
+            return (f"desertion test of {unit.label}: eliminated if the roll {modifier:+d} exceeds "
+                    f"{combat.morale(s, unit)} (AO-8.12){h3}")
+        if s.step == "command_roll":
+            side = s.battle.command_pending[0]
+            return f"{side.adjective} command roll for day {s.battle.day} at {s.board.name(s.battle.box)} (A-7, T-4)"
+        if s.step == "washington_roll":
+            return "capture of Washington: the Union maximum falls by the roll, 1 counting as 2 (A-6)"
         if s.step == "shot":
             shooter, target = s.battle.targets[s.battle.shot_index]
             value = combat.effective_value(s, s.battle, s.units[shooter], s.units[target])
@@ -154,6 +185,8 @@ class Engine(CombatSteps):
         s = self.state
         for unit in s.units.values():
             unit.retreated = unit.fought = False
+        for leader in s.leaders.values():
+            leader.marches = 0  # AO-8.2.1: two marches per turn
         s.veteran_losses = 0
         self.log("turn", f"— {Turn.of(s.turn)} —")
         drafted = recruitment.draft(s)
@@ -175,16 +208,75 @@ class Engine(CombatSteps):
         s.march_origin = None
         s.invasion_port = None
         s.march_roll = None
+        s.moved_from = {}
+        s.breakouts = 0
+        advanced.prune_containment(s)
         self.on_half_turn()
+        if "A-2" in s.options:
+            s.unsupplied = advanced.unsupplied_stacks(s, s.phasing)
+            if s.unsupplied:
+                names = ", ".join(s.board.name(b) for b in s.unsupplied)
+                self.log("supply", f"{s.phasing.adjective} stacks out of supply: {names}; each loses one unit of "
+                                   f"its owner's choice (A-2)")
+                s.step = "supply"
+                return
+        self._after_supply()
+
+    def _after_supply(self) -> None:
+        """3.b: Confederate half only: AO-8.3 border-state rolls; then the Movement segment."""
+        s = self.state
+        if "AO-8.3" in s.options and s.phasing is Side.CONFEDERATE:
+            s.border_pending = advanced.border_states_eligible(s)
+            if s.border_pending:
+                s.step = "border_roll"
+                return
+        self._foreign_intervention()
+
+    def _foreign_intervention(self) -> None:
+        """3.b: AO-8.4 at the start of a Confederate half-turn, then the Movement segment."""
+        s = self.state
+        if s.phasing is Side.CONFEDERATE and advanced.intervention_due(s):
+            s.intervention = True
+            for number in range(1, advanced.FOREIGN_UNITS + 1):
+                unit = Unit(f"X-FV-{number:02d}", Side.CONFEDERATE, UNIT_TYPES["FV"], EUROPE)
+                s.units[unit.id] = unit
+            self.log("intervention", "Foreign intervention: the Confederacy gains naval moves and four foreign "
+                                     "veteran infantry appear in Europe (AO-8.4)")
+        self._begin_movement()
+
+    def _begin_movement(self) -> None:
+        s = self.state
         if s.turn == self.scenario.start_turn:
             s.marches_left = self.scenario.first_turn_marches
             rule = "4.1" if self.scenario.start_turn == 1 else "S-0"
             self.log("marches", f"{s.phasing.adjective} half-turn: {s.marches_left} march(es) "
                                 f"without a roll on the first turn ({rule})")
-            s.step = "movement"
-            self._movement_or_end()
+            self._marches_determined()
         else:
             s.step = "march_roll"
+
+    # ================================================================== supply (A-2)
+    def _legal_supply(self) -> list[Action]:
+        s = self.state
+        return [Starve(u.id) for u in sorted(s.units_in(s.unsupplied[0], s.phasing), key=lambda u: u.id)]
+
+    def _check_starve(self, action: Starve) -> IllegalActionError | None:
+        s = self.state
+        unit = s.units.get(action.unit)
+        box = s.unsupplied[0]
+        if unit is None or unit.side is not s.phasing or unit.location != box:
+            return IllegalActionError("A-2.3", f"the unit lost must come from the unsupplied {s.phasing.adjective} "
+                                               f"stack at {s.board.name(box)}")
+        return None
+
+    def _do_starve(self, action: Starve) -> None:
+        s = self.state
+        unit = s.units[action.unit]
+        box = s.unsupplied.pop(0)
+        combat.eliminate(s, unit, in_battle=False)
+        self.log("supply", f"{unit.label} at {s.board.name(box)} is lost for want of supply (A-2.3)")
+        if not s.unsupplied:
+            self._after_supply()
 
     # ================================================================== chance
     def _check_roll(self, action: Roll) -> IllegalActionError | None:
@@ -195,18 +287,23 @@ class Engine(CombatSteps):
     def _legal_march_roll(self) -> list[Action]:
         return [Roll(v) for v in range(1, 7)]
 
-    _legal_shot = _legal_recruit_roll = _legal_training_roll = _legal_march_roll
+    _legal_shot = _legal_recruit_roll = _legal_training_roll = _legal_washington_roll = _legal_command_roll = _legal_border_roll = _legal_morale_roll = \
+        _legal_desertion_roll = _legal_march_roll
 
     def _do_roll(self, action: Roll) -> None:
         s = self.state
         if s.step == "march_roll":
             s.march_roll = action.value
-            s.marches_left = movement.march_allowance(action.value)
+            if "A-3" in s.options:
+                s.marches_left = advanced.command_value(s.turn, s.phasing, action.value)
+                rule = "A-3, T-4"
+            else:
+                s.marches_left = movement.march_allowance(action.value)
+                rule = "4.a"
             extra = "; a natural 6 allows a naval invasion (4.2.4)" if (
                 action.value == 6 and s.phasing is Side.UNION) else ""
-            self.log("roll", f"{s.phasing.adjective} march roll {action.value}: {s.marches_left} marches (4.a){extra}")
-            s.step = "movement"
-            self._movement_or_end()
+            self.log("roll", f"{s.phasing.adjective} march roll {action.value}: {s.marches_left} marches ({rule}){extra}")
+            self._marches_determined()
         elif s.step == "shot":
             self._resolve_shot(action.value)
         elif s.step == "training_roll":
@@ -215,29 +312,154 @@ class Engine(CombatSteps):
             self.log("roll", f"Confederate replacement training roll {action.value} − {s.veteran_losses} = "
                              f"{modified}: {s.promotions_left} promotion(s) this segment (O-4.3)")
             s.step = "promotion"
+        elif s.step == "border_roll":
+            name = s.border_pending.pop(0)
+            cities, number = advanced.T7[name]
+            mods = advanced.border_modifiers(s)
+            total = action.value + sum(m for m, _ in mods)
+            how = "".join(f" {m:+d} ({why})" for m, why in mods)
+            if total > number:
+                s.border_used.add(name)
+                unit = s.new_unit(Side.CONFEDERATE, UNIT_TYPES["MF"], POOL)
+                result = f"success: {unit.id} joins the Confederate pool for good"
+            else:
+                result = "no support this time"
+            self.log("roll", f"{name} border-state support: roll {action.value}{how} = {total} against more than "
+                             f"{number}: {result} (AO-8.3)")
+            if not s.border_pending:
+                self._foreign_intervention()
+        elif s.step == "command_roll":
+            self._command_rolled(action.value)
+        elif s.step == "morale_roll":
+            self._morale_rolled(action.value)
+        elif s.step == "desertion_roll":
+            self._desertion_rolled(action.value)
+        elif s.step == "washington_roll":
+            penalty = max(2, action.value)
+            s.washington_penalty += penalty - 1
+            s.invalidate_maxima()
+            self.log("roll", f"Capture of Washington: roll {action.value} (1 counts as 2): the Union maximum falls by "
+                             f"{penalty} (Washington's 1 and a permanent {penalty - 1}; A-6)")
+            self._after_update()
         elif s.step == "recruit_roll":
             s.recruit_limit = recruitment.recruit_limit(s, s.phasing, action.value)
+            aside = sorted(s.units_of(Side.CONFEDERATE, ASIDE), key=lambda u: u.id)
+            if s.phasing is Side.CONFEDERATE and "AO-8.4" in s.options and action.value >= 5 and aside:
+                s.place(aside[0], EUROPE)
+                self.log("intervention", f"Recruitment die {action.value}: {aside[0].label} returns to Europe (AO-8.4)")
             self.log("roll", f"{s.phasing.adjective} recruitment roll {action.value}: up to "
                              f"{s.recruit_limit} recruits (7.a)")
             s.step = "recruitment"
             self._recruitment_or_end()
 
+    # ================================================================== leaders (AO-8.2, C-2)
+    def _marches_determined(self) -> None:
+        """C-2: right after the marches are determined, the side's leaders change value and arrive."""
+        s = self.state
+        if "AO-8.2" in s.options:
+            for leader in s.leaders.values():
+                value = leaders.t6_value(leader.name, s.turn)
+                if leader.side is s.phasing and leader.on_map and value != leader.value:
+                    self.log("leader", f"{leader.title}'s value becomes {value} (T-6, C-2)")
+                    leader.value = value
+            if leaders.arrivals(s, s.phasing) and leaders.friendly_boxes(s, s.phasing):
+                s.step = "leader_arrival"
+                return
+        s.step = "movement"
+        self._movement_or_end()
+
+    def _legal_leader_arrival(self) -> list[Action]:
+        s = self.state
+        pending = leaders.arrivals(s, s.phasing) if s.step == "leader_arrival" else leaders.returning(s, s.phasing)
+        boxes = leaders.friendly_boxes(s, s.phasing)
+        return [PlaceLeader(l.name, box) for l in pending[:1] for box in boxes]
+
+    _legal_leader_return = _legal_leader_arrival
+
+    def _check_place_leader(self, action: PlaceLeader) -> IllegalActionError | None:
+        s = self.state
+        if s.step == "leader_arrival":
+            return leaders.check_place(s, action.leader, action.box, leaders.arrivals(s, s.phasing), "AO-8.2.0")
+        return leaders.check_place(s, action.leader, action.box, leaders.returning(s, s.phasing), "AO-8.2.2")
+
+    def _do_place_leader(self, action: PlaceLeader) -> None:
+        s = self.state
+        leader = s.leaders[action.leader]
+        leader.location = action.box
+        leader.value = leaders.t6_value(leader.name, s.turn)
+        if s.step == "leader_arrival":
+            self.log("leader", f"{leader.title} ({leader.value}) arrives at {s.board.name(action.box)} (AO-8.2.0)")
+            if not leaders.arrivals(s, s.phasing):
+                s.step = "movement"
+                self._movement_or_end()
+        else:
+            self.log("leader", f"{leader.title} returns at {s.board.name(action.box)} (AO-8.2.2)")
+            if not leaders.returning(s, s.phasing):
+                self._start_recruit_roll()
+
+    def _leader_actions(self) -> list[Action]:
+        s = self.state
+        if "AO-8.2" not in s.options:
+            return []
+        actions: list[Action] = []
+        for leader in sorted(s.leaders.values(), key=lambda l: l.name):
+            if leader.side is s.phasing and leader.on_map:
+                actions.extend(LeaderFollow(leader.name, uid) for uid in leaders.legal_follows(s, leader))
+                actions.extend(LeaderMove(leader.name, p, k) for p, k in leaders.legal_moves_alone(s, leader))
+        return actions
+
+    def _check_leader_move(self, action: LeaderMove) -> IllegalActionError | None:
+        return leaders.check_move_alone(self.state, action.leader, tuple(action.path), tuple(action.lines))
+
+    def _do_leader_move(self, action: LeaderMove) -> None:
+        s = self.state
+        leader = s.leaders[action.leader]
+        leader.location = action.path[-1]
+        leader.marches += 1
+        route = " → ".join(s.board.name(b) for b in action.path)
+        self.log("leader", f"{leader.title} moves alone: {route} (AO-8.2.1, C-3)")
+        self._movement_or_end()
+
+    def _check_leader_follow(self, action: LeaderFollow) -> IllegalActionError | None:
+        return leaders.check_follow(self.state, action.leader, action.unit)
+
+    def _do_leader_follow(self, action: LeaderFollow) -> None:
+        s = self.state
+        leader = s.leaders[action.leader]
+        unit = s.units[action.unit]
+        leader.location = unit.location
+        leader.marches += 1
+        self.log("leader", f"{leader.title} goes with {unit.label} to {s.board.name(unit.location)} (AO-8.2.1)")
+        self._movement_or_end()
+
+    def _remove_lone_leaders(self) -> None:
+        for leader in leaders.removal_check(self.state):
+            self.log("leader", f"{leader.title} is alone with enemy units and is removed; he returns in a "
+                               f"{leader.side.adjective} Recruitment segment (AO-8.2.2)")
+
     # ================================================================== movement segment
     def _legal_movement(self) -> list[Action]:
         s = self.state
-        actions: list[Action] = [BeginMarch(box) for box in movement.march_origins(s)]
-        for kind, unit, port in movement.legal_sea_moves(s):
-            actions.append(NavalMove(unit.id, port) if kind == "naval" else Invade(unit.id, port))
+        actions: list[Action] = []
+        if s.marches_left > 0:
+            actions.extend(BreakOut(box) for box in sorted(s.contained)
+                           if self._check_break_out(BreakOut(box)) is None)
+            actions.extend(BeginMarch(box) for box in movement.march_origins(s))
+            for kind, unit, port in movement.legal_sea_moves(s):
+                actions.append(NavalMove(unit.id, port) if kind == "naval" else Invade(unit.id, port))
+        actions.extend(self._leader_actions())
         actions.append(EndMovement())
         return actions
 
     def _movement_or_end(self) -> None:
         s = self.state
-        if s.marches_left <= 0 or len(self._remember(self._legal_movement())) == 1:
+        if len(self._remember(self._legal_movement())) == 1:
             self._end_movement()
 
     def _check_begin_march(self, action: BeginMarch) -> IllegalActionError | None:
         s = self.state
+        if s.marches_left <= 0:
+            return IllegalActionError("4.a", "no marches are left")
         if action.origin not in s.board:
             return IllegalActionError("4.b", f"there is no box {action.origin!r}")
         if not s.has_units(action.origin, s.phasing):
@@ -274,12 +496,13 @@ class Engine(CombatSteps):
     def _sea_move(self, unit_id: str, to: str, invasion: bool) -> None:
         s = self.state
         unit = s.units[unit_id]
-        origin = s.board.name(unit.location)
+        s.moved_from[unit.id] = unit.location
+        origin = "Europe" if unit.location == EUROPE else s.board.name(unit.location)
         movement.apply_sea_move(s, unit, to, invasion)
         s.marches_left -= 1
         s.marches_made += 1
         what = "Naval invasion" if invasion else "Naval move"
-        rule = "4.2.4" if invasion else "4.2.3"
+        rule = "4.2.4" if invasion else ("AO-8.4" if unit.side is Side.CONFEDERATE else "4.2.3")
         self.log("move", f"March {s.marches_made} — {what}: {unit.label} {origin} → {s.board.name(to)} ({rule})")
         self._movement_or_end()
 
@@ -307,6 +530,7 @@ class Engine(CombatSteps):
     def _do_move(self, action: Move) -> None:
         s = self.state
         unit = s.units[action.unit]
+        s.moved_from[unit.id] = unit.location
         movement.apply_move(s, unit, tuple(action.path))
         s.march_ordered.append(unit.id)
         route = " → ".join(s.board.name(b) for b in action.path)
@@ -356,12 +580,93 @@ class Engine(CombatSteps):
         s = self.state
         s.marches_left = 0
         s.march_origin = None
-        s.battles = sorted(box for box, units in s.by_box.items()
-                           if units and len({u.side for u in units}) == 2)
+        self._remove_lone_leaders()
+        advanced.prune_containment(s)
+        battles = {box for box, units in s.by_box.items() if units and len({u.side for u in units}) == 2}
+        if advanced.coastal_defence_value(s) > 0:
+            battles.add(s.invasion_port)  # A-5 (a): even if no Confederate unit is there
+        if "A-4" in s.options:
+            if s.phasing is Side.UNION:  # A-4 (e): only Union units entering by land break a containment
+                battles -= {b for b in s.contained if not any(
+                    u.entered_from not in (None, movement.SEA) for u in s.units_in(b, Side.UNION))}
+            else:
+                s.containment_pending = sorted(b for b in battles if advanced.containable(s, b))
+                if s.containment_pending:
+                    s.battles = sorted(battles)
+                    s.step = "containment"
+                    return
+        s.battles = sorted(battles)
+        self._announce_battles()
+
+    def _announce_battles(self) -> None:
+        s = self.state
         if s.battles:
             names = ", ".join(s.board.name(b) for b in s.battles)
             self.log("combat", f"Battles this half-turn: {names} (5.a)")
         self._next_battle()
+
+    # ================================================================== containment (A-4)
+    def _legal_containment(self) -> list[Action]:
+        box = self.state.containment_pending[0]
+        return [Contain(box), Assault(box)]
+
+    def _check_containment_choice(self, box: str) -> IllegalActionError | None:
+        s = self.state
+        if not s.containment_pending or box != s.containment_pending[0]:
+            return IllegalActionError("A-4", f"the containment choice now is for "
+                                             f"{s.board.name(s.containment_pending[0])}")
+        return None
+
+    def _check_contain(self, action: Contain) -> IllegalActionError | None:
+        return self._check_containment_choice(action.box)
+
+    def _check_assault(self, action: Assault) -> IllegalActionError | None:
+        return self._check_containment_choice(action.box)
+
+    def _do_contain(self, action: Contain) -> None:
+        s = self.state
+        s.containment_pending.pop(0)
+        s.battles.remove(action.box)
+        s.contained.add(action.box)
+        self.log("contain", f"The Confederates contain the Union garrison of {s.board.name(action.box)}: "
+                            f"no battle (A-4)")
+        self._containment_done()
+
+    def _do_assault(self, action: Assault) -> None:
+        s = self.state
+        s.containment_pending.pop(0)
+        self.log("contain", f"The Confederates attack the Union garrison of {s.board.name(action.box)} (A-4)")
+        self._containment_done()
+
+    def _containment_done(self) -> None:
+        if not self.state.containment_pending:
+            self._announce_battles()
+
+    def _check_break_out(self, action: BreakOut) -> IllegalActionError | None:
+        s = self.state
+        if "A-4" not in s.options or s.phasing is not Side.UNION or not advanced.is_contained(s, action.box):
+            return IllegalActionError("A-4", f"no Union units are contained in {s.board.name(action.box)}")
+        if s.marches_left < 1:
+            return IllegalActionError("4.a", "no marches are left")
+        if s.marches_made != s.breakouts:
+            return IllegalActionError("A-4", "break-outs are fought at the start of the Union Movement segment")
+        if any(u.marches >= 2 for u in s.units_in(action.box, Side.UNION)):
+            return IllegalActionError("4.f", "a participant has no march left this turn")
+        return None
+
+    def _do_break_out(self, action: BreakOut) -> None:
+        s = self.state
+        s.marches_left -= 1
+        s.marches_made += 1
+        s.breakouts += 1
+        for unit in s.units_in(action.box, Side.UNION):
+            unit.marches += 1
+        self.log("contain", f"March {s.marches_made}: the Union garrison of {s.board.name(action.box)} tries to "
+                            f"break out (A-4)")
+        s.breakout = True
+        s.contained.discard(action.box)
+        s.battles = [action.box]
+        self._start_battle(action.box, contained=True)
 
     # ================================================================== promotion and recruitment
     def _start_promotion(self) -> None:
@@ -375,10 +680,18 @@ class Engine(CombatSteps):
 
     def _start_recruitment(self) -> None:
         s = self.state
+        if "AO-8.2" in s.options and leaders.returning(s, s.phasing) and leaders.friendly_boxes(s, s.phasing):
+            s.step = "leader_return"  # AO-8.2.2: removed leaders come back first
+            return
+        self._start_recruit_roll()
+
+    def _start_recruit_roll(self) -> None:
+        s = self.state
         s.recruit_boxes = {}
         s.recruits_placed = 0
         s.recruit_limit = 0
-        if recruitment.can_recruit_any(s, s.phasing):
+        replacements = s.phasing is Side.CONFEDERATE and "AO-8.4" in s.options and s.units_of(s.phasing, ASIDE)
+        if recruitment.can_recruit_any(s, s.phasing) or replacements:
             s.step = "recruit_roll"
         else:
             self._end_half()
@@ -413,10 +726,24 @@ class Engine(CombatSteps):
     # ================================================================== end of half-turn and turn
     def _end_half(self) -> None:
         s = self.state
+        self._remove_lone_leaders()
+        washington_taken = False
         for box, before, after in update_control(s):
             held = " (cavalry-held, 9.b)" if box in s.cavalry_held else ""
             self.log("control", f"{s.board.name(box)} passes from "
                                 f"{before.adjective if before else 'neutral'} to {after.adjective} control{held} (9.a)")
+            washington_taken |= box == "washington" and after is Side.CONFEDERATE
+            if box == s.invasion_port and after is Side.UNION:
+                s.invaded_ports.add(box)  # A-4 (a): captured by naval invasion
+            elif after is not Side.UNION:
+                s.invaded_ports.discard(box)
+        if washington_taken and "A-6" in s.options:
+            s.step = "washington_roll"  # A-6: the penalty die, then the rest of the update
+            return
+        self._after_update()
+
+    def _after_update(self) -> None:
+        s = self.state
         outcome = check_update(s)
         if outcome:
             return self._finish(outcome)
@@ -444,11 +771,17 @@ class Engine(CombatSteps):
 
     ACCEPTS: dict[str, tuple[type, ...]] = {
         "march_roll": (Roll,), "shot": (Roll,), "recruit_roll": (Roll,), "training_roll": (Roll,),
-        "movement": (BeginMarch, NavalMove, Invade, EndMovement),
+        "washington_roll": (Roll,), "command_roll": (Roll,), "border_roll": (Roll,),
+        "firers": (ChooseFirer, FireChosen),
+        "supply": (Starve,),
+        "leader_arrival": (PlaceLeader,), "leader_return": (PlaceLeader,), "leader_points": (LeaderPoint,),
+        "movement": (BeginMarch, NavalMove, Invade, LeaderMove, LeaderFollow, BreakOut, EndMovement),
+        "containment": (Contain, Assault),
+        "morale_roll": (Roll,), "desertion_roll": (Roll,), "rally": (Rally, NoRally), "rout_retreat": (Retreat,),
         "march": (Move, Entrench, EndMarch),
         "choose_battle": (ChooseBattle,),
         "cavalry_retreat": (CavalryRetreat, HoldGround),
-        "battle_options": (Retreat, Evacuate, Reinforce, OpenFire),
+        "battle_options": (Retreat, Evacuate, Reinforce, LeaderReinforce, OpenFire),
         "targets": (Target, FireAuto, Volley),
         "battle_promotion": (Promote, NoPromotion),
         "promotion": (Promote, NoPromotion),

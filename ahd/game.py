@@ -22,7 +22,7 @@ from .options import Options
 from .scenario import Scenario, load_scenario, scenario_from_dict
 from .sides import CHANCE, Side
 from .state import Battle, Outcome, State
-from .units import OUT, POOL, RESERVE, Unit
+from .units import ASIDE, EUROPE, OUT, POOL, RESERVE, Unit
 
 RECORD_FORMAT = "house-divided-record"
 RECORD_VERSION = 1
@@ -193,8 +193,8 @@ class Game:
         return self.state.units[unit_id]
 
     def units(self, side: Side | str, where: str = "map") -> list[Unit]:
-        """A side's units ``where`` = ``map``, ``pool``, ``reserve`` or ``out``."""
-        places = {"map": None, "pool": POOL, "reserve": RESERVE, "out": OUT}
+        """A side's units ``where`` = ``map``, ``pool``, ``reserve``, ``out``, or (AO-8.4) ``europe`` / ``aside``."""
+        places = {"map": None, "pool": POOL, "reserve": RESERVE, "out": OUT, "europe": EUROPE, "aside": ASIDE}
         return self.state.units_of(Side.parse(side), places[where])
 
     def is_entrenched(self, unit_id: str) -> bool:

@@ -60,6 +60,8 @@ def _win_chance(attackers: tuple[str, ...], defenders: tuple[str, ...]) -> float
 
 
 def _spec(state: State, unit: Unit, *, crossing: bool = False, entrenched: bool | None = None) -> str:
+    if unit.is_coastal:  # evaluated as the militia/veteran infantry of its value, entrenched
+        return "FV:entrenched" if unit.type.value >= 3 else "MF:entrenched"
     flags = [unit.type.code]
     if unit.strength == "reduced":
         flags.append("reduced")
@@ -227,7 +229,11 @@ class HeuristicBot:
         for action in actions:
             if isinstance(action, NavalMove):
                 unit = state.units[action.unit]
-                score = potential[action.to] - potential[unit.location] - self._leave_cost(state, unit, unit.location)
+                if not unit.on_map:  # AO-8.4: from Europe
+                    score = potential[action.to]
+                else:
+                    score = potential[action.to] - potential[unit.location] - self._leave_cost(state, unit,
+                                                                                                unit.location)
                 scored.append((score * 0.5, action))  # a march per unit: dearer than land moves
             elif isinstance(action, Invade):
                 unit = state.units[action.unit]

@@ -10,7 +10,7 @@ from typing import Iterator
 from .errors import IllegalActionError
 from .sides import Side
 from .state import State
-from .units import Unit
+from .units import EUROPE, Unit
 
 SEA = "@sea"  # entered_from of an invading unit
 
@@ -93,6 +93,10 @@ def check_path(state: State, unit: Unit, path: tuple[str, ...], lines: tuple[str
             return IllegalActionError("1.2", f"no {kind} line joins {board.name(a)} and {board.name(b)}")
         if side is Side.CONFEDERATE and kind == "river" and board.is_potomac(a, b):
             return IllegalActionError("4.2.6", "Confederate units may never use the Potomac line")
+    if side is Side.UNION and "A-4" in state.options and path[0] in state.contained \
+            and state.has_units(path[0], Side.CONFEDERATE):
+        return IllegalActionError("A-4", f"Union units contained in {board.name(path[0])} leave by land only after "
+                                         f"winning a break-out battle (or by sea)")
     first_turn = first_turn_limits(state)
     if first_turn:
         for box in path[1:]:
@@ -212,7 +216,7 @@ def entrench_barrier(state: State, unit: Unit) -> IllegalActionError | None:
     if error:
         return error
     box = state.board.boxes[unit.location]
-    if state.has_units(box.id, unit.side.enemy):
+    if state.has_units(box.id, unit.side.enemy) and not _may_entrench_beside_enemy(state, unit):
         return IllegalActionError("4.2.5", "units may not entrench in a box holding enemy units")
     if state.is_entrenched(unit):
         return IllegalActionError("4.2.5", f"{unit.label} is already entrenched")
@@ -221,6 +225,11 @@ def entrench_barrier(state: State, unit: Unit) -> IllegalActionError | None:
             "4.2.5", "outside a recruiting city a unit entrenches only by taking part in two marches, "
                      "both ordering it to entrench; it has already used a march this turn")
     return None
+
+
+def _may_entrench_beside_enemy(state: State, unit: Unit) -> bool:
+    """A-4 (c): Confederates may entrench in a contained box despite the enemy."""
+    return "A-4" in state.options and unit.side is Side.CONFEDERATE and unit.location in state.contained
 
 
 def apply_entrench(state: State, unit: Unit) -> bool:
@@ -235,14 +244,24 @@ def apply_entrench(state: State, unit: Unit) -> bool:
 
 
 # --------------------------------------------------------------------------- naval moves and invasions
+def confederate_navy(state: State) -> bool:
+    """AO-8.4 (b): after foreign intervention the Confederacy makes naval moves too."""
+    return "AO-8.4" in state.options and state.intervention
+
+
 def _check_sea_unit(state: State, unit_id: str, rule: str) -> tuple[Unit | None, IllegalActionError | None]:
     unit = state.units.get(unit_id)
-    if unit is None or not unit.on_map:
+    from_europe = unit is not None and unit.location == EUROPE and rule == "4.2.3"
+    if unit is None or not (unit.on_map or from_europe):
         return None, IllegalActionError(rule, f"there is no unit {unit_id!r} on the map")
-    if unit.side is not Side.UNION or state.phasing is not Side.UNION:
-        return None, IllegalActionError(rule, "only the Union moves by sea, in its own half-turn")
+    navy = unit.side is Side.UNION or (rule == "4.2.3" and confederate_navy(state))
+    if not navy or unit.side is not state.phasing:
+        return None, IllegalActionError(rule, "only the Union moves by sea (the Confederacy too after foreign "
+                                              "intervention, AO-8.4), in its own half-turn")
     if state.marches_left < 1:
         return None, IllegalActionError("4.b", "no marches are left")
+    if from_europe:
+        return unit, None
     if unit.marches > 0 or unit.naval or unit.location != unit.start_box:
         return None, IllegalActionError(rule, f"{unit.label} has already moved this turn; a unit moving by sea "
                                               f"makes no other movement that turn")
@@ -254,17 +273,31 @@ def check_naval_move(state: State, unit_id: str, to: str) -> IllegalActionError 
     if error:
         return error
     board = state.board
+    side = unit.side
+    if to not in board or not board.boxes[to].port:
+        return IllegalActionError("4.2.3", f"{to!r} is not a port")
+    if side is Side.CONFEDERATE:  # AO-8.4 (b), (c)
+        if unit.location != EUROPE and (not board.boxes[unit.location].port
+                                        or state.control[unit.location] is not Side.CONFEDERATE):
+            return IllegalActionError("AO-8.4", f"{unit.label} did not begin the turn in a Confederate port")
+        if unit.location == EUROPE and not unit.is_foreign:
+            return IllegalActionError("AO-8.4", "only foreign units come from Europe")
+        if state.control[to] is not Side.CONFEDERATE:
+            return IllegalActionError("AO-8.4", f"{board.name(to)} is not Confederate-controlled")
+        if to == unit.location:
+            return IllegalActionError("4.2.3", "a naval move goes to another port")
+        if state.has_units(to, Side.UNION):
+            return IllegalActionError("4.2.3", f"{board.name(to)} holds enemy units")
+        return None
     if not board.boxes[unit.location].port:
         return IllegalActionError("4.2.3", f"{unit.label} did not begin the turn in a port")
-    if to not in board or not board.boxes[to].port:
-        return IllegalActionError("4.2.3", f"{board.name(to)} is not a port")
     if to == unit.location:
         return IllegalActionError("4.2.3", "a naval move goes to another port")
     if state.control[to] is not Side.UNION:
         return IllegalActionError("4.2.3", f"{board.name(to)} is not Union-controlled; naval moves go to Union ports")
     if first_turn_limits(state):
         return IllegalActionError("O-4.1", "on turn 1 the Union makes no naval moves")
-    if state.has_units(to, Side.CONFEDERATE):
+    if state.has_units(to, Side.CONFEDERATE) and not ("A-4" in state.options and to in state.contained):
         return IllegalActionError("4.2.3", f"{board.name(to)} holds enemy units")
     return None
 
@@ -305,12 +338,26 @@ def apply_sea_move(state: State, unit: Unit, to: str, invasion: bool) -> None:
 
 def legal_sea_moves(state: State) -> Iterator[tuple[str, Unit, str]]:
     """(kind, unit, destination) for every legal naval move and invasion."""
-    if state.phasing is not Side.UNION or state.marches_left < 1:
+    if state.marches_left < 1:
+        return
+    if state.phasing is Side.CONFEDERATE:
+        if confederate_navy(state):  # AO-8.4 (b), (c)
+            ports = [p for p in sorted(state.board.ports) if state.control[p] is Side.CONFEDERATE
+                     and not state.has_units(p, Side.UNION)]
+            movers = state.units_of(Side.CONFEDERATE) + state.units_of(Side.CONFEDERATE, EUROPE)
+            for unit in sorted(movers, key=lambda u: u.id):
+                if unit.on_map and (unit.marches or unit.naval or unit.location != unit.start_box
+                                    or not state.board.boxes[unit.location].port):
+                    continue
+                for port in ports:
+                    if check_naval_move(state, unit.id, port) is None:
+                        yield "naval", unit, port
         return
     board = state.board
     ports = sorted(board.ports)
     # cheap filters first; every yielded move is still confirmed by its check function
-    union_ports = [p for p in ports if state.control[p] is Side.UNION and not state.has_units(p, Side.CONFEDERATE)]
+    union_ports = [p for p in ports if state.control[p] is Side.UNION
+                   and (not state.has_units(p, Side.CONFEDERATE) or p in state.contained)]
     invasion_ports = [p for p in ports if state.control[p] is not Side.UNION] if state.march_roll == 6 else []
     for unit in state.units_of(Side.UNION):
         if unit.marches or unit.naval or unit.location != unit.start_box or not board.boxes[unit.location].port:
@@ -332,7 +379,8 @@ def can_act_in_march(state: State, unit: Unit) -> bool:
     if has_one_link_move(state, unit):
         return True
     box = state.board.boxes[unit.location]
-    if not state.has_units(box.id, unit.side.enemy) and not state.is_entrenched(unit):
+    if (not state.has_units(box.id, unit.side.enemy) or _may_entrench_beside_enemy(state, unit)) \
+            and not state.is_entrenched(unit):
         if box.is_recruiting_city or unit.entrench_progress == 1 or unit.marches == 0:
             return True
     return bool(legal_paths(state, unit))

@@ -657,7 +657,10 @@ def war_odds(game, mode: str = "live", **kwargs):
 def _fighter(state, unit, *, battle=None, crossing: bool = False, entrenched: bool | None = None) -> Fighter:
     if entrenched is None:
         entrenched = combat.is_entrenched_in_battle(state, battle, unit) if battle else state.is_entrenched(unit)
-    return Fighter(unit.type.code, unit.strength == REDUCED, bool(entrenched), crossing)
+    code = unit.type.code
+    if unit.is_coastal:  # estimated as the infantry of its value (MF 2, FV 3), always entrenched
+        code, entrenched = ("FV" if unit.type.value >= 3 else "MF"), True
+    return Fighter(code, unit.strength == REDUCED, bool(entrenched), crossing)
 
 
 def odds_for(game, action=None, *, max_states: int = AUTO_MAX_STATES, samples: int = AUTO_SAMPLES):

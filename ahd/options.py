@@ -23,6 +23,9 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
            "A unit joining a battle as a reinforcement is not entrenched in it, even in its own fort.", True),
     Switch("H-2", "A 6 always misses",
            "A natural 6 misses whatever the modifiers.", True),
+    Switch("H-3", "Retreating units fail desertion on 6",
+           "In the desertion test (AO-8.12) a unit of the losing side fails on a natural 6 whatever the "
+           "modifiers.", True),
     Switch("H-4", "6 of 7",
            "The Union wins with six of the seven Confederate cities, Richmond included."),
     Switch("S-12", "Inexperienced Union player",
@@ -48,9 +51,46 @@ SWITCHES: dict[str, Switch] = {s.rule: s for s in (
            "Each Confederate Promotion segment, d6 minus veteran/crack infantry lost this turn; 1 or less: two promotions."),
     Switch("O-4.4", "1863 draft riots",
            "The 1863 draft arrives as one militia infantry at the start of each of turns 18-21."),
+    # advanced rules (A-): each an independent switch
+    Switch("A-2", "Supply",
+           "At the start of each half-turn every stack of two or more units out of supply (no rail/river line "
+           "through friendly boxes to two own cities, or for the Union to a port) loses one unit of its owner's choice."),
+    Switch("A-3", "Command table marches",
+           "The march roll is read on the command table T-4 (year and side); a natural 6 still allows an invasion."),
+    Switch("A-4", "Containment",
+           "Confederates entering a Union port taken by invasion (or Fort Monroe, Pensacola) may contain its "
+           "garrison instead of fighting; contained units leave by land only after a break-out battle."),
+    Switch("A-5", "Coastal defences",
+           "A Union invasion of a Confederate port worth V > 0 meets a coastal defence of value V, always "
+           "entrenched, two hits to destroy; while it stands every Union shot must target it."),
+    Switch("A-6", "Capture of Washington",
+           "Washington no longer wins; its capture costs the Union maximum a die roll (1 counts as 2) in total."),
+    Switch("A-7", "Battle days and command",
+           "Battles run in days of four rounds; each day both sides roll their command on T-4 (plus half the "
+           "previous day's, at most 8) and fire with at most that many units of their choice."),
+    Switch("AO-8.1", "Battlefield morale",
+           "A unit just reduced tests its morale (T-5); failing, it is routed: out of the fighting, and it "
+           "counts as eliminated for the battle's result."),
+    Switch("AO-8.11", "Rally",
+           "After each day of a battle (rounds 4, 8, ...) each side may return one routed unit (AO-8.1) to the "
+           "fighting, still reduced."),
+    Switch("AO-8.12", "Desertion",
+           "At a battle's end every reduced participant tests its morale (T-5), +1 on the losing side, −1 if not "
+           "routed, minus its leaders' values; failing, it is eliminated."),
+    Switch("AO-8.2", "Leaders",
+           "Grant, Sherman and Lee (T-6) arrive, move alone or with units, add their value to shots and to "
+           "A-7 command, and are removed when caught alone or with their army wiped out."),
+    Switch("AO-8.3", "Border-state support",
+           "At the start of each Confederate half-turn, a border state whose cities the Confederacy all holds may, "
+           "on a modified die above its number, give one more militia infantry for good."),
+    Switch("AO-8.4", "Foreign intervention",
+           "Once the Confederacy is close enough and holds Washington and a big Union city, it gains naval moves "
+           "and four foreign veteran infantry in Europe, which come by sea and are replaced on a recruitment 5-6."),
 )}
 
 _BASIC = tuple(rule for rule, s in SWITCHES.items() if s.default)
+#: The advanced rules implemented so far (A-2 … A-7 of the rules).
+_ADVANCED = tuple(rule for rule in SWITCHES if rule.startswith("A-"))
 
 #: Named option sets; the optional rules are grouped as the Italian rules group them
 #: (2.x neutral, 3.x pro-Union, 4.x pro-Confederate).
@@ -60,13 +100,17 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "neutral": _BASIC + ("O-2.1", "O-2.2"),
     "pro-union": _BASIC + ("O-3.1", "O-3.2", "O-3.3", "O-3.4"),
     "pro-confederate": _BASIC + ("O-4.1", "O-4.2", "O-4.3", "O-4.4"),
+    "advanced": _BASIC + _ADVANCED,
+    "everything": tuple(rule for rule in SWITCHES if rule != "S-12"),
 }
 PRESET_TEXT = {
-    "basic": "the basic game with the house rules H-1 and H-2 (the default)",
+    "basic": "the basic game with the house rules H-1 to H-3 (the default)",
     "novice-union": "basic + S-12, for an inexperienced Union player",
     "neutral": "basic + the neutral optional rules O-2.1, O-2.2",
     "pro-union": "basic + the optional rules favouring the Union, O-3.1 to O-3.4",
     "pro-confederate": "basic + the optional rules favouring the Confederacy, O-4.1 to O-4.4",
+    "advanced": "basic + the advanced rules (" + ", ".join(_ADVANCED) + ")",
+    "everything": "every house, optional, advanced and advanced optional rule (not the S-12 handicap)",
 }
 
 

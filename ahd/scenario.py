@@ -23,6 +23,7 @@ from .board import Board, default_board
 from .calendar import DRAFT_TURNS, LAST_TURN
 from .control import update_control
 from .errors import DataFileError
+from .leaders import t6_value
 from .options import Options
 from .sides import Side
 from .state import State
@@ -89,6 +90,11 @@ class Scenario:
         for box, side in self.control:
             state.set_control(box, side)
         update_control(state)
+        if "AO-8.2" in options:  # S-0: leaders as listed, only with AO-8.2
+            for name, box in self.leaders:
+                leader = state.leaders[name]
+                leader.location = box
+                leader.value = t6_value(name, self.start_turn)
         state.turn = self.start_turn
         return state
 

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from .board import Board, VICTORY_CITIES
+from .leaders import new_leaders
 from .options import Options
 from .sides import Side
-from .units import MILITIA_MIX, OFF_MAP, OUT, POOL, RESERVE, UNIT_TYPES, Unit, UnitType
+from .units import ASIDE, EUROPE, MILITIA_MIX, OFF_MAP, OUT, POOL, RESERVE, UNIT_TYPES, Unit, UnitType
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,18 @@ class Battle:
     used_origins: set = field(default_factory=set)  # boxes used for reinforcement this firing moment
     reinforced_now: bool = False               # a reinforcement already came this moment: no retreat
     invasion: bool = False                     # the attackers came by naval invasion (O-3.1)
+    coastal: str | None = None                 # A-5: id of the coastal defence of this battle
+    contained_attack: bool = False             # A-4 (c): the attacker fights without its entrenchment
+    flipped: list = field(default_factory=list)  # AO-8.1: units just flipped full -> reduced this moment
+    morale_pending: list = field(default_factory=list)  # AO-8.1: units still to test
+    rally_pending: list = field(default_factory=list)   # AO-8.11: sides still to decide a rally
+    desertion_pending: list = field(default_factory=list)  # AO-8.12: (unit, modifier, lost side?) to test
+    was_routed: set = field(default_factory=set)  # AO-8.12: units routed when the battle ended
+    command: dict = field(default_factory=dict)   # A-7: Side -> this day's command
+    day: int = 0                               # A-7: the day whose command has been rolled
+    command_pending: list = field(default_factory=list)  # A-7: sides still to roll this day's command
+    firers: list | None = None                 # A-7: units chosen to fire this moment (None: all fire)
+    leader_points: list = field(default_factory=list)  # AO-8.2.2: [(leader, unit)] +1 each, this moment
     targets: list = field(default_factory=list)   # [(shooter, target)] declared this moment
     shot_index: int = 0                        # next declared shot to resolve
     winner: Side | None = None
@@ -56,7 +69,12 @@ class Battle:
                        participants={s: set(v) for s, v in self.participants.items()},
                        reinforce_origins={s: set(v) for s, v in self.reinforce_origins.items()},
                        reinforced=set(self.reinforced), used_origins=set(self.used_origins),
-                       targets=list(self.targets))
+                       targets=list(self.targets), command=dict(self.command),
+                       command_pending=list(self.command_pending), leader_points=list(self.leader_points),
+                       flipped=list(self.flipped), morale_pending=list(self.morale_pending),
+                       rally_pending=list(self.rally_pending), desertion_pending=list(self.desertion_pending),
+                       was_routed=set(self.was_routed),
+                       firers=None if self.firers is None else list(self.firers))
 
 
 class State:
@@ -82,6 +100,17 @@ class State:
         self.march_ordered: list[str] = []
         self.march_moves: list[tuple[str, str]] = []  # (unit id, text) of the march in progress
         self.invasion_port: str | None = None
+        self.unsupplied: list[str] = []  # A-2: stacks still to lose a unit this half-turn
+        self.invaded_ports: set[str] = set()   # A-4 (a): Union-held ports captured by naval invasion
+        self.contained: set[str] = set()       # A-4: boxes where Union units are contained
+        self.containment_pending: list[str] = []  # A-4 (b): boxes awaiting the Confederate choice
+        self.breakout = False                  # A-4 (d): the battle in progress is a break-out
+        self.breakouts = 0                     # A-4 (d): break-outs fought this Movement segment
+        self.intervention = False              # AO-8.4: foreign intervention has happened
+        self.border_used: set[str] = set()     # AO-8.3: border states whose event succeeded
+        self.border_pending: list[str] = []    # AO-8.3: border states still to roll this half-turn
+        self.moved_from: dict[str, str] = {}  # AO-8.2.1: unit -> origin of its last move this half-turn
+        self.leaders = new_leaders()  # AO-8.2: never units
         # combat segment
         self.battles: list[str] = []
         self.battle: Battle | None = None
@@ -95,6 +124,7 @@ class State:
         self.scenario_result: Outcome | None = None  # S-0 score when play continues past it
         self.reverted: list[tuple[str, Side]] = []  # 9.b reversions not yet logged
         self._maxima: dict[Side, int] | None = None
+        self.washington_penalty = 0  # A-6: permanent reduction of the Union maximum
 
     # ----------------------------------------------------------------- copying
     def copy(self) -> "State":
@@ -109,6 +139,14 @@ class State:
         new.control = dict(self.control)
         new.cavalry_held = set(self.cavalry_held)
         new.serial = dict(self.serial)
+        new.unsupplied = list(self.unsupplied)
+        new.moved_from = dict(self.moved_from)
+        new.border_used = set(self.border_used)
+        new.invaded_ports = set(self.invaded_ports)
+        new.contained = set(self.contained)
+        new.containment_pending = list(self.containment_pending)
+        new.border_pending = list(self.border_pending)
+        new.leaders = {name: leader.clone() for name, leader in self.leaders.items()}
         new.march_ordered = list(self.march_ordered)
         new.march_moves = list(self.march_moves)
         new.battles = list(self.battles)
@@ -146,7 +184,8 @@ class State:
         return [u for u in self.units.values() if u.side is side and u.location == location]
 
     def units_on_map(self, side: Side) -> int:
-        return sum(1 for u in self.units.values() if u.side is side and u.on_map)
+        """Units on the map counting against the army maximum (7.c; foreign units never count, AO-8.4)."""
+        return sum(1 for u in self.units.values() if u.side is side and u.on_map and not u.is_foreign)
 
     def pool(self, side: Side, code: str | None = None) -> list[Unit]:
         return [u for u in self.units.values()
@@ -169,6 +208,12 @@ class State:
         else:
             self.by_box[location].append(unit)
         unit.location = location
+
+    def remove_unit(self, unit: Unit) -> None:
+        """Take a counter out of the game's records altogether (A-5 coastal defences after their battle)."""
+        if unit.on_map:
+            self.by_box[unit.location].remove(unit)
+        del self.units[unit.id]
 
     def is_entrenched(self, unit: Unit) -> bool:
         """Explicitly entrenched, or in a fort its side controls (4.2.5 d)."""
@@ -207,8 +252,12 @@ class State:
                 owner = self.control[box.id]
                 if owner is not None:
                     maxima[owner] += box.value_for(owner)
+            maxima[Side.UNION] -= self.washington_penalty  # A-6
             self._maxima = maxima
         return self._maxima[side]
+
+    def invalidate_maxima(self) -> None:
+        self._maxima = None
 
     def controls_all(self, side: Side, boxes: Iterable[str]) -> bool:
         return all(self.control[b] is side for b in boxes)
@@ -217,11 +266,17 @@ class State:
         return sum(1 for b in VICTORY_CITIES if self.control[b] is Side.UNION)
 
     # ----------------------------------------------------------------- checks
+    def militia_mix(self) -> dict[Side, dict[str, int]]:
+        """1.3.a: the militia counters in this game (+1 Confederate MF per AO-8.3 success)."""
+        mix = {side: dict(counts) for side, counts in MILITIA_MIX.items()}
+        mix[Side.CONFEDERATE]["MF"] += len(self.border_used)
+        return mix
+
     def counter_mix_ok(self) -> list[str]:
         """Invariant: every militia counter of the mix exists exactly once (1.3.a); every unit
         is in exactly one place and the box index agrees. Returns the problems found."""
         problems = []
-        for side, mix in MILITIA_MIX.items():
+        for side, mix in self.militia_mix().items():
             for code, count in mix.items():
                 have = sum(1 for u in self.units.values() if u.side is side and u.type.code == code)
                 if have != count:
@@ -237,8 +292,8 @@ class State:
                 if u.location != box:
                     problems.append(f"{u.id} indexed in {box} but located at {u.location}")
         for u in self.units.values():
-            if not u.on_map and u.location not in (POOL, RESERVE, OUT):
+            if not u.on_map and u.location not in (POOL, RESERVE, OUT, EUROPE, ASIDE):
                 problems.append(f"{u.id} at unknown place {u.location}")
-            if u.type.code not in UNIT_TYPES:
+            if u.type.code not in UNIT_TYPES and not (u.is_coastal and self.battle is not None):
                 problems.append(f"{u.id} has unknown type")
         return problems

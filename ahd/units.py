@@ -6,12 +6,16 @@ from dataclasses import dataclass
 from .sides import Side
 
 INFANTRY, CAVALRY = "infantry", "cavalry"
+COASTAL = "coastal"  # A-5: a coastal defence's arm and quality (not a unit, not in T-1)
 MILITIA, VETERAN, CRACK = "militia", "veteran", "crack"
 FULL, REDUCED = "full", "reduced"
 
 #: Where an off-map counter is: the owner's pool, the Union draft reserve, or out of the game.
 POOL, RESERVE, OUT = "@pool", "@reserve", "@out"
-OFF_MAP = (POOL, RESERVE, OUT)
+#: AO-8.4: the off-map Europe box, and foreign units set aside after elimination.
+EUROPE, ASIDE = "@europe", "@aside"
+OFF_MAP = (POOL, RESERVE, OUT, EUROPE, ASIDE)
+FOREIGN_PREFIX = "X-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +61,14 @@ UNIT_TYPES: dict[str, UnitType] = {t.code: t for t in (
     UnitType("CV", "veteran cavalry", CAVALRY, VETERAN, 2),
     UnitType("CS", "crack cavalry", CAVALRY, CRACK, 3),
 )}
+COASTAL_CODE = "CD"
+
+
+def coastal_type(value: int) -> UnitType:
+    """A-5: a coastal defence of the port's ``red_value``; it fires and takes hits like a unit."""
+    return UnitType(COASTAL_CODE, "coastal defence", COASTAL, COASTAL, value)
+
+
 #: Aliases found in the scenario texts ("CM" in the 1864 setup = MC).
 TYPE_ALIASES = {"CM": "MC"}
 
@@ -88,7 +100,7 @@ class Unit:
 
     __slots__ = ("id", "side", "type", "strength", "location", "entrenched", "entrench_progress",
                  "marches", "stopped", "jumped", "naval", "entered_from", "crossing",
-                 "retreated", "fought", "start_box")
+                 "retreated", "fought", "start_box", "routed")
 
     def __init__(self, unit_id: str, side: Side, unit_type: UnitType, location: str) -> None:
         self.id = unit_id
@@ -107,6 +119,7 @@ class Unit:
         self.retreated = False         # 5.2.4 a: retreated this game turn
         self.fought = False            # 5.2.4 b: took part in a battle this game turn
         self.start_box: str | None = None  # where it began the half-turn (4.2.3, 4.2.4)
+        self.routed = False            # AO-8.1: out of the fighting of its battle
 
     def clone(self) -> "Unit":
         new = Unit(self.id, self.side, self.type, self.location)
@@ -122,11 +135,22 @@ class Unit:
         new.retreated = self.retreated
         new.fought = self.fought
         new.start_box = self.start_box
+        new.routed = self.routed
         return new
 
     @property
     def on_map(self) -> bool:
         return self.location[0] != "@"
+
+    @property
+    def is_foreign(self) -> bool:
+        """AO-8.4: a foreign unit (fights for the Confederacy; never counts for the maximum)."""
+        return self.id.startswith(FOREIGN_PREFIX)
+
+    @property
+    def is_coastal(self) -> bool:
+        """A-5 coastal defence (exists only during an invasion battle)."""
+        return self.type.code == COASTAL_CODE
 
     @property
     def is_reduced(self) -> bool:
@@ -150,6 +174,10 @@ def unit_code(unit_id: str) -> str:
 def describe_unit_id(unit_id: str) -> str:
     """A readable name from an id alone: ``"U-MF-03"`` -> ``"militia infantry U-MF-03"``."""
     try:
+        if unit_id.startswith(FOREIGN_PREFIX):
+            return f"foreign {UNIT_TYPES[unit_code(unit_id)].name} {unit_id}"
+        if unit_code(unit_id) == COASTAL_CODE:
+            return f"coastal defence {unit_id}"
         return f"{UNIT_TYPES[unit_code(unit_id)].name} {unit_id}"
     except (IndexError, KeyError):
         return unit_id

@@ -33,7 +33,8 @@ def check_update(state: State) -> Outcome | None:
     else:
         union = state.controls_all(Side.UNION, VICTORY_CITIES)
     confederate_checks = "S-12" not in state.options or state.phasing is Side.UNION
-    washington = confederate_checks and state.control["washington"] is Side.CONFEDERATE
+    washington = (confederate_checks and "A-6" not in state.options  # Washington no longer wins
+                  and state.control["washington"] is Side.CONFEDERATE)
     maxima = confederate_checks and state.army_max(Side.CONFEDERATE) > state.army_max(Side.UNION)
     u_max, c_max = state.army_max(Side.UNION), state.army_max(Side.CONFEDERATE)
     candidates = []

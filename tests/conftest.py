@@ -62,11 +62,13 @@ def snapshot(game: ahd.Game) -> tuple:
     battle = None
     if s.battle is not None:
         b = s.battle
-        battle = (b.box, b.round, b.firing, tuple(b.targets), b.shot_index, sorted(b.reinforced))
+        battle = (b.box, b.round, b.firing, tuple(b.targets), b.shot_index, sorted(b.reinforced),
+                  sorted(b.command.items()), b.day, tuple(b.firers or ()), tuple(b.leader_points))
     return (s.turn, s.phasing, s.step, s.marches_left, s.march_origin, tuple(s.march_ordered), units,
             sorted((k, str(v)) for k, v in s.control.items()), sorted(s.cavalry_held), battle,
             tuple(s.battles), s.recruits_placed, s.recruit_limit, str(s.outcome), len(game.history),
-            len(game.log))
+            len(game.log), s.washington_penalty, tuple(s.unsupplied), s.intervention, sorted(s.contained),
+            tuple((n, l.location, l.value, l.marches) for n, l in sorted(s.leaders.items())))
 
 
 def assert_refused(game: ahd.Game, action: ahd.Action, rule: str) -> ahd.IllegalActionError:

@@ -27,19 +27,20 @@ def recomputed_maxima(game: ahd.Game) -> dict[Side, int]:
         owner = game.controller(box.id)
         if owner is not None:
             maxima[owner] += box.value_for(owner)
+    maxima[Side.UNION] -= game.state.washington_penalty
     return maxima
 
 
 def check_invariants(game: ahd.Game) -> None:
     state = game.state
     assert not state.counter_mix_ok(), state.counter_mix_ok()
-    places = {"map": 0, "pool": 0, "reserve": 0, "out": 0}
+    places = {"map": 0, "pool": 0, "reserve": 0, "out": 0, "europe": 0, "aside": 0}
     for side in Side:
         for where in places:
             places[where] += len(game.units(side, where))
         militia = {code: sum(1 for u in state.units.values() if u.side is side and u.type.code == code)
                    for code in MILITIA_MIX[side]}
-        assert militia == MILITIA_MIX[side]
+        assert militia == state.militia_mix()[side]  # 1.3.a, + AO-8.3 successes
     assert sum(places.values()) == len(state.units), "a unit is in no place or in two"
     maxima = recomputed_maxima(game)
     for side in Side:

@@ -11,7 +11,7 @@ from ahd.sides import CHANCE, Side
 
 from conftest import assert_refused, ids_at, make_game, pass_until, to_confederate_movement
 
-BASIC = ["H-1", "H-2"]
+BASIC = ["H-1", "H-2", "H-3"]
 
 
 def with_rules(*rules):
@@ -362,11 +362,11 @@ def test_six_without_richmond_is_not_enough():
 def test_every_switch_is_listed_with_presets():
     assert set(SWITCHES) >= {"H-1", "H-2", "H-4", "O-2.1", "O-2.2", "O-3.1", "O-3.2", "O-3.3", "O-3.4",
                              "O-4.1", "O-4.2", "O-4.3", "O-4.4"}
-    assert Options.default().to_list() == ["H-1", "H-2"]
+    assert Options.default().to_list() == ["H-1", "H-2", "H-3"]
     assert set(PRESETS["pro-union"]) - set(BASIC) == {"O-3.1", "O-3.2", "O-3.3", "O-3.4"}
     assert set(PRESETS["pro-confederate"]) - set(BASIC) == {"O-4.1", "O-4.2", "O-4.3", "O-4.4"}
     assert set(PRESETS["neutral"]) - set(BASIC) == {"O-2.1", "O-2.2"}
-    assert Options.parse({"H-2": False}).to_list() == ["H-1"]
+    assert Options.parse({"H-2": False}).to_list() == ["H-1", "H-3"]
     with pytest.raises(ValueError, match="unknown preset"):
         Options.parse("cheating")
 

@@ -29,7 +29,7 @@ def test_record_is_versioned_and_complete():
     assert record["version"] == 1
     assert record["scenario"] == "1861"
     assert record["seed"] == 3
-    assert record["options"] == ["H-1", "H-2"]
+    assert record["options"] == ["H-1", "H-2", "H-3"]
     assert len(record["actions"]) == len(game.history)
     rolls = [a for a in record["actions"] if a["type"] == "roll"]
     assert rolls and all(a.get("auto") for a in rolls)

@@ -27,3 +27,21 @@ def marked_rules() -> set[str]:
 def test_every_basic_rule_has_a_marked_test():
     missing = [rule for rule in BASIC_GAME if rule not in marked_rules()]
     assert not missing, f"rules without a marked test: {missing}"
+
+
+#: The advanced and advanced optional rules implemented (issue 4); each has marked tests.
+ADVANCED_GAME = ["A-2.1", "A-2.2", "A-2.3", "A-3", "A-5", "A-6", "A-7",
+                 "AO-8.2.0", "AO-8.2.1", "AO-8.2.2", "C-2", "C-3", "AO-8.3", "A-4",
+                 "AO-8.1", "AO-8.11", "AO-8.12", "AO-8.2.3", "H-3", "AO-8.4"]
+
+
+def test_every_implemented_advanced_rule_has_a_marked_test():
+    missing = [rule for rule in ADVANCED_GAME if rule not in marked_rules()]
+    assert not missing, f"rules without a marked test: {missing}"
+
+
+def test_every_advanced_switch_is_an_implemented_rule():
+    """A switch is registered only once its rule is implemented (listed above, hence tested)."""
+    from ahd.options import SWITCHES
+    for switch in (rule for rule in SWITCHES if rule.startswith("A")):
+        assert any(rule == switch or rule.startswith(switch + ".") for rule in ADVANCED_GAME), switch

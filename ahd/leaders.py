@@ -1,0 +1,181 @@
+"""Leaders (AO-8.2, T-6, C-2, C-3): Grant, Sherman and Lee.
+
+Leaders are not units: they live in ``State.leaders`` (never in ``State.units``), so they never
+count for control, maxima, supply, targeting or elimination. Pure functions over a State; the
+engine orders the decisions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import IllegalActionError
+from .sides import Side
+from .units import UNIT_TYPES, Unit
+
+#: Where a leader is while off the map: not yet arrived, or removed and waiting to return.
+OFF = "@off"
+REMOVED = "@removed"
+
+#: T-6: leader -> side and (from turn, value) steps.
+T6: dict[str, tuple[Side, tuple[tuple[int, int], ...]]] = {
+    "grant": (Side.UNION, ((6, 1), (20, 2))),
+    "sherman": (Side.UNION, ((9, 1), (22, 2))),
+    "lee": (Side.CONFEDERATE, ((10, 3), (23, 2))),
+}
+MAX_LEADER_MARCHES = 2
+
+
+def t6_value(name: str, turn: int) -> int:
+    """The leader's value at ``turn`` (0 before his first date)."""
+    value = 0
+    for start, v in T6[name][1]:
+        if turn >= start:
+            value = v
+    return value
+
+
+@dataclass(slots=True)
+class Leader:
+    name: str
+    side: Side
+    value: int = 0
+    location: str = OFF
+    marches: int = 0       # AO-8.2.1: marches this turn (alone or with units), at most two
+
+    @property
+    def title(self) -> str:
+        return self.name.capitalize()
+
+    @property
+    def on_map(self) -> bool:
+        return self.location[0] != "@"
+
+    def clone(self) -> "Leader":
+        return Leader(self.name, self.side, self.value, self.location, self.marches)
+
+
+def new_leaders() -> dict[str, "Leader"]:
+    return {name: Leader(name, side) for name, (side, _) in T6.items()}
+
+
+def leaders_in(state, box: str, side: Side | None = None) -> list[Leader]:
+    return [l for l in state.leaders.values() if l.location == box and (side is None or l.side is side)]
+
+
+def leader_value_in(state, box: str, side: Side) -> int:
+    """Σ values of ``side``'s leaders in ``box`` (AO-8.2.2 command, AO-8.2.3 desertion)."""
+    return sum(l.value for l in leaders_in(state, box, side))
+
+
+def friendly_boxes(state, side: Side) -> list[str]:
+    """AO-8.2.0: boxes holding the side's units (where arriving or returning leaders may be placed)."""
+    return sorted(box for box, units in state.by_box.items() if any(u.side is side for u in units))
+
+
+def arrivals(state, side: Side) -> list[Leader]:
+    """AO-8.2.0 / C-2: the side's leaders whose date has come and who have never been on the map."""
+    return [l for l in state.leaders.values()
+            if l.side is side and l.location == OFF and t6_value(l.name, state.turn) > 0]
+
+
+def returning(state, side: Side) -> list[Leader]:
+    """AO-8.2.2: the side's removed leaders, back in its Recruitment segment."""
+    return [l for l in state.leaders.values() if l.side is side and l.location == REMOVED]
+
+
+def check_place(state, name: str, box: str, pending: list[Leader], rule: str) -> IllegalActionError | None:
+    leader = state.leaders.get(name)
+    if leader is None or leader not in pending:
+        return IllegalActionError(rule, f"{name!r} is not a leader to be placed now")
+    if box not in state.board or not state.has_units(box, leader.side):
+        return IllegalActionError(rule, f"{leader.title} must be placed in a box with {leader.side.adjective} units")
+    return None
+
+
+# --------------------------------------------------------------------------- movement (AO-8.2.1, C-3)
+def as_infantry(state, leader: Leader) -> Unit:
+    """C-3: a stand-in militia infantry counter for path checks (never added to the State)."""
+    return Unit(f"leader-{leader.name}", leader.side, UNIT_TYPES["MF"], leader.location)
+
+
+def _movable(state, name: str) -> tuple[Leader | None, IllegalActionError | None]:
+    leader = state.leaders.get(name)
+    if leader is None or not leader.on_map:
+        return None, IllegalActionError("AO-8.2.1", f"{name!r} is not a leader on the map")
+    if leader.side is not state.phasing:
+        return None, IllegalActionError("AO-8.2.1", f"{leader.title} is not a leader of the side to move")
+    if leader.marches >= MAX_LEADER_MARCHES:
+        return None, IllegalActionError("AO-8.2.1", f"{leader.title} has already made two marches this turn")
+    return leader, None
+
+
+def check_move_alone(state, name: str, path: tuple[str, ...], lines: tuple[str, ...]) -> IllegalActionError | None:
+    from .movement import check_path
+    leader, error = _movable(state, name)
+    if error:
+        return error
+    if len(path) >= 2 and path[-1] in state.board and state.has_units(path[-1], leader.side.enemy):
+        return IllegalActionError("AO-8.2.1", "a leader alone never moves into enemy units (except to reinforce)")
+    return check_path(state, as_infantry(state, leader), tuple(path), tuple(lines))
+
+
+def legal_moves_alone(state, leader: Leader) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    from .movement import legal_paths
+    if leader.marches >= MAX_LEADER_MARCHES:
+        return []
+    return [(p, k) for p, k in legal_paths(state, as_infantry(state, leader))
+            if not state.has_units(p[-1], leader.side.enemy)]
+
+
+def check_follow(state, name: str, unit_id: str) -> IllegalActionError | None:
+    """AO-8.2.1: a leader moves free with a unit of his box (march, naval move, invasion)."""
+    leader, error = _movable(state, name)
+    if error:
+        return error
+    unit = state.units.get(unit_id)
+    origin = state.moved_from.get(unit_id)
+    if unit is None or not unit.on_map or unit.side is not leader.side or origin is None:
+        return IllegalActionError("AO-8.2.1", f"{unit_id} has not moved this half-turn")
+    if origin != leader.location or unit.location == leader.location:
+        return IllegalActionError("AO-8.2.1", f"{leader.title} may only go with a unit that moved from his box")
+    return None
+
+
+def legal_follows(state, leader: Leader) -> list[str]:
+    if leader.marches >= MAX_LEADER_MARCHES or not leader.on_map:
+        return []
+    return sorted(uid for uid, origin in state.moved_from.items()
+                  if origin == leader.location and check_follow(state, leader.name, uid) is None)
+
+
+# --------------------------------------------------------------------------- battle (AO-8.2.2)
+def battle_leaders(state, battle, side: Side) -> list[Leader]:
+    return sorted(leaders_in(state, battle.box, side), key=lambda l: l.name)
+
+
+def points_left(state, battle, leader: Leader) -> int:
+    given = sum(1 for name, _ in battle.leader_points if name == leader.name)
+    return leader.value - given
+
+
+def check_point(state, battle, name: str, unit_id: str) -> IllegalActionError | None:
+    """AO-8.2.2: +1 of a present leader's value to one firing unit with a declared target."""
+    leader = state.leaders.get(name)
+    if leader is None or leader.location != battle.box or leader.side is not battle.firing:
+        return IllegalActionError("AO-8.2.2", f"{name!r} is not a leader of the firing side in this battle")
+    if points_left(state, battle, leader) <= 0:
+        return IllegalActionError("AO-8.2.2", f"{leader.title} has given all his {leader.value} point(s)")
+    if unit_id not in {s for s, _ in battle.targets}:
+        return IllegalActionError("AO-8.2.2", f"{unit_id} is not a unit firing this moment")
+    return None
+
+
+def removal_check(state) -> list[Leader]:
+    """AO-8.2.2: leaders alone with enemy units are removed (they return in a Recruitment segment)."""
+    removed = []
+    for leader in state.leaders.values():
+        if leader.on_map and state.has_units(leader.location, leader.side.enemy) \
+                and not state.has_units(leader.location, leader.side):
+            leader.location = REMOVED
+            removed.append(leader)
+    return removed
