@@ -355,3 +355,37 @@ def test_the_reliability_chart_plots_the_stored_calibration():
     assert list(points.x) == pytest.approx([row[3] for row in table.reliability])
     assert list(points.y) == pytest.approx([row[4] for row in table.reliability])
     assert f"{table.brier:.3f}" in figure.title
+
+
+@pytest.mark.rule("AO-8.2")
+@pytest.mark.rule("A-2")
+def test_the_advanced_game_on_the_map_leaders_and_new_decisions():
+    game = ahd.new_game("1864", options="everything", seed=1)
+    app = app_for(game)
+    s = app.session
+    # the scenario's leaders stand on the map, with their values, and in the box's tooltip
+    badges = {leader.location: f"{leader.title[0]}{leader.value}" for leader in game.state.leaders.values()}
+    assert badges == {"washington": "G2", "sparta": "S2", "fredericksburg": "L2"}
+    for text in badges.values():
+        assert f">{text}</text>" in app.map_view._svg
+    app.map_view._on_hover(properties={"id": "washington"})
+    assert s.info["leaders"] == [{"name": "Grant", "side": "union", "value": 2}]
+    assert "leader Grant" in app.map_view.info.value
+    # the unsupplied stack's loss is chosen by clicking its box, then in the panel
+    assert s.decision == "supply" and "A-2" in s.prompt
+    starve = game.legal_actions()[0]
+    box = game.unit(starve.unit).location
+    assert box in s.destinations
+    before = len(game.units_in(box))
+    s.click_box(box)
+    if len(game.units_in(box)) == before:  # several units could starve there: pick one in the panel
+        quick_button(app, "Out of supply").click()
+    assert len(game.units_in(box)) == before - 1
+
+
+def test_bots_play_an_everything_game_to_the_end_through_the_session():
+    game = ahd.new_game("short", options="everything", seed=5)
+    s = Session(game, union="random", confederate="random", war_odds=False)
+    app = widgets.GameApp(s)
+    s.bot_step()
+    assert game.is_over and s.outcome and app.map_view.layer_count == 7

@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ahd import Game
-from ahd.actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, Entrench, Invade, Move, NavalMove,
-                         Promote, Recruit, Reinforce, Retreat)
+from ahd.actions import (Action, Assault, BeginMarch, BreakOut, CavalryRetreat, ChooseBattle, Contain, Entrench,
+                         Invade, LeaderMove, Move, NavalMove, PlaceLeader, Promote, Recruit, Reinforce, Retreat,
+                         Starve)
 from ahd.errors import IllegalActionError
 
 
@@ -24,13 +25,15 @@ def action_box(game: Game, action: Action) -> str | None:
         return action.port
     if isinstance(action, (BeginMarch,)):
         return action.origin
-    if isinstance(action, ChooseBattle):
+    if isinstance(action, (ChooseBattle, PlaceLeader, Contain, Assault, BreakOut)):
         return action.box
+    if isinstance(action, LeaderMove):
+        return action.path[-1]
     if isinstance(action, (CavalryRetreat, Retreat)):
         return action.to
     if isinstance(action, Recruit):
         return action.box
-    if isinstance(action, (Reinforce, Promote, Entrench)):
+    if isinstance(action, (Reinforce, Promote, Entrench, Starve)):
         unit = game.state.units.get(action.unit)
         return unit.location if unit is not None else None
     return None

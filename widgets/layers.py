@@ -176,7 +176,8 @@ def to_svg_xy(lat: float, lon: float) -> tuple[float, float]:
 def _counter_groups(game: Game, box_id: str) -> list[tuple[Side, str, bool, bool, int]]:
     groups: dict[tuple, int] = {}
     for unit in game.units_in(box_id):
-        key = (unit.side, unit.type.code, unit.is_reduced, game.is_entrenched(unit.id))
+        key = (unit.side, unit.type.code + ("!" if getattr(unit, "routed", False) else ""), unit.is_reduced,
+               game.is_entrenched(unit.id))
         groups[key] = groups.get(key, 0) + 1
     order = {Side.UNION: 0, Side.CONFEDERATE: 1}
     return [(*k, n) for k, n in sorted(groups.items(), key=lambda kv: (order[kv[0][0]], kv[0][1], kv[0][2]))]
@@ -203,6 +204,15 @@ def _swords(x: float, y: float) -> str:
             f'L{x - 6:.1f},{y + 6:.1f}" stroke="{SELECTED}" stroke-width="3"/></g>')
 
 
+def _leader_badges(game: Game) -> dict[str, list]:
+    """Leaders on the map (AO-8.2), by box."""
+    badges: dict[str, list] = {}
+    for leader in game.state.leaders.values():
+        if leader.on_map:
+            badges.setdefault(leader.location, []).append(leader)
+    return badges
+
+
 def overlay_svg(game: Game) -> str:
     """Names, recruiting values, ports, forts, unit stacks and battle markers, as one SVG image."""
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH:.0f}" height="{HEIGHT:.0f}" '
@@ -211,6 +221,7 @@ def overlay_svg(game: Game) -> str:
            'stroke-width:3px}.v{font-size:13px;font-weight:700;paint-order:stroke;stroke:#fff;stroke-width:3px}'
            '.c{font-size:10px;font-weight:700;fill:#fff}.k{font-size:11px;font-weight:700;fill:#111;'
            'paint-order:stroke;stroke:#fff;stroke-width:2px}.s{font-size:10px;font-weight:800}</style>']
+    leaders = _leader_badges(game)
     battles = set(game.state.battles)
     if game.battle is not None:
         battles.add(game.battle.box)
@@ -237,9 +248,16 @@ def overlay_svg(game: Game) -> str:
         if box.id in battles:
             out.append(_swords(x, y - 20))
         cx = x + 12
+        for leader in leaders.get(box.id, ()):  # a gold badge: initial and value (Grant 2 = "G2")
+            fill = UNION_BLUE if leader.side is Side.UNION else CONFEDERATE_GREY
+            out.append(f'<rect x="{cx:.1f}" y="{y + 2:.1f}" width="24" height="14" rx="7" fill="{fill}" '
+                       f'stroke="#d4a017" stroke-width="2.5"/><text class="c" x="{cx + 4:.1f}" y="{y + 13:.1f}">'
+                       f'{leader.title[0]}{leader.value}</text>')
+            cx += 26
         for unit_side, code, reduced, entrenched, count in _counter_groups(game, box.id):
             fill = UNION_BLUE if unit_side is Side.UNION else CONFEDERATE_GREY
-            label = code.lower() if reduced else code
+            routed = code.endswith("!")  # AO-8.1: routed units carry a "!"
+            label = (code[:2].lower() if reduced else code[:2]) + ("!" if routed else "")
             width = 22 + (9 if count > 1 else 0)
             dash = ' stroke-dasharray="3 2"' if reduced else ""
             out.append(f'<rect x="{cx:.1f}" y="{y + 2:.1f}" width="{width}" height="14" rx="2" fill="{fill}" '

@@ -21,7 +21,8 @@ LEGEND = """
 <span style="color:#2b7bd6">━ river</span> (› flows downstream), <span style="color:#1565c0">▮</span> water border<br>
 <b>Numbers</b>: recruiting values <span style="color:#1f4e9c">Union</span>/<span style="color:#b22222">Confederate</span>;
 ★ fort, anchor = port<br>
-<b>Counters</b>: MF/FV/FS infantry, MC/CV/CS cavalry; lower case = reduced; brown bar = entrenched; ✕ = battle
+<b>Counters</b>: MF/FV/FS infantry, MC/CV/CS cavalry; lower case = reduced; brown bar = entrenched;
+! = routed; ✕ = battle; gold-rimmed G/S/L + value = leader
 </div>"""
 
 
@@ -43,8 +44,11 @@ def _info_html(info: dict) -> str:
         lines.append(", ".join(features).capitalize())
     if info["battle"]:
         lines.append("<b style='color:#d62728'>Battle here</b>")
+    for leader in info.get("leaders", ()):
+        lines.append(f"<b>{leader['side'].capitalize()} leader {leader['name']}</b> (value {leader['value']})")
     for unit in info["units"]:
-        state = ", ".join(s for s, on in (("reduced", unit["reduced"]), ("entrenched", unit["entrenched"])) if on)
+        state = ", ".join(s for s, on in (("reduced", unit["reduced"]), ("entrenched", unit["entrenched"]),
+                                          ("routed", unit.get("routed"))) if on)
         lines.append(f"{unit['side'].capitalize()} {unit['name']} {unit['id']}" + (f" ({state})" if state else ""))
     if not info["units"]:
         lines.append("No units.")

@@ -37,6 +37,14 @@ PROMPTS = {
     "battle_promotion": "The winner may promote one unit that fought: click its box or choose in the panel.",
     "promotion": "Promote units: click their boxes or choose in the panel; then stop promoting.",
     "recruitment": "Click a lit recruiting city to place a recruit there; end recruitment when done.",
+    "supply": "Out of supply (A-2): click a box, or choose in the panel, which unit of each unsupplied stack is lost.",
+    "leader_arrival": "Place the arriving leader (AO-8.2): click a lit box.",
+    "containment": "Contain the invaders or fight them (A-4): choose in the panel.",
+    "firers": "Choose which units fire today (A-7), up to your command, in the panel.",
+    "leader_points": "Give each leader point to a unit in the battle (AO-8.2.2) in the panel.",
+    "rally": "Rally routed units (AO-8.11) in the panel.",
+    "rout_retreat": "The routed units retreat (AO-8.1): click a lit box.",
+    "leader_return": "Place the returning leader (AO-8.2): click a lit box.",
     "over": "The game is over.",
 }
 
@@ -71,14 +79,17 @@ def box_summary(game: Game, box_id: str) -> dict[str, Any]:
     box = game.board[box_id]
     controller = game.controller(box_id)
     units = [{"id": u.id, "side": u.side.value, "type": u.type.code, "name": u.type.name,
-              "reduced": u.is_reduced, "entrenched": game.is_entrenched(u.id)} for u in game.units_in(box_id)]
+              "reduced": u.is_reduced, "entrenched": game.is_entrenched(u.id), "routed": bool(u.routed)}
+             for u in game.units_in(box_id)]
+    leaders = [{"name": leader.title, "side": leader.side.value, "value": leader.value}
+               for leader in game.state.leaders.values() if leader.location == box_id]
     battle = game.battle
     return {
         "id": box.id, "name": box.name, "state": box.state,
         "controller": controller.value if controller else "neutral",
         "cavalry_held": game.is_cavalry_held(box_id),
         "union_value": box.blue_value, "confederate_value": box.red_value,
-        "port": box.port, "fort": box.fort, "units": units,
+        "port": box.port, "fort": box.fort, "units": units, "leaders": leaders,
         "battle": bool(battle is not None and battle.box == box_id) or box_id in game.state.battles,
     }
 
