@@ -11,7 +11,8 @@ scenario's set-up. :func:`position` builds one as a :class:`~ahd.scenario.Scenar
 
 Units are tuples ``(side, type, box[, count[, entrenched]])``; ``control`` overrides printed owners
 (``{"union": [...], "confederate": [...], "neutral": [...]}``), after which occupied boxes pass to
-their occupier as in S-0. The game opens at the Union Movement segment of ``turn`` with
+their occupier as in S-0; ``leaders`` (``{"lee": "lexington"}``) puts leaders on the map with their
+T-6 value of ``turn``, only when the leader rules (AO-8.2) are on, as a scenario does. The game opens at the Union Movement segment of ``turn`` with
 ``marches`` marches for each side and no march roll on that first turn (S-0).
 """
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, Callable, Iterable
 from .actions import (Action, BeginMarch, EndMarch, EndMovement, EndRecruitment, FireAuto, HoldGround, NoPromotion, OpenFire,
                       Roll)
 from .game import Game, new_game
+from .leaders import T6, t6_value
 from .scenario import FORMAT, Scenario, scenario_from_dict
 from .sides import CHANCE, Side
 
@@ -30,13 +32,17 @@ PASSES = (EndMovement, EndMarch, NoPromotion, EndRecruitment, OpenFire, FireAuto
 
 def position(units: Iterable[tuple], *, control: dict | None = None, turn: int = 2, marches: int = 2,
              last_turn: int = 40, end: str = "campaign", title: str = "custom position",
-             id: str = "position") -> Scenario:
+             id: str = "position", leaders: dict[str, str] | None = None) -> Scenario:
     """A custom start position as a Scenario (validated like a scenario file).
 
     ``units``: tuples (side, type, box[, count[, entrenched]]), e.g. ("union", "MF", "evansville", 3).
     ``control``: {"union": [boxes], "confederate": [boxes], "neutral": [boxes]} over the printed owners.
     ``turn``: the first turn (T-2); each side then has ``marches`` marches without a roll.
+    ``leaders``: {leader: box}, placed with their T-6 value of ``turn`` when AO-8.2 is on (S-0).
     """
+    for name in leaders or {}:
+        if name.lower() in T6 and not t6_value(name.lower(), turn):
+            raise ValueError(f"{name} has no T-6 value before his first date; turn {turn} is too early")
     rows = []
     for spec in units:
         side, code, box, *rest = spec
@@ -47,19 +53,21 @@ def position(units: Iterable[tuple], *, control: dict | None = None, turn: int =
         rows.append({"side": side, "type": code, "box": box, "count": count, "entrenched": entrenched})
     data = {"format": FORMAT, "version": 1, "id": id, "rule": "custom", "title": title,
             "start_turn": turn, "first_turn_marches": marches, "last_turn": last_turn, "end": end,
-            "units": rows, "control": control or {}}
+            "units": rows, "control": control or {},
+            "leaders": [{"name": name, "box": box} for name, box in (leaders or {}).items()]}
     return scenario_from_dict(data, f"<{id}>")
 
 
 def position_game(units: Iterable[tuple], *, control: dict | None = None, turn: int = 2, marches: int = 2,
                   options: Any = None, dice: str = "manual", seed: int = 0, last_turn: int = 40,
-                  end: str = "campaign") -> Game:
+                  end: str = "campaign", leaders: dict[str, str] | None = None) -> Game:
     """A Game at the start of the Union movement of ``turn`` with ``marches`` marches (no roll).
 
     Dice default to ``"manual"``: every die is typed in with ``game.apply(Roll(n))`` or ``game.roll(n)``,
     so an example can reproduce the rules' exact numbers.
     """
-    return new_game(position(units, control=control, turn=turn, marches=marches, last_turn=last_turn, end=end),
+    return new_game(position(units, control=control, turn=turn, marches=marches, last_turn=last_turn, end=end,
+                             leaders=leaders),
                     options=options, seed=seed, dice=dice)
 
 

@@ -47,3 +47,22 @@ def test_helpers_march_and_pass():
     assert game.decision == "march_roll"
     with pytest.raises(AssertionError):
         pass_until(game, lambda g: False, limit=3)
+
+
+@pytest.mark.rule("AO-8.2.0")
+@pytest.mark.rule("S-0")
+def test_position_places_leaders_only_with_the_leader_rules():
+    where = {"grant": "cincinnati", "lee": "lexington"}
+    units = [("union", "MF", "cincinnati"), ("confederate", "MF", "lexington")]
+    game = position_game(units, turn=12, options=["H-1", "H-2", "AO-8.2"], leaders=where)
+    assert {n: (l.location, l.value) for n, l in game.state.leaders.items() if l.on_map} == {
+        "grant": ("cincinnati", 1), "lee": ("lexington", 3)}
+    assert game.decision == "leader_arrival"            # Sherman's date (turn 9) has passed: he arrives (C-2)
+    later = position_game(units, turn=24, options=["H-1", "H-2", "AO-8.2"], leaders={"lee": "lexington"})
+    assert later.state.leaders["lee"].value == 2        # T-6: Lee 2 from turn 23
+    plain = position_game(units, turn=12, leaders=where)
+    assert not any(l.on_map for l in plain.state.leaders.values())
+    with pytest.raises(ValueError):                     # Lee has no value before turn 10
+        position(units, turn=2, leaders={"lee": "lexington"})
+    with pytest.raises(ahd.DataFileError):
+        position(units, turn=12, leaders={"stonewall": "lexington"})

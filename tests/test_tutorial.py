@@ -150,3 +150,68 @@ def test_misses_until_reaches_round_three_and_the_crossing_bonus_ends():
     assert game.battle.round == 3 and tutorial.effective_values(game) == (2, 3)
     with pytest.raises(ValueError):
         tutorial.misses_until(game, 2)
+
+
+def _lexington_attack(options, union, leaders=None):
+    game = ahd.positions.position_game([("union", "MF", "cincinnati", union), ("confederate", "MF", "lexington", 2)],
+                                       turn=12, options=options, leaders=leaders)
+    ahd.positions.march(game, "cincinnati", *(ahd.Move(f"U-MF-{i:02d}", ("cincinnati", "lexington"), ("rail",))
+                                              for i in range(1, union + 1)))
+    return game
+
+
+def _end_movement(game):
+    if game.decision == "movement":
+        game.apply(ahd.EndMovement())
+
+
+@pytest.mark.rule("A-7")
+@pytest.mark.rule("AO-8.2.2")
+def test_fight_days_reads_the_commands_and_shots_of_e4():
+    game = _lexington_attack(Options.preset("basic").with_rule("A-7"), 7)
+    _end_movement(game)
+    commands, shots = tutorial.fight_days(game, {"union": [4, 1, 5], "confederate": [1, 1, 1]}, until_round=9)
+    assert [commands[d]["union"] for d in (1, 2, 3)] == [3, 4, 6]
+    assert [shots[r]["union"] for r in range(1, 10)] == [3] * 4 + [4] * 4 + [6]
+    assert game.battle.round == 10
+    grant = _lexington_attack(Options.preset("basic").with_rule("A-7").with_rule("AO-8.2"), 9,
+                              leaders={"grant": "cincinnati", "sherman": "chicago"})
+    grant.apply(ahd.LeaderFollow("grant", "U-MF-01"))
+    _end_movement(grant)
+    commands, _ = tutorial.fight_days(grant, {"union": [4, 1, 5], "confederate": [1, 1, 1]}, until_round=9)
+    assert [commands[d]["union"] for d in (1, 2, 3)] == [4, 5, 8]
+    short = _lexington_attack(Options.preset("basic").with_rule("A-7"), 7)
+    _end_movement(short)
+    with pytest.raises(ValueError):          # not enough command rolls given
+        tutorial.fight_days(short, {"union": [4], "confederate": [1]}, until_round=5)
+
+
+@pytest.mark.rule("A-2.3")
+def test_supply_exercise():
+    ex = tutorial.supply_exercise()
+    assert ex.game.decision == "supply" and ex.check().state == "not yet"
+    ex.app.session.act(ahd.Starve("U-MF-01"))
+    assert ex.check().ok, ex.check()
+    wrong = tutorial.supply_exercise()
+    wrong.app.session.act(ahd.Starve("U-FV-01"))
+    assert wrong.check().state == "wrong"
+
+
+@pytest.mark.rule("AO-8.2.2")
+def test_leader_split_exercise():
+    ex = tutorial.leader_split_exercise()
+    s = ex.app.session
+    assert ex.check().state == "not yet"
+    s.act(ahd.LeaderPoint("lee", "C-FV-02"))
+    s.act(ahd.LeaderPoint("lee", "C-FV-02"))
+    assert ex.check().state == "not yet" and "2 of Lee's 3" in ex.check().message
+    s.act(ahd.LeaderPoint("lee", "C-FV-03"))
+    assert ex.check().ok, ex.check()
+    wrong = tutorial.leader_split_exercise()
+    for _ in range(3):
+        wrong.app.session.act(ahd.LeaderPoint("lee", "C-FV-01"))
+    assert wrong.check().state == "wrong" and "3" in wrong.check().message
+    ones = tutorial.leader_split_exercise()
+    for unit in ("C-FV-01", "C-FV-02", "C-FV-03"):
+        ones.app.session.act(ahd.LeaderPoint("lee", unit))
+    assert ones.check().state == "wrong" and "1 + 1 + 1" in ones.check().message

@@ -21,7 +21,8 @@ from typing import Any, Callable, Iterable
 import ipywidgets as w
 
 from ahd import Game, Options
-from ahd.actions import BeginMarch, EndMovement, FireAuto, Move, OpenFire, Recruit, Reinforce, Retreat, Roll, Volley
+from ahd.actions import (BeginMarch, ChooseFirer, EndMovement, FireAuto, FireChosen, LeaderFollow, LeaderPoint, Move,
+                         OpenFire, Recruit, Reinforce, Retreat, Roll, Starve, Volley)
 from ahd import combat, recruitment
 from ahd.positions import march, pass_until, position_game
 from ahd.sides import CHANCE, Side
@@ -118,6 +119,42 @@ def effective_values(game: Game) -> tuple[int, int]:
     defender, = state.units_in(battle.box, battle.attacker.enemy)
     return (combat.effective_value(state, battle, attacker, defender),
             combat.effective_value(state, battle, defender, attacker))
+
+
+def fight_days(game: Game, command_rolls: dict, until_round: int) -> tuple[dict, dict]:
+    """Play the battle in progress under A-7 with typed-in dice until round ``until_round`` is over (or the
+    battle ends): the command rolls of each side in order (``{"union": [4, 1, 5], ...}``), every shot a 6
+    (a miss, H-2), the first units offered as firers, leader points to the first unit offered.
+
+    Returns ``(commands, shots)``: ``commands[day][side]`` is the day's command (A-7 b) and
+    ``shots[round][side]`` the number of units that fired in that round's moment.
+    """
+    rolls = {Side.parse(side): list(values) for side, values in command_rolls.items()}
+    commands: dict[int, dict[str, int]] = {}
+    shots: dict[int, dict[str, int]] = {}
+    while game.battle is not None and game.battle.round <= until_round:
+        battle, decision = game.battle, game.decision
+        if decision == "command_roll":
+            side = battle.command_pending[0]
+            if not rolls.get(side):
+                raise ValueError(f"no command roll left for the {side.adjective} side on day {battle.day}")
+            game.apply(Roll(rolls[side].pop(0)))
+            if game.battle is not None and not game.battle.command_pending:
+                commands[game.battle.day] = {s.value: n for s, n in game.battle.command.items()}
+        elif decision == "firers":
+            game.apply(next(a for a in game.legal_actions() if isinstance(a, ChooseFirer)))
+        elif decision == "leader_points":
+            game.apply(next(a for a in game.legal_actions() if isinstance(a, LeaderPoint)))
+        elif decision == "targets":
+            game.apply(FireAuto())
+            shots.setdefault(battle.round, {})[battle.firing.value] = len(battle.targets)
+        elif decision == "battle_options":
+            game.apply(OpenFire())
+        elif game.current_player == CHANCE:
+            game.apply(Roll(6))
+        else:
+            raise ValueError(f"unexpected decision {decision!r} in a battle")
+    return commands, shots
 
 
 # =========================================================================== verdicts
@@ -397,6 +434,56 @@ def options_question(expected: Options, prompt: str) -> Question:
     return Question(prompt, judge)
 
 
+# =========================================================================== 07 advanced
+def supply_exercise() -> Exercise:
+    """A Union militia and a veteran infantry deep in Atlanta, out of supply (A-2): lose the militia."""
+    units = [("union", "MF", "atlanta"), ("union", "FV", "atlanta"), ("union", "MF", "chicago"),
+             ("confederate", "MF", "richmond")]
+    game = position_game(units, options=Options.preset("basic").with_rule("A-2"))
+
+    def goal(game: Game, start: int) -> Verdict:
+        militia, veteran = game.unit("U-MF-01"), game.unit("U-FV-01")
+        if veteran.location != "atlanta":
+            return Verdict(WRONG, "the veteran infantry is gone: a lost militia returns to the pool and can be "
+                                  "recruited again (5.d), a veteran is the dearer loss. Undo and starve the militia.")
+        if militia.location != "atlanta":
+            return Verdict(DONE, "the militia went back to the pool (5.d); the veteran holds Atlanta alone, and "
+                                 "a lone unit is always supplied (A-2.1).")
+        return Verdict(NOT_YET, "the stack in Atlanta is out of supply: choose the unit to lose in the panel.")
+
+    return Exercise("Out of supply", "Choose the unit the stack in Atlanta loses.", game, goal)
+
+
+def leader_split_exercise() -> Exercise:
+    """Three Confederate veterans with Lee (3) attack Cincinnati: split Lee's points +2 and +1 (AO-8.2.2)."""
+    game = position_game([("union", "MF", "cincinnati", 3), ("confederate", "FV", "lexington", 3)], turn=12,
+                         options=Options.preset("basic").with_rule("AO-8.2"),
+                         leaders={"lee": "lexington", "grant": "chicago", "sherman": "chicago"})
+    pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
+    march(game, "lexington", *(Move(f"C-FV-0{i}", ("lexington", "cincinnati"), ("rail",)) for i in (1, 2, 3)))
+    game.apply(LeaderFollow("lee", "C-FV-01"))
+    game.apply(EndMovement())
+    game.apply(FireAuto())               # the Union defenders fire first (5.1) ...
+    for _ in range(3):
+        game.apply(Roll(6))              # ... and miss
+    game.apply(FireAuto())               # the Confederate targets; Lee's points come next
+    assert game.decision == "leader_points"
+    game.dice = "auto"
+
+    def goal(game: Game, start: int) -> Verdict:
+        points = [a.unit for a in _reader_actions(game, start) if isinstance(a, LeaderPoint)]
+        split = sorted(points.count(u) for u in set(points))
+        if split == [1, 2]:
+            return Verdict(DONE, "+2 and +1: one veteran hits on 5 or less, another on 4, the third on 3 (AO-8.2.2).")
+        if len(points) == 3:
+            shown = " + ".join(str(n) for n in sorted(split, reverse=True))
+            return Verdict(WRONG, f"a valid split ({shown}), but not the one asked: undo three times and try again.")
+        return Verdict(NOT_YET, f"{len(points)} of Lee's 3 points given: click a 'Lee gives +1' button in the panel.")
+
+    return Exercise("Lee's points", "Give Lee's three points as +2 to one veteran and +1 to another.", game, goal)
+
+
 __all__ = ["session", "show", "MapOnly", "next_shot", "misses_until", "modifier_battle", "effective_values", "Verdict", "Question", "Exercise", "forts_question", "values_question",
            "maximum_question", "jump_exercise", "entrench_exercise", "reinforcement_exercise",
-           "recruitment_exercise", "capture_exercise", "options_question"]
+           "recruitment_exercise", "capture_exercise", "options_question", "fight_days", "supply_exercise",
+           "leader_split_exercise"]
