@@ -663,6 +663,16 @@ def _fighter(state, unit, *, battle=None, crossing: bool = False, entrenched: bo
     return Fighter(code, unit.strength == REDUCED, bool(entrenched), crossing)
 
 
+#: Switches whose effect on a battle these odds do not model: with them on, the odds are approximate.
+NOT_MODELLED = {"A-7": "daily command limits", "AO-8.1": "battlefield morale", "AO-8.2": "leaders' points"}
+
+
+def not_modelled(options) -> list[str]:
+    """The rules in force whose effect on battles the odds leave out (e.g. ``["AO-8.2 leaders' points"]``)."""
+    options = Options.parse(options)
+    return [f"{rule} {what}" for rule, what in NOT_MODELLED.items() if rule in options]
+
+
 def odds_for(game, action=None, *, max_states: int = AUTO_MAX_STATES, samples: int = AUTO_SAMPLES):
     """Odds for the battle in progress, or for the battle a proposed action would start.
 

@@ -221,3 +221,12 @@ def test_unit_counts_and_impossible_battles():
         simulate_battles(["MF"], ["MF"], 10, round=0)
     with pytest.raises(OddsError, match="negative"):
         simulate_battles(["MF"], ["MF"], 10, attacker_reserves={"FV": -2})
+
+
+@pytest.mark.rule("AO-8.2")
+def test_the_odds_say_which_advanced_rules_they_leave_out():
+    from ahd.odds import not_modelled
+    assert not_modelled("basic") == []
+    assert not_modelled("everything") == ["A-7 daily command limits", "AO-8.1 battlefield morale",
+                                          "AO-8.2 leaders' points"]
+    assert not_modelled(["AO-8.2"]) == ["AO-8.2 leaders' points"]

@@ -53,10 +53,13 @@ class BattleOddsChart:
             attacker, defender = odds["attacker"].capitalize(), odds["defender"].capitalize()
             self.bars.x = [f"{attacker} (attacker) wins", f"{defender} (defender) wins", "Neither"]
             self.figure.title = f"Battle odds: {odds['label']}"[:90]
+            caveat = ""
+            if odds.get("not_modelled"):
+                caveat = (f"<br><b>Approximate:</b> leaves out {', '.join(odds['not_modelled'])}.")
             self.caption.value = (
                 f"<div style='font-size:14px'>Expected survivors: attacker {odds['attacker_survivors']:.1f}, "
                 f"defender {odds['defender_survivors']:.1f}; expected rounds {odds['expected_rounds']:.1f} "
-                f"({odds['method']}; the engine's automatic firing, no retreat)</div>")
+                f"({odds['method']}; the engine's automatic firing, no retreat){caveat}</div>")
 
 
 class WarChart:

@@ -18,7 +18,7 @@ from ahd import Game
 from ahd.actions import Action, EndMarch, Move, NavalMove, Invade
 from ahd.bots import make_bot
 from ahd.errors import AhdError, IllegalActionError
-from ahd.odds import BattleOdds, odds_for, war_odds
+from ahd.odds import BattleOdds, not_modelled, odds_for, war_odds
 from ahd.replay import Replay
 from ahd.sides import CHANCE, Side
 
@@ -528,6 +528,7 @@ class Session(HasTraits):
             "neither": result.neither, "expected_rounds": result.expected_rounds,
             "attacker_survivors": survivors[0], "defender_survivors": survivors[1],
             "method": "exact" if exact else f"simulated ({result.n:,} battles)",
+            "not_modelled": not_modelled(game.options),
         }
 
     # ------------------------------------------------------------ the war's timeline
