@@ -107,7 +107,7 @@ def cmd_bench(args, out) -> int:
     elif args.bots:
         run_bots(games=args.strength_games, search_games=args.search_games, search=args.search,
                  workers=args.workers, throughput_games=args.throughput_games, timing_games=args.timing_games,
-                 out=out)
+                 seed=args.seed, out=out)
     else:
         run(games=args.games, out=out)
     return 0
@@ -171,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--throughput-games", type=int, default=40,
                    help="--bots: heuristic games timed for the 1,000-game figure (1000 = measure it fully)")
     b.add_argument("--timing-games", type=int, default=10, help="--bots: heuristic games timed one by one")
+    b.add_argument("--seed", type=int, default=1, help="--bots: seed of the games (default 1)")
     b.add_argument("--workers", type=int, default=2, help="--bots: processes (default 2)")
     b.set_defaults(func=cmd_bench)
     return parser

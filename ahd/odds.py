@@ -600,13 +600,14 @@ def _fire(options: Options, firing: str, rnd: int, own: dict, enemy: dict, activ
 
 
 # --------------------------------------------------------------------------- exact or sampled
-#: Where ``odds`` stops computing exactly. The exact chain costs roughly 0.05-0.3 ms per battle state
-#: (cold caches, 2-core Xeon), so this keeps an exact answer near 50 ms at worst. Battles of up to
-#: 4 units a side nearly always fit (median ~1-2 ms); at 5-8 units a side most exceed it (hundreds of
-#: thousands of states; the exact method would take seconds to minutes), and are sampled instead:
-#: ``AUTO_SAMPLES`` simulated battles, a standard error of at most 0.5 points.
-AUTO_MAX_STATES = 400
-AUTO_SAMPLES = 10_000
+#: Where ``odds`` stops computing exactly. The exact chain costs roughly 0.1-0.3 ms per battle state
+#: with cold caches (2-core Xeon), and sampling a mid-sized battle is no cheaper (each distinct
+#: position of the sampled battles needs its firing plan), so exact is kept up to a few thousand
+#: states: battles of up to 4 units a side nearly all fit (median ~3 ms). At 5-8 units a side almost
+#: none do (tens of thousands to millions of states: seconds to minutes exactly), and they are
+#: sampled instead: ``AUTO_SAMPLES`` simulated battles, a standard error of at most 0.7 points.
+AUTO_MAX_STATES = 2_000
+AUTO_SAMPLES = 5_000
 
 
 def estimate_states(attacker: Sequence, defender: Sequence, attacker_reserves: Sequence = (),
@@ -638,7 +639,7 @@ def odds(attacker: Sequence, defender: Sequence, *, method: str = "auto", sample
     if method == "exact":
         return battle_odds(attacker, defender, **kwargs)
     reserves = (kwargs.get("attacker_reserves", ()), kwargs.get("defender_reserves", ()))
-    if estimate_states(attacker, defender, *reserves) <= 20 * max_states:
+    if estimate_states(attacker, defender, *reserves) <= 50 * max_states:
         try:
             return battle_odds(attacker, defender, max_states=max_states, **kwargs)
         except OddsError as exc:

@@ -44,7 +44,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None, *,
                  seconds: float | None = 1.0, iterations: int | None = None, candidates: int = 3,
-                 horizon: int = 1, depth: int | None = None, margin: float = 0.05,
+                 horizon: int = 1, depth: int | None = None, margin: float = 0.3,
                  searched: tuple[str, ...] = DEFAULT_SEARCHED) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
