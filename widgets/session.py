@@ -57,18 +57,13 @@ def guarded(method: Callable) -> Callable:
         try:
             return method(self, *args, **kwargs)
         except IllegalActionError as exc:
-            self.status = f"Not allowed: {exc}"
-            self.status_rule = exc.rule
-            self.status_kind = "refused"
+            self.status, self.status_kind, self.status_rule = f"Not allowed: {exc}", "refused", exc.rule
         except AhdError as exc:
-            self.status = f"Cannot do that: {exc}"
-            self.status_rule = ""
-            self.status_kind = "refused"
+            self.status, self.status_kind, self.status_rule = f"Cannot do that: {exc}", "refused", ""
         except Exception as exc:  # a bug: show it, log it, keep the session alive
             log.exception("error in %s", method.__name__)
             self.status = f"Error in {method.__name__}: {type(exc).__name__}: {exc}"
-            self.status_rule = ""
-            self.status_kind = "error"
+            self.status_kind, self.status_rule = "error", ""
         return None
 
     return wrapper
@@ -149,6 +144,10 @@ class Session(HasTraits):
         self._rebuild_timeline()
         self.refresh()
 
+    def _inform(self, text: str) -> None:
+        """Say what a gesture did, in the status line."""
+        self.status, self.status_kind, self.status_rule = text, "info", ""
+
     # ================================================================== reading
     @property
     def legal_actions(self) -> list[Action]:
@@ -201,9 +200,7 @@ class Session(HasTraits):
             return
         if len(here) > 1:
             self._select(box_id)
-            self.status = f"{len(here)} choices in {game.board.name(box_id)}: pick one in the panel."
-            self.status_kind = "info"
-            self.status_rule = ""
+            self._inform(f"{len(here)} choices in {game.board.name(box_id)}: pick one in the panel.")
             self.refresh()
             return
         raise refusal_for(game, box_id, self._plan)
@@ -265,8 +262,7 @@ class Session(HasTraits):
         if moved == 0:
             self._undo_to(self._marks.pop())
             raise game.why_not(orders[0]) or IllegalActionError("4.b", "no unit could make that move")
-        self.status = f"Moved {moved} unit{'s' if moved > 1 else ''} to {game.board.name(box_id)}."
-        self.status_kind, self.status_rule = "info", ""
+        self._inform(f"Moved {moved} unit{'s' if moved > 1 else ''} to {game.board.name(box_id)}.")
         if game.decision == "march":
             self.selected = game.march_origin
             self.selected_units = []
@@ -280,8 +276,7 @@ class Session(HasTraits):
         mark = len(self.game.history)
         self.game.apply(action)
         self._marks.append(mark)
-        self.status = f"Done: {action}"
-        self.status_kind, self.status_rule = "info", ""
+        self._inform(f"Done: {action}")
         self._after_change()
 
     @guarded
@@ -304,8 +299,7 @@ class Session(HasTraits):
         mark = len(self.game.history)
         rolled = self.game.roll(value)
         self._marks.append(mark)
-        self.status = f"Rolled {rolled}."
-        self.status_kind, self.status_rule = "info", ""
+        self._inform(f"Rolled {rolled}.")
         self._after_change()
 
     @guarded
@@ -327,8 +321,7 @@ class Session(HasTraits):
             self._undo_to(self._marks.pop())
         else:  # a loaded game: one decision at a time
             game.undo()
-        self.status = f"Took back {before - len(game.history)} recorded action(s)."
-        self.status_kind, self.status_rule = "info", ""
+        self._inform(f"Took back {before - len(game.history)} recorded action(s).")
         self._select("")
         self._trim_timeline()
         self._after_change(run_bots=False)
@@ -367,8 +360,7 @@ class Session(HasTraits):
                 continue
             bot = self._bots.get(player) or make_bot("heuristic", seed=self.bot_seed + 7)
             game.apply(bot.choose(game))
-        self.status = "The bot played the half-turn."
-        self.status_kind, self.status_rule = "info", ""
+        self._inform("The bot played the half-turn.")
         self._select("")
         self._after_change()
 
@@ -388,8 +380,7 @@ class Session(HasTraits):
     @guarded
     def save(self, path: str | Path) -> None:
         self.game.save(path)
-        self.status = f"Saved to {path}."
-        self.status_kind, self.status_rule = "info", ""
+        self._inform(f"Saved to {path}.")
 
     def to_json(self) -> str:
         return self.game.to_json()
@@ -405,8 +396,7 @@ class Session(HasTraits):
         self._marks = []
         self._select("")
         self._rebuild_timeline()
-        self.status = f"Loaded a {game.scenario.id} game at {game.turn}."
-        self.status_kind, self.status_rule = "info", ""
+        self._inform(f"Loaded a {game.scenario.id} game at {game.turn}.")
         self._after_change(run_bots=False)
 
     @guarded
@@ -415,8 +405,7 @@ class Session(HasTraits):
         self._marks = []
         self._select("")
         self._rebuild_timeline()
-        self.status = f"New {scenario} game."
-        self.status_kind, self.status_rule = "info", ""
+        self._inform(f"New {scenario} game.")
         self._after_change()
 
     # ================================================================== refreshing
