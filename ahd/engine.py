@@ -16,6 +16,7 @@ from .actions import (Action, Assault, NoRally, Rally, BeginMarch, BreakOut, Con
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley)
 from .calendar import Turn
+from .advanced_steps import AdvancedSteps
 from .combat_steps import CombatSteps
 from .control import update_control
 from .errors import IllegalActionError
@@ -52,7 +53,7 @@ class Event:
         return self.text
 
 
-class Engine(CombatSteps):
+class Engine(CombatSteps, AdvancedSteps):
     """Applies actions to a State in the order of 3.b. Validation is ``check``; ``do`` trusts it."""
 
     def __init__(self, state: State, scenario: Scenario, on_half_turn: Callable[[], None] | None = None,
@@ -255,29 +256,6 @@ class Engine(CombatSteps):
         else:
             s.step = "march_roll"
 
-    # ================================================================== supply (A-2)
-    def _legal_supply(self) -> list[Action]:
-        s = self.state
-        return [Starve(u.id) for u in sorted(s.units_in(s.unsupplied[0], s.phasing), key=lambda u: u.id)]
-
-    def _check_starve(self, action: Starve) -> IllegalActionError | None:
-        s = self.state
-        unit = s.units.get(action.unit)
-        box = s.unsupplied[0]
-        if unit is None or unit.side is not s.phasing or unit.location != box:
-            return IllegalActionError("A-2.3", f"the unit lost must come from the unsupplied {s.phasing.adjective} "
-                                               f"stack at {s.board.name(box)}")
-        return None
-
-    def _do_starve(self, action: Starve) -> None:
-        s = self.state
-        unit = s.units[action.unit]
-        box = s.unsupplied.pop(0)
-        combat.eliminate(s, unit, in_battle=False)
-        self.log("supply", f"{unit.label} at {s.board.name(box)} is lost for want of supply (A-2.3)")
-        if not s.unsupplied:
-            self._after_supply()
-
     # ================================================================== chance
     def _check_roll(self, action: Roll) -> IllegalActionError | None:
         if not isinstance(action.value, int) or not 1 <= action.value <= 6:
@@ -352,91 +330,6 @@ class Engine(CombatSteps):
             s.step = "recruitment"
             self._recruitment_or_end()
 
-    # ================================================================== leaders (AO-8.2, C-2)
-    def _marches_determined(self) -> None:
-        """C-2: right after the marches are determined, the side's leaders change value and arrive."""
-        s = self.state
-        if "AO-8.2" in s.options:
-            for leader in s.leaders.values():
-                value = leaders.t6_value(leader.name, s.turn)
-                if leader.side is s.phasing and leader.on_map and value != leader.value:
-                    self.log("leader", f"{leader.title}'s value becomes {value} (T-6, C-2)")
-                    leader.value = value
-            if leaders.arrivals(s, s.phasing) and leaders.friendly_boxes(s, s.phasing):
-                s.step = "leader_arrival"
-                return
-        s.step = "movement"
-        self._movement_or_end()
-
-    def _legal_leader_arrival(self) -> list[Action]:
-        s = self.state
-        pending = leaders.arrivals(s, s.phasing) if s.step == "leader_arrival" else leaders.returning(s, s.phasing)
-        boxes = leaders.friendly_boxes(s, s.phasing)
-        return [PlaceLeader(l.name, box) for l in pending[:1] for box in boxes]
-
-    _legal_leader_return = _legal_leader_arrival
-
-    def _check_place_leader(self, action: PlaceLeader) -> IllegalActionError | None:
-        s = self.state
-        if s.step == "leader_arrival":
-            return leaders.check_place(s, action.leader, action.box, leaders.arrivals(s, s.phasing), "AO-8.2.0")
-        return leaders.check_place(s, action.leader, action.box, leaders.returning(s, s.phasing), "AO-8.2.2")
-
-    def _do_place_leader(self, action: PlaceLeader) -> None:
-        s = self.state
-        leader = s.leaders[action.leader]
-        leader.location = action.box
-        leader.value = leaders.t6_value(leader.name, s.turn)
-        if s.step == "leader_arrival":
-            self.log("leader", f"{leader.title} ({leader.value}) arrives at {s.board.name(action.box)} (AO-8.2.0)")
-            if not leaders.arrivals(s, s.phasing):
-                s.step = "movement"
-                self._movement_or_end()
-        else:
-            self.log("leader", f"{leader.title} returns at {s.board.name(action.box)} (AO-8.2.2)")
-            if not leaders.returning(s, s.phasing):
-                self._start_recruit_roll()
-
-    def _leader_actions(self) -> list[Action]:
-        s = self.state
-        if "AO-8.2" not in s.options:
-            return []
-        actions: list[Action] = []
-        for leader in sorted(s.leaders.values(), key=lambda l: l.name):
-            if leader.side is s.phasing and leader.on_map:
-                actions.extend(LeaderFollow(leader.name, uid) for uid in leaders.legal_follows(s, leader))
-                actions.extend(LeaderMove(leader.name, p, k) for p, k in leaders.legal_moves_alone(s, leader))
-        return actions
-
-    def _check_leader_move(self, action: LeaderMove) -> IllegalActionError | None:
-        return leaders.check_move_alone(self.state, action.leader, tuple(action.path), tuple(action.lines))
-
-    def _do_leader_move(self, action: LeaderMove) -> None:
-        s = self.state
-        leader = s.leaders[action.leader]
-        leader.location = action.path[-1]
-        leader.marches += 1
-        route = " → ".join(s.board.name(b) for b in action.path)
-        self.log("leader", f"{leader.title} moves alone: {route} (AO-8.2.1, C-3)")
-        self._movement_or_end()
-
-    def _check_leader_follow(self, action: LeaderFollow) -> IllegalActionError | None:
-        return leaders.check_follow(self.state, action.leader, action.unit)
-
-    def _do_leader_follow(self, action: LeaderFollow) -> None:
-        s = self.state
-        leader = s.leaders[action.leader]
-        unit = s.units[action.unit]
-        leader.location = unit.location
-        leader.marches += 1
-        self.log("leader", f"{leader.title} goes with {unit.label} to {s.board.name(unit.location)} (AO-8.2.1)")
-        self._movement_or_end()
-
-    def _remove_lone_leaders(self) -> None:
-        for leader in leaders.removal_check(self.state):
-            self.log("leader", f"{leader.title} is alone with enemy units and is removed; he returns in a "
-                               f"{leader.side.adjective} Recruitment segment (AO-8.2.2)")
-
     # ================================================================== movement segment
     def _legal_movement(self) -> list[Action]:
         s = self.state
@@ -452,7 +345,6 @@ class Engine(CombatSteps):
         return actions
 
     def _movement_or_end(self) -> None:
-        s = self.state
         if len(self._remember(self._legal_movement())) == 1:
             self._end_movement()
 
@@ -604,69 +496,6 @@ class Engine(CombatSteps):
             names = ", ".join(s.board.name(b) for b in s.battles)
             self.log("combat", f"Battles this half-turn: {names} (5.a)")
         self._next_battle()
-
-    # ================================================================== containment (A-4)
-    def _legal_containment(self) -> list[Action]:
-        box = self.state.containment_pending[0]
-        return [Contain(box), Assault(box)]
-
-    def _check_containment_choice(self, box: str) -> IllegalActionError | None:
-        s = self.state
-        if not s.containment_pending or box != s.containment_pending[0]:
-            return IllegalActionError("A-4", f"the containment choice now is for "
-                                             f"{s.board.name(s.containment_pending[0])}")
-        return None
-
-    def _check_contain(self, action: Contain) -> IllegalActionError | None:
-        return self._check_containment_choice(action.box)
-
-    def _check_assault(self, action: Assault) -> IllegalActionError | None:
-        return self._check_containment_choice(action.box)
-
-    def _do_contain(self, action: Contain) -> None:
-        s = self.state
-        s.containment_pending.pop(0)
-        s.battles.remove(action.box)
-        s.contained.add(action.box)
-        self.log("contain", f"The Confederates contain the Union garrison of {s.board.name(action.box)}: "
-                            f"no battle (A-4)")
-        self._containment_done()
-
-    def _do_assault(self, action: Assault) -> None:
-        s = self.state
-        s.containment_pending.pop(0)
-        self.log("contain", f"The Confederates attack the Union garrison of {s.board.name(action.box)} (A-4)")
-        self._containment_done()
-
-    def _containment_done(self) -> None:
-        if not self.state.containment_pending:
-            self._announce_battles()
-
-    def _check_break_out(self, action: BreakOut) -> IllegalActionError | None:
-        s = self.state
-        if "A-4" not in s.options or s.phasing is not Side.UNION or not advanced.is_contained(s, action.box):
-            return IllegalActionError("A-4", f"no Union units are contained in {s.board.name(action.box)}")
-        if s.marches_left < 1:
-            return IllegalActionError("4.a", "no marches are left")
-        if s.marches_made != s.breakouts:
-            return IllegalActionError("A-4", "break-outs are fought at the start of the Union Movement segment")
-        if any(u.marches >= 2 for u in s.units_in(action.box, Side.UNION)):
-            return IllegalActionError("4.f", "a participant has no march left this turn")
-        return None
-
-    def _do_break_out(self, action: BreakOut) -> None:
-        s = self.state
-        s.marches_left -= 1
-        s.marches_made += 1
-        s.breakouts += 1
-        for unit in s.units_in(action.box, Side.UNION):
-            unit.marches += 1
-        self.log("contain", f"March {s.marches_made}: the Union garrison of {s.board.name(action.box)} tries to "
-                            f"break out (A-4)")
-        s.breakout = True
-        s.contained.discard(action.box)
-        s.battles = [action.box]
-        self._start_battle(action.box, contained=True)
 
     # ================================================================== promotion and recruitment
     def _start_promotion(self) -> None:

@@ -15,7 +15,7 @@ from traitlets import Bool, Dict, HasTraits, Int, List, Unicode
 
 import ahd
 from ahd import Game
-from ahd.actions import Action, EndMarch, Move, NavalMove, Invade
+from ahd.actions import Action, Invade, Move, NavalMove
 from ahd.bots import make_bot
 from ahd.errors import AhdError, IllegalActionError
 from ahd.odds import BattleOdds, not_modelled, odds_for, war_odds

@@ -21,8 +21,8 @@ from typing import Any, Callable, Iterable
 import ipywidgets as w
 
 from ahd import Game, Options
-from ahd.actions import (BeginMarch, ChooseFirer, EndMovement, FireAuto, FireChosen, LeaderFollow, LeaderPoint, Move,
-                         OpenFire, Recruit, Reinforce, Retreat, Roll, Starve, Volley)
+from ahd.actions import (BeginMarch, ChooseFirer, EndMovement, FireAuto, LeaderFollow, LeaderPoint, Move,
+                         OpenFire, Recruit, Reinforce, Retreat, Roll, Volley)
 from ahd import combat, recruitment
 from ahd.positions import march, pass_until, position_game
 from ahd.sides import CHANCE, Side
