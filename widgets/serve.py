@@ -93,8 +93,8 @@ def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, ti
     """Start voila on 127.0.0.1 and wait until it answers (polling a static file starts no kernel)."""
     port = port or free_port()
     command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
-    if not tree:  # the app alone, with one kernel kept warm so that a visitor's page renders sooner
-        command[3:3] = ["app.ipynb", "--preheat_kernel=True", "--pool_size=1"]
+    if not tree:  # the app alone. No preheated kernel: voila's culling (voila.json) would shut the waiting
+        command.insert(3, "app.ipynb")  # kernel down after 10 idle minutes, and the next visitor's page fails
     process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=subprocess.DEVNULL if quiet else None,
                                stderr=subprocess.DEVNULL if quiet else None, env=dict(os.environ))
     server = VoilaServer(process, port, tree)
