@@ -10,8 +10,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .odds import (ATTACKER, DEFENDER, Fighter, OddsError, _REDUCED, _assignment, _encode, _expand, _fighters,
-                   _never, _retreat_policy)
+from .odds import (ATTACKER, DEFENDER, Fighter, OddsError, _CODES, _CRACK, _CROSSING, _ENTRENCHED, _REDUCED,
+                   _TYPE_VALUE, _assignment, _encode, _expand, _fighters, _never, _retreat_policy)
 from .options import Options
 
 @dataclass(slots=True)
@@ -106,11 +106,75 @@ def simulate_battles(attacker: Sequence, defender: Sequence, n: int = 100_000, *
 
 
 def _fire(options: Options, firing: str, rnd: int, own: dict, enemy: dict, active, rng) -> None:
-    """One firing moment for every active battle: group battles by configuration, assign targets
-    by the default policy once per configuration, roll all dice, apply the damage."""
+    """One firing moment for every active battle: targets by the default policy, all dice, damage."""
     idx = np.flatnonzero(active)
     if idx.size == 0:
         return
+    if "O-2.2" in options:  # the order of priorities needs the engine's search: one plan per position
+        plan = _plans_by_position(options, firing, rnd, own, enemy, idx)
+    else:
+        plan = _greedy_plans(options, firing, rnd, own, enemy, idx)
+    targets, p = plan
+    hits = (rng.random(targets.shape) < p) & (targets >= 0)
+    enemy_hp = enemy["hp"][idx]
+    n_enemy = enemy_hp.shape[1]
+    flat = (np.arange(idx.size)[:, None] * n_enemy + targets)[hits]
+    damage = np.bincount(flat, minlength=idx.size * n_enemy).reshape(idx.size, n_enemy)
+    enemy["hp"][idx] = np.maximum(enemy_hp - damage, 0).astype(np.int8)
+
+
+#: type codes in the order of their names: the engine breaks the last ties by unit id ("E-CV-01" < "E-MF-01")
+_NAME_RANK = np.array([sorted(_CODES).index(c) for c in _CODES], dtype=np.int64)
+_VALUES = np.array(_TYPE_VALUE, dtype=np.int64)
+_IS_CRACK = np.array(_CRACK, dtype=np.int64)
+
+
+def _greedy_plans(options: Options, firing: str, rnd: int, own: dict, enemy: dict, idx) -> tuple:
+    """``odds._assignment`` for every battle at once: shooters best shot first (ties by unit code),
+    each taking the uncovered enemy it is likeliest to hit, then reduced, more valuable, by id.
+    Returns (target column per shooter or -1, hit chance per shooter), each (battles, shooters)."""
+    own_base, enemy_base = own["base"], enemy["base"]
+    own_hp, enemy_hp = own["hp"][idx], enemy["hp"][idx]
+    own_alive = (own_hp > 0) & own["present"][idx]
+    enemy_alive = (enemy_hp > 0) & enemy["present"][idx]
+    # effective values (5.2.a) and hit chances, shooter x enemy: static within a firing moment
+    bonus = firing == DEFENDER and rnd <= 2
+    value = (_VALUES[own_base >> 3][:, None]
+             + (bonus & ((enemy_base & _CROSSING) > 0))[None, :]
+             - ((enemy_base & _ENTRENCHED) > 0)[None, :] - _IS_CRACK[enemy_base >> 3][None, :])
+    chance = np.where(value > 0, np.minimum(value, 5 if "H-2" in options else 6) / 6, 0.0)
+    best = np.where(enemy_alive[:, None, :], value[None, :, :], -99).max(axis=2)  # (battles, shooters)
+    own_code = own_base[None, :] | np.where(own_hp == 1, _REDUCED, 0)
+    order = np.argsort(np.where(own_alive, -best * 64 + own_code, 1 << 40), axis=1, kind="stable")
+    enemy_reduced = (enemy_hp == 1).astype(np.int64)
+    tie = (((enemy_reduced * 8 + _VALUES[enemy_base >> 3][None, :]) * 8 + _NAME_RANK[enemy_base >> 3][None, :]) * 64
+           + (enemy_base[None, :] | enemy_reduced * _REDUCED))
+    # uncovered enemies first (64 << 20), then the likeliest hit, then the ties above; the dead never
+    tie = np.where(enemy_alive, tie, -(1 << 40))
+    uncovered = np.full(enemy_alive.shape, 64 << 20, dtype=np.int64)
+    rows = (value + 16) << 20  # by shooter
+    battles = np.arange(idx.size)
+    targets = np.full(own_alive.shape, -1, dtype=np.int64)
+    p = np.zeros(own_alive.shape)
+    for rank in range(own_alive.shape[1]):
+        shooter = order[:, rank]
+        shoots = own_alive[battles, shooter]
+        if not shoots.any():
+            break
+        target = (rows[shooter] + tie + uncovered).argmax(axis=1)
+        if shoots.all():
+            targets[:, rank] = target
+            p[:, rank] = chance[shooter, target]
+            uncovered[battles, target] = 0
+        else:
+            targets[:, rank] = np.where(shoots, target, -1)
+            p[:, rank] = np.where(shoots, chance[shooter, target], 0.0)
+            uncovered[battles[shoots], target[shoots]] = 0
+    return targets, p
+
+
+def _plans_by_position(options: Options, firing: str, rnd: int, own: dict, enemy: dict, idx) -> tuple:
+    """The firing plan of each distinct position among the battles, by ``odds._assignment``."""
     own_hp, enemy_hp = own["hp"][idx], enemy["hp"][idx]
     own_alive = (own_hp > 0) & own["present"][idx]
     enemy_alive = (enemy_hp > 0) & enemy["present"][idx]
@@ -123,9 +187,8 @@ def _fire(options: Options, firing: str, rnd: int, own: dict, enemy: dict, activ
     configs = states[first]
     inverse = inverse.reshape(-1)
     n_own = own_hp.shape[1]
-    n_shots = n_own
-    shot_target = np.full((configs.shape[0], n_shots), -1, dtype=np.int64)
-    shot_p = np.zeros((configs.shape[0], n_shots))
+    shot_target = np.full((configs.shape[0], n_own), -1, dtype=np.int64)
+    shot_p = np.zeros((configs.shape[0], n_own))
     rnd_class = min(rnd, 3)
     for c, config in enumerate(configs):
         o_cols = [i for i in range(n_own) if config[i] > 0]
@@ -141,11 +204,4 @@ def _fire(options: Options, firing: str, rnd: int, own: dict, enemy: dict, activ
         for shot, (s, t, p) in enumerate(plan):
             shot_target[c, shot] = e_cols[e_order[t]]
             shot_p[c, shot] = p
-    targets = shot_target[inverse]
-    hits = (rng.random(targets.shape) < shot_p[inverse]) & (targets >= 0)
-    n_enemy = enemy_hp.shape[1]
-    flat = (np.arange(idx.size)[:, None] * n_enemy + targets)[hits]
-    damage = np.bincount(flat, minlength=idx.size * n_enemy).reshape(idx.size, n_enemy)
-    enemy["hp"][idx] = np.maximum(enemy_hp - damage, 0).astype(np.int8)
-
-
+    return shot_target[inverse], shot_p[inverse]

@@ -181,6 +181,39 @@ def test_fast_firing_policy_is_the_engines():
                     == _assignment_engine(options, firing, rnd, shooters, enemies))
 
 
+def test_vectorised_firing_policy_is_the_exact_methods():
+    """The simulator's targets for thousands of battles at once (``_greedy_plans``) are the plan
+    ``_assignment`` gives each position (up to swapping identical units)."""
+    import numpy as np
+    from ahd.bench import _random_force
+    from ahd.montecarlo import _greedy_plans, _plans_by_position
+    from ahd.odds import _REDUCED, _encode
+    from ahd.options import Options
+    rng = np.random.default_rng(5)
+    for k in range(60):
+        options = Options.parse({"H-2": bool(k % 2)})
+        firing, rnd = ("attacker", "defender")[k % 2], int(rng.integers(1, 4))
+        sides = []
+        for defending in (False, True):
+            codes = [_encode(Fighter.parse(x)) for x in _random_force(rng, int(rng.integers(1, 9)), defending)]
+            base = np.array([c & ~_REDUCED for c in codes], dtype=np.int64)
+            hp = rng.integers(0, 3, size=(200, len(codes))).astype(np.int8)
+            hp[:, 0] = np.maximum(hp[:, 0], 1)  # every side has someone alive
+            sides.append({"base": base, "hp": hp, "present": rng.random((200, len(codes))) < 0.9})
+            sides[-1]["present"][:, 0] = True
+        own, enemy = sides if firing == "attacker" else sides[::-1]
+        idx = np.arange(200)
+        fast, slow = _greedy_plans(options, firing, rnd, own, enemy, idx), _plans_by_position(options, firing, rnd, own, enemy, idx)
+
+        def shots(plan, b):
+            targets, p = plan
+            own_codes = own["base"] | np.where(own["hp"][b] == 1, _REDUCED, 0)
+            enemy_codes = enemy["base"] | np.where(enemy["hp"][b] == 1, _REDUCED, 0)
+            return sorted((int(enemy_codes[t]), round(float(q), 12)) for t, q in zip(targets[b], p[b]) if t >= 0)
+        for b in range(200):
+            assert shots(fast, b) == shots(slow, b), (k, b)
+
+
 def test_auto_method_is_exact_when_small_and_sampled_when_large():
     from ahd.odds import AUTO_MAX_STATES, estimate_states, odds
     small = odds(["FV", "MF"], ["MF:entrenched"])
