@@ -48,6 +48,12 @@ def _distances(board: Board) -> dict[str, dict[str, int]]:
     return result
 
 
+@lru_cache(maxsize=4)
+def _near(board: Board) -> dict[str, tuple[str, ...]]:
+    """The boxes within two links of each box (itself included)."""
+    return {box: tuple(b for b, d in dist.items() if d <= 2) for box, dist in _distances(board).items()}
+
+
 @lru_cache(maxsize=50_000)
 def _win_chance(attackers: tuple[str, ...], defenders: tuple[str, ...]) -> float:
     """Attacker's chance to win (exact when small; a strength ratio otherwise)."""
@@ -97,8 +103,8 @@ class HeuristicBot:
     # ------------------------------------------------------------------ evaluation helpers
     def _threat(self, state: State, box: str, side: Side) -> int:
         """Enemy units within two links of ``box``."""
-        dist = _distances(state.board)[box]
-        return sum(1 for u in state.units_of(side.enemy) if dist.get(u.location, 9) <= 2)
+        enemy, by_box = side.enemy, state.by_box
+        return sum(1 for b in _near(state.board)[box] for u in by_box[b] if u.side is enemy)
 
     def _value(self, state: State, box: str, side: Side) -> float:
         """What holding ``box`` is worth to ``side`` (its own value plus the enemy's loss)."""
@@ -114,7 +120,7 @@ class HeuristicBot:
 
     def field(self, state: State, side: Side) -> dict[str, float]:
         """The potential of every box for ``side`` (cached per half-turn and control)."""
-        key = (id(state), state.turn, side, tuple([c is side for c in state.control.values()]))
+        key = (id(state), state.turn, side, tuple(state.control.values()))
         if key == self._field_key:
             return self._field
         dist = _distances(state.board)
@@ -181,14 +187,19 @@ class HeuristicBot:
     def _best_orders(self, game: Game, origin: str) -> list[tuple[float, Action]]:
         state = game.state
         orders = []
+        moves: dict[tuple, tuple | None] = {}  # units alike in all a move's legality and score read
         for unit in state.units_in(origin, state.phasing):
             if movement._ready(state, unit) is not None:
                 continue
+            alike = (unit.type.code, unit.strength, unit.jumped)
+            if alike not in moves:
+                moves[alike] = max(((self._move_score(state, unit, path), path, lines)
+                                    for path, lines in movement.legal_paths(state, unit)),
+                                   key=lambda m: m[0], default=None)
             best: tuple[float, Action] | None = None
-            for path, lines in movement.legal_paths(state, unit):
-                score = self._move_score(state, unit, path)
-                if best is None or score > best[0]:
-                    best = (score, Move(unit.id, path, lines))
+            if moves[alike] is not None:
+                score, path, lines = moves[alike]
+                best = (score, Move(unit.id, path, lines))
             entrench = self._entrench_score(state, unit)
             if entrench is not None and (best is None or entrench > best[0]):
                 best = (entrench, Entrench(unit.id))
