@@ -130,47 +130,38 @@ _IS_CRACK = np.array(_CRACK, dtype=np.int64)
 
 
 def _greedy_plans(options: Options, firing: str, rnd: int, own: dict, enemy: dict, idx) -> tuple:
-    """``odds._assignment`` for every battle at once: shooters best shot first (ties by unit code),
-    each taking the uncovered enemy it is likeliest to hit, then reduced, more valuable, by id.
-    Returns (target column per shooter or -1, hit chance per shooter), each (battles, shooters)."""
+    """``odds._assignment`` for every battle at once. Returns (target column per shooter or -1, hit
+    chance per shooter), each (battles, shooters).
+
+    An effective value (5.2.a) is the shooter's value plus a term of the target's alone (crossing
+    bonus, entrenched, crack infantry), so every shooter ranks the enemies alike: by that term, then
+    reduced, more valuable, by id. Shooters go best first (ties by unit code) and each takes the
+    best uncovered enemy; once all are covered the rest take the best one."""
     own_base, enemy_base = own["base"], enemy["base"]
     own_hp, enemy_hp = own["hp"][idx], enemy["hp"][idx]
     own_alive = (own_hp > 0) & own["present"][idx]
     enemy_alive = (enemy_hp > 0) & enemy["present"][idx]
-    # effective values (5.2.a) and hit chances, shooter x enemy: static within a firing moment
     bonus = firing == DEFENDER and rnd <= 2
-    value = (_VALUES[own_base >> 3][:, None]
-             + (bonus & ((enemy_base & _CROSSING) > 0))[None, :]
-             - ((enemy_base & _ENTRENCHED) > 0)[None, :] - _IS_CRACK[enemy_base >> 3][None, :])
+    shooter_value = _VALUES[own_base >> 3]
+    target_term = ((bonus & ((enemy_base & _CROSSING) > 0)).astype(np.int64)
+                   - ((enemy_base & _ENTRENCHED) > 0) - _IS_CRACK[enemy_base >> 3])
+    value = shooter_value[:, None] + target_term[None, :]
     chance = np.where(value > 0, np.minimum(value, 5 if "H-2" in options else 6) / 6, 0.0)
-    best = np.where(enemy_alive[:, None, :], value[None, :, :], -99).max(axis=2)  # (battles, shooters)
-    own_code = own_base[None, :] | np.where(own_hp == 1, _REDUCED, 0)
-    order = np.argsort(np.where(own_alive, -best * 64 + own_code, 1 << 40), axis=1, kind="stable")
-    enemy_reduced = (enemy_hp == 1).astype(np.int64)
-    tie = (((enemy_reduced * 8 + _VALUES[enemy_base >> 3][None, :]) * 8 + _NAME_RANK[enemy_base >> 3][None, :]) * 64
-           + (enemy_base[None, :] | enemy_reduced * _REDUCED))
-    # uncovered enemies first (64 << 20), then the likeliest hit, then the ties above; the dead never
-    tie = np.where(enemy_alive, tie, -(1 << 40))
-    uncovered = np.full(enemy_alive.shape, 64 << 20, dtype=np.int64)
-    rows = (value + 16) << 20  # by shooter
-    battles = np.arange(idx.size)
-    targets = np.full(own_alive.shape, -1, dtype=np.int64)
-    p = np.zeros(own_alive.shape)
-    for rank in range(own_alive.shape[1]):
-        shooter = order[:, rank]
-        shoots = own_alive[battles, shooter]
-        if not shoots.any():
-            break
-        target = (rows[shooter] + tie + uncovered).argmax(axis=1)
-        if shoots.all():
-            targets[:, rank] = target
-            p[:, rank] = chance[shooter, target]
-            uncovered[battles, target] = 0
-        else:
-            targets[:, rank] = np.where(shoots, target, -1)
-            p[:, rank] = np.where(shoots, chance[shooter, target], 0.0)
-            uncovered[battles[shoots], target[shoots]] = 0
-    return targets, p
+    # shooters: best value first, then by unit code (which a reduction raises by _REDUCED); the absent last
+    order = np.argsort((-shooter_value * 64 + own_base) + (own_hp == 1) * _REDUCED + (~own_alive) * (1 << 20),
+                       axis=1, kind="stable")
+    # enemies, best first: the target term, reduced, value, type name, unit code; the dead last
+    rank_key = ((((target_term + 8) * 2 * 8 + _VALUES[enemy_base >> 3]) * 8 + _NAME_RANK[enemy_base >> 3]) * 64
+                + enemy_base)
+    ranking = np.argsort(-rank_key - (enemy_hp == 1) * (8 * 8 * 64 + _REDUCED) + (~enemy_alive) * (1 << 20),
+                         axis=1, kind="stable")
+    alive = enemy_alive.sum(axis=1, keepdims=True)
+    ranks = np.arange(own_alive.shape[1])[None, :]
+    pick = np.where(ranks < alive, np.minimum(ranks, enemy_alive.shape[1] - 1), 0)
+    targets = np.take_along_axis(ranking, pick, axis=1)
+    shoots = np.take_along_axis(own_alive, order, axis=1)
+    p = np.where(shoots, chance[order, targets], 0.0)
+    return np.where(shoots, targets, -1), p
 
 
 def _plans_by_position(options: Options, firing: str, rnd: int, own: dict, enemy: dict, idx) -> tuple:

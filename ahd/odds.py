@@ -18,8 +18,10 @@ told apart, yet a battle of 5-8 mixed units a side still has from tens of thousa
 of reachable states, and the exact method takes seconds to minutes there; up to 4 a side it takes a
 few milliseconds. ``odds(...)`` (and ``odds_for``) therefore answer exactly up to
 ``AUTO_MAX_STATES`` states and otherwise by ``simulate_battles``, saying which in ``result.method``.
-The 50 ms target for 8 v 8 is not met by either method in pure Python: the sampled answer for 5-8
-units a side takes about 0.1-1 s (``python -m ahd bench --odds`` prints the figures).
+So exact stops at ``AUTO_MAX_STATES`` (2,000) states: nearly every battle of up to 4 units a side, almost
+no mixed battle of 5-8. Beyond it the sampled answer (5,000 battles in numpy, a standard error of at
+most 0.7 points) takes about 20-50 ms for 5-8 units a side (``python -m ahd bench --odds`` prints the
+figures).
 """
 from __future__ import annotations
 
@@ -466,12 +468,11 @@ def battle_odds(attacker: Sequence, defender: Sequence, *, round: int = 1, firin
 
 
 # --------------------------------------------------------------------------- exact or sampled
-#: Where ``odds`` stops computing exactly. The exact chain costs roughly 0.1-0.3 ms per battle state
-#: with cold caches (2-core Xeon), and sampling a mid-sized battle is no cheaper (each distinct
-#: position of the sampled battles needs its firing plan), so exact is kept up to a few thousand
-#: states: battles of up to 4 units a side nearly all fit (median ~3 ms). At 5-8 units a side almost
-#: none do (tens of thousands to millions of states: seconds to minutes exactly), and they are
-#: sampled instead: ``AUTO_SAMPLES`` simulated battles, a standard error of at most 0.7 points.
+#: Where ``odds`` stops computing exactly. The exact chain costs roughly 0.02-0.1 ms per battle state
+#: with cold caches (2-core Xeon), so up to this many states it answers within about the time of
+#: ``AUTO_SAMPLES`` simulated battles (10-50 ms): battles of up to 4 units a side nearly all fit
+#: (median ~1 ms). At 5-8 units a side almost none do (tens of thousands to millions of states:
+#: seconds to minutes exactly), and they are sampled instead, a standard error of at most 0.7 points.
 AUTO_MAX_STATES = 2_000
 AUTO_SAMPLES = 5_000
 
