@@ -53,7 +53,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         raise ValueError(f"player {base!r} takes no settings, got {name!r}")
     settings: dict = {}
     kinds = {"seconds": float, "iterations": int, "candidates": int, "horizon": int, "depth": int, "margin": float,
-             "searched": str}
+             "searched": str, "assaults": int, "assault_odds": float}
     for item in spec.split(","):
         key, eq, value = item.partition("=")
         key = key.strip()

@@ -6,6 +6,7 @@ import pytest
 import ahd
 from ahd.bots import RandomBot, play
 from ahd.search import SEARCHED, SearchBot, SearchError
+from conftest import units_at
 from test_bots import GAMES, SCENARIOS, Strict, play_strict
 
 
@@ -105,3 +106,39 @@ def test_finished_game_is_refused():
     play(game, RandomBot(1), RandomBot(2))
     with pytest.raises(ValueError, match="game is over"):
         tiny(1).choose(game)
+
+
+def test_assault_plans_send_the_whole_stack_where_one_unit_would_lose():
+    """The heuristic weighs one unit's attack alone; the search bot also tries the whole stack's."""
+    from conftest import make_game
+    from ahd.odds import battle_odds
+    from ahd.search import _follow
+    game = make_game([("union", "MF", "fort_smith", 4), ("confederate", "MF", "little_rock", 2, True)])
+    mf = "MF:crossing" if game.state.board.enters_over_water("little_rock", "fort_smith") else "MF"
+    alone = battle_odds([mf], ["MF:entrenched"] * 2).attacker_wins
+    together = battle_odds([mf] * 4, ["MF:entrenched"] * 2).attacker_wins
+    assert alone < 0.05 < 0.5 < together
+    bot = SearchBot(1, iterations=1, assaults=2, assault_odds=0.5)
+    actions = game.legal_actions()
+    plans = bot._assault_plans(game, actions, [ahd.EndMovement()])
+    assert (ahd.BeginMarch("fort_smith"), "little_rock") in plans
+    assert SearchBot(1, iterations=1, assault_odds=together + 0.01)._assault_plans(game, actions, []) == []
+    assert SearchBot(1, iterations=1, assaults=0)._assault_plans(game, actions, []) == []
+    # carried out order by order: every unit that can reach the enemy goes, then the march ends
+    plan = (ahd.Side.UNION, game.state.turn, "fort_smith", "little_rock")
+    game.apply(ahd.BeginMarch("fort_smith"))
+    bot.plan = plan
+    while game.decision == "march":
+        action = bot.choose(game)
+        assert action == _follow(plan, game, None)
+        game.apply(action)
+    assert len(units_at(game, "little_rock", ahd.Side.UNION)) == 4 and not units_at(game, "fort_smith")
+
+
+def test_assault_settings_are_checked():
+    with pytest.raises(SearchError, match="assaults"):
+        SearchBot(1, assaults=-1)
+    with pytest.raises(SearchError, match="assault_odds"):
+        SearchBot(1, assault_odds=1.5)
+    from ahd.bots import make_bot
+    assert make_bot("search:assaults=0,assault_odds=0.7", 1).assault_odds == 0.7
