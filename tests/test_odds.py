@@ -141,6 +141,16 @@ def test_exact_and_monte_carlo_agree(attacker, defender):
     assert abs(sim.expected_rounds - exact.expected_rounds) < 0.05 * exact.expected_rounds + 0.05
 
 
+@pytest.mark.rule("O-2.2")
+def test_exact_and_monte_carlo_agree_under_battlefield_targets():
+    """Under O-2.2 the simulator plans each distinct position by the engine's own search."""
+    attacker, defender = ["FV", "MF", "CV"], ["MF:entrenched", "FS"]
+    exact = battle_odds(attacker, defender, options={"O-2.2": True})
+    sim = simulate_battles(attacker, defender, 100_000, seed=3, options={"O-2.2": True})
+    assert abs(sim.attacker_wins - exact.attacker_wins) <= 3 * sim.stderr(exact.attacker_wins)
+    assert abs(sim.defender_wins - exact.defender_wins) <= 3 * sim.stderr(exact.defender_wins)
+
+
 def test_odds_for_a_proposed_attack_and_the_battle_in_progress():
     import ahd
     from ahd.odds import odds_for
