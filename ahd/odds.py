@@ -332,18 +332,19 @@ def _assignment(options: Options, firing: str, rnd: int, shooters: tuple, enemie
     bonus = firing == DEFENDER and rnd <= 2
     h2 = "H-2" in options
     e_ids = _ids("E", enemies)
-    e_static = [(bool(t & _REDUCED), _TYPE_VALUE[t >> 3], e_ids[j]) for j, t in enumerate(enemies)]
-    values = [[combat.shot_value(_TYPE_VALUE[s >> 3], crossing_bonus=bonus and bool(t & _CROSSING),
-                                 target_entrenched=bool(t & _ENTRENCHED), target_crack_infantry=_CRACK[t >> 3])
-               for t in enemies] for s in shooters]
-    order = sorted(range(len(shooters)), key=lambda i: -max(values[i]))
-    covered: set[int] = set()
+    # an effective value is the shooter's value plus a term of the target's alone (5.2.a), so every
+    # shooter ranks the enemies alike: by that term, then reduced, more valuable, by id
+    term = [combat.shot_value(0, crossing_bonus=bonus and bool(t & _CROSSING), target_entrenched=bool(t & _ENTRENCHED),
+                              target_crack_infantry=_CRACK[t >> 3]) for t in enemies]
+    ranking = sorted(range(len(enemies)), reverse=True,
+                     key=lambda j: (term[j], bool(enemies[j] & _REDUCED), _TYPE_VALUE[enemies[j] >> 3], e_ids[j]))
+    # best shot first (stable: ties keep the shooters' order); each takes the best enemy not yet
+    # covered, and once all are covered the best one
+    order = sorted(range(len(shooters)), key=lambda i: -_TYPE_VALUE[shooters[i] >> 3])
     plan = []
-    for i in order:
-        row = values[i]
-        j = max(range(len(enemies)), key=lambda j: (j not in covered, row[j]) + e_static[j])
-        covered.add(j)
-        plan.append((i, j, combat.hit_probability(row[j], h2)))
+    for rank, i in enumerate(order):
+        j = ranking[rank] if rank < len(ranking) else ranking[0]
+        plan.append((i, j, combat.hit_probability(_TYPE_VALUE[shooters[i] >> 3] + term[j], h2)))
     return tuple(plan)
 
 
@@ -368,30 +369,43 @@ def _assignment_engine(options: Options, firing: str, rnd: int, shooters: tuple,
 
 @lru_cache(maxsize=200_000)
 def _volley(options: Options, h2: bool, firing: str, rnd: int, shooters: tuple, enemies: tuple):
-    """[(p, enemies after)] for one firing moment of ``shooters`` at ``enemies`` (int-encoded)."""
+    """[(p, enemies after)] for one firing moment of ``shooters`` at ``enemies`` (int-encoded).
+
+    Targets alike (same code, same shots at them) are taken together: how many of them come out
+    intact, reduced or destroyed is multinomial, so n alike targets give at most (n+2)(n+1)/2
+    outcomes instead of 3^n."""
     shots: dict[int, list[float]] = defaultdict(list)
     for _, target, p in _assignment(options, firing, rnd, shooters, enemies):
         shots[target].append(p)
-    results: dict[tuple, float] = {(): 1.0}
+    alike: dict[tuple, int] = defaultdict(int)
     for index, code in enumerate(enemies):
-        hits = [1.0]
-        for p in shots.get(index, ()):
+        alike[(code, tuple(sorted(shots.get(index, ()))))] += 1
+    results: dict[tuple, float] = {(): 1.0}
+    for (code, ps), count in alike.items():
+        hits = [1.0]  # distribution of the number of hits on one such target
+        for p in ps:
             nxt = [0.0] * (len(hits) + 1)
             for k, q in enumerate(hits):
                 nxt[k] += q * (1 - p)
                 nxt[k + 1] += q * p
             hits = nxt
-        reduced = code & _REDUCED
-        # what is left of this target after 0, 1, 2+ hits
-        left = ((code,), () if reduced else (code | _REDUCED,), ())
-        damage: dict[tuple, float] = defaultdict(float)
-        for k, q in enumerate(hits):
-            damage[left[min(k, 1 if reduced else 2)]] += q
+        if code & _REDUCED:  # one hit destroys a reduced unit
+            intact, reduced, gone = hits[0], 0.0, sum(hits[1:])
+        else:
+            intact, reduced, gone = hits[0], sum(hits[1:2]), sum(hits[2:])
+        damage: dict[tuple, float] = {}
+        for k0 in range(count + 1):
+            for k1 in range(count - k0 + 1):
+                k2 = count - k0 - k1
+                q = (math.comb(count, k0) * math.comb(count - k0, k1)
+                     * intact ** k0 * reduced ** k1 * gone ** k2)
+                if q:
+                    part = (code,) * k0 + (code | _REDUCED,) * k1
+                    damage[part] = damage.get(part, 0.0) + q
         combined: dict[tuple, float] = defaultdict(float)
         for rest, p in results.items():
             for part, q in damage.items():
-                if q:
-                    combined[rest + part] += p * q
+                combined[rest + part] += p * q
         results = combined
     merged: dict[tuple, float] = defaultdict(float)
     for after, p in results.items():
