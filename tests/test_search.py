@@ -122,7 +122,7 @@ def test_assault_plans_send_the_whole_stack_where_one_unit_would_lose():
     actions = game.legal_actions()
     plans = bot._assault_plans(game, actions, [ahd.EndMovement()])
     assert (ahd.BeginMarch("fort_smith"), "little_rock") in plans
-    assert SearchBot(1, iterations=1, assault_odds=together + 0.01)._assault_plans(game, actions, []) == []
+    assert SearchBot(1, iterations=1, assaults=2, assault_odds=together + 0.01)._assault_plans(game, actions, []) == []
     assert SearchBot(1, iterations=1, assaults=0)._assault_plans(game, actions, []) == []
     # carried out order by order: every unit that can reach the enemy goes, then the march ends
     plan = (ahd.Side.UNION, game.state.turn, "fort_smith", "little_rock")
@@ -142,3 +142,4 @@ def test_assault_settings_are_checked():
         SearchBot(1, assault_odds=1.5)
     from ahd.bots import make_bot
     assert make_bot("search:assaults=0,assault_odds=0.7", 1).assault_odds == 0.7
+    assert SearchBot(1).assaults == 0  # off unless asked for
