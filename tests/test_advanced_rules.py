@@ -664,10 +664,10 @@ def test_a_leader_retreats_with_his_army():
     assert game.state.leaders["lee"].location == "lexington"
 
 
-@pytest.mark.rule("AO-8.2.1")
-def test_a_leader_reinforces_without_using_the_quota():
+def lee_near_an_attack_on_cincinnati(options):
+    """Three Confederate FV attack three Union MF in Cincinnati by rail; Lee (3) waits in Louisville."""
     game = make_game([("union", "MF", "cincinnati", 3), ("confederate", "FV", "lexington", 3),
-                      ("confederate", "MF", "louisville")], options=LEADERS_ON)
+                      ("confederate", "MF", "louisville")], options=options)
     pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
     leader_at(game, "lee", "louisville", 3)
     game.apply(ahd.BeginMarch("lexington"))
@@ -676,6 +676,12 @@ def test_a_leader_reinforces_without_using_the_quota():
     if game.decision == "march":
         game.apply(ahd.EndMarch())
     game.apply(ahd.EndMovement())
+    return game
+
+
+@pytest.mark.rule("AO-8.2.1")
+def test_a_leader_reinforces_without_using_the_quota():
+    game = lee_near_an_attack_on_cincinnati(LEADERS_ON)
     assert_refused(game, ahd.LeaderReinforce("lee"), "3.a")      # round 1: the defender's targets first
     pass_until(game, lambda g: g.decision == "battle_options" and g.battle.firing is C, roll=6)
     assert ahd.LeaderReinforce("lee") in game.legal_actions()
@@ -1119,16 +1125,7 @@ def test_a_stack_in_its_own_city_needs_a_line_to_another():
 @pytest.mark.rule("A-7")
 @pytest.mark.rule("AO-8.2.2")
 def test_a_leader_reinforcing_raises_the_day_s_command_at_once():
-    game = make_game([("union", "MF", "cincinnati", 3), ("confederate", "FV", "lexington", 3),
-                      ("confederate", "MF", "louisville")], options=with_rules("A-7", "AO-8.2"))
-    pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
-    leader_at(game, "lee", "louisville", 3)
-    game.apply(ahd.BeginMarch("lexington"))
-    for i in (1, 2, 3):
-        game.apply(ahd.Move(f"C-FV-0{i}", ("lexington", "cincinnati"), ("rail",)))
-    if game.decision == "march":
-        game.apply(ahd.EndMarch())
-    game.apply(ahd.EndMovement())
+    game = lee_near_an_attack_on_cincinnati(with_rules("A-7", "AO-8.2"))
     pass_until(game, lambda g: g.decision == "battle_options" and g.battle.firing is C, roll=6)
     assert game.battle.command[C] == 5           # 1861 Confederate: a 6 reads 5
     game.apply(ahd.LeaderReinforce("lee"))
