@@ -32,6 +32,16 @@ class RandomBot:
         return actions[int(self.rng.integers(len(actions)))]
 
 
+def _flag(text: str) -> bool:
+    """``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``."""
+    value = text.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(text)
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot by its CLI name: ``random``, ``heuristic`` or ``search``.
 
@@ -53,7 +63,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         raise ValueError(f"player {base!r} takes no settings, got {name!r}")
     settings: dict = {}
     kinds = {"seconds": float, "iterations": int, "candidates": int, "horizon": int, "depth": int, "margin": float,
-             "searched": str, "assaults": int, "assault_odds": float}
+             "searched": str, "assaults": int, "assault_odds": float, "campaign": _flag, "campaign_odds": float}
     for item in spec.split(","):
         key, eq, value = item.partition("=")
         key = key.strip()

@@ -23,7 +23,7 @@ from .actions import (Action, BeginMarch, CavalryRetreat, EndMarch, EndMovement,
                       Recruit, Reinforce, Retreat)
 from .board import VICTORY_CITIES, Board
 from .game import Game
-from .odds import OddsError, battle_odds
+from .odds import OddsError, battle_odds, odds
 from .sides import Side
 from .state import State
 from .units import Unit
@@ -281,9 +281,12 @@ class HeuristicBot:
                 for u in combat.battle_units(state, battle, side)]
         theirs = [_spec(state, u, crossing=u.crossing and side is battle.defender and battle.round <= 2)
                   for u in combat.battle_units(state, battle, side.enemy)]
-        if side is battle.attacker:
-            return _win_chance(tuple(sorted(mine[:5])), tuple(sorted(theirs[:4])))
-        return 1.0 - _win_chance(tuple(sorted(theirs[:5])), tuple(sorted(mine[:4])))
+        attackers, defenders = (mine, theirs) if side is battle.attacker else (theirs, mine)
+        if len(attackers) > 5 or len(defenders) > 4:  # the whole of both forces, simulated (fixed seed)
+            chance = odds(attackers, defenders, method="monte carlo", samples=2_000).attacker_wins
+        else:
+            chance = _win_chance(tuple(sorted(attackers)), tuple(sorted(defenders)))
+        return chance if side is battle.attacker else 1.0 - chance
 
     def _battle_options(self, game: Game, actions: list[Action]) -> Action:
         side = game.state.battle.firing

@@ -19,6 +19,12 @@ material (final army-maximum difference +1.6 as Union, +5.5 as Confederacy) but 
 Union (heuristic 7/200), and 183/200 as Confederacy against 193/200: one half-turn of lookahead does
 not see a city left open for the Union's final sweep. Hence off by default.
 
+Campaign plan (on by default, ``campaign=False`` to turn it off): at a movement decision the march
+proposed by ``ahd.campaign.CampaignPlan`` (storm the enemy's strongest objective when the whole army
+that can reach it has ``campaign_odds`` to win; else, when the heuristic is idle, gather spare units
+next to it) becomes the default option, tried against the heuristic's in the continuations and
+carried out order by order if kept. The heuristic alone never takes a defended Richmond.
+
 Budget: ``iterations`` dice samples per candidate (deterministic for a seed), or else a time
 budget of ``seconds`` per decision (default 1 s; whole rounds of candidates only, so a decision takes
 at most about ``seconds`` plus one continuation). A decision with one legal action, or a kind of
@@ -31,7 +37,8 @@ import time
 import numpy as np
 
 from . import movement
-from .actions import Action, BeginMarch, CavalryRetreat, EndMarch, HoldGround, Move, OpenFire, Reinforce, Retreat
+from .actions import Action, BeginMarch, CavalryRetreat, HoldGround, OpenFire, Reinforce, Retreat
+from .campaign import CampaignPlan, Orders, follow, idle_score
 from .errors import AhdError
 from .game import Game
 from .heuristic import HeuristicBot, _spec, _win_chance
@@ -57,7 +64,7 @@ class SearchBot:
                  seconds: float | None = 1.0, iterations: int | None = None, candidates: int = 3,
                  horizon: int = 1, depth: int | None = None, margin: float = 0.3,
                  searched: tuple[str, ...] = DEFAULT_SEARCHED, assaults: int = 0,
-                 assault_odds: float = 0.5) -> None:
+                 assault_odds: float = 0.5, campaign: bool = True, campaign_odds: float = 0.6) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
@@ -73,6 +80,10 @@ class SearchBot:
             raise SearchError(f"assaults must be a non-negative integer, got {assaults!r}")
         if not 0.0 <= assault_odds <= 1.0:
             raise SearchError(f"assault_odds must be a probability, got {assault_odds!r}")
+        if not isinstance(campaign, bool):
+            raise SearchError(f"campaign must be True or False, got {campaign!r}")
+        if not 0.0 <= campaign_odds <= 1.0:
+            raise SearchError(f"campaign_odds must be a probability, got {campaign_odds!r}")
         unknown = set(searched) - set(SEARCHED)
         if unknown:
             raise SearchError(f"cannot search decisions {sorted(unknown)}; searchable: {', '.join(SEARCHED)}")
@@ -86,9 +97,11 @@ class SearchBot:
         self.searched = tuple(searched)
         self.assaults = assaults
         self.assault_odds = assault_odds
-        self.plan: tuple | None = None  # (side, turn, origin, destination) of the assault being carried out
+        self.orders: Orders | None = None  # the planned march being carried out
         self.heuristic = HeuristicBot(rng=self.rng)
-        self.stats = {"decisions": 0, "searched": 0, "changed": 0, "assaults": 0, "rollouts": 0, "seconds": 0.0}
+        self.campaign = CampaignPlan(self.heuristic, odds=campaign_odds) if campaign else None
+        self.stats = {"decisions": 0, "searched": 0, "changed": 0, "assaults": 0, "campaign": 0, "rollouts": 0,
+                      "seconds": 0.0}
 
     # ------------------------------------------------------------------ entry point
     def choose(self, game: Game) -> Action:
@@ -98,32 +111,42 @@ class SearchBot:
         self.stats["decisions"] += 1
         if len(actions) == 1:
             return actions[0]
-        planned = _follow(self.plan, game, actions)
+        planned = follow(self.orders, game, actions)
         if planned is not None:
             return planned
-        self.plan = None
+        self.orders = None
         if game.decision not in self.searched:
             return self.heuristic.choose(game)
-        options = self._options(game, actions)
-        plans = self._assault_plans(game, actions, options) if game.decision == "movement" else []
-        options += [action for action, _ in plans]
+        ranked = self.heuristic.ranked(game, actions) if game.decision in ("movement", "march") else None
+        options = self._options(game, actions, ranked)
+        plans: dict[Action, Orders] = {}
+        campaign = None
+        if game.decision == "movement":
+            plans.update(self._assault_plans(game, actions, options))
+            options += list(plans)
+            campaign = self.campaign.march(game, actions, idle_score(ranked)) if self.campaign else None
+            if campaign is not None:  # the plan is the default; the search may still find better
+                action, plans[action] = campaign
+                options = [action] + [a for a in options if a != action]
         if len(options) == 1:
-            return options[0]
-        start = time.perf_counter()
-        choice = self._search(game, options, dict(plans))
-        self.stats["searched"] += 1
-        self.stats["changed"] += choice != options[0]
-        self.stats["seconds"] += time.perf_counter() - start
-        if choice in dict(plans):
-            self.plan = (game.current_player, game.state.turn, choice.origin, dict(plans)[choice])
-            self.stats["assaults"] += 1
+            choice = options[0]
+        else:
+            start = time.perf_counter()
+            choice = self._search(game, options, plans)
+            self.stats["searched"] += 1
+            self.stats["changed"] += choice != options[0]
+            self.stats["seconds"] += time.perf_counter() - start
+        if choice in plans:
+            self.orders = plans[choice]
+            self.stats["campaign" if campaign is not None and choice == options[0] else "assaults"] += 1
         return choice
 
-    def _assault_plans(self, game: Game, actions: list[Action], options: list[Action]) -> list[tuple[Action, str]]:
-        """Up to ``assaults`` (march, destination) plans: all units of a box that can reach an enemy-held
-        box attack it together, where their exact odds reach ``assault_odds``; best odds x stake first."""
+    def _assault_plans(self, game: Game, actions: list[Action], options: list[Action]) -> dict[Action, Orders]:
+        """Up to ``assaults`` plans (a march and its orders): all units of a box that can reach an
+        enemy-held box attack it together, where their exact odds reach ``assault_odds``; best odds x
+        stake first."""
         if not self.assaults:
-            return []
+            return {}
         state = game.state
         side = state.phasing
         found = []
@@ -147,21 +170,23 @@ class SearchBot:
                 chance = _win_chance(tuple(sorted(attackers)), tuple(sorted(defenders)))
                 if chance >= self.assault_odds:
                     stake = self.heuristic._value(state, dest, side) + 4.0 * len(defenders)
-                    found.append((chance * stake, action.origin, dest, action))
+                    orders = Orders(side, state.turn, action.origin, {u.id: dest for u, _ in movers})
+                    found.append((chance * stake, action.origin, dest, action, orders))
         found.sort(key=lambda f: (-f[0], f[1], f[2]))
-        plans: list[tuple[Action, str]] = []
-        for _, _, dest, action in found:
-            if action not in options and all(action != a for a, _ in plans):
-                plans.append((action, dest))
+        plans: dict[Action, Orders] = {}
+        for _, _, _, action, orders in found:
+            if action not in options and action not in plans:
+                plans[action] = orders
             if len(plans) == self.assaults:
                 break
         return plans
 
-    def _options(self, game: Game, actions: list[Action]) -> list[Action]:
-        """The heuristic's choice first, then up to ``candidates - 1`` distinct alternatives."""
+    def _options(self, game: Game, actions: list[Action], scored: list[tuple[float, Action]] | None) -> list[Action]:
+        """The heuristic's choice first, then up to ``candidates - 1`` distinct alternatives
+        (``scored``: the heuristic's ranking at a movement or march decision)."""
         decision = game.decision
-        if decision in ("movement", "march"):
-            ranked = [a for _, a in self.heuristic.ranked(game, actions)]
+        if scored is not None:
+            ranked = [a for _, a in scored]
         else:
             first = self.heuristic.choose(game)
             ranked = [first]
@@ -188,7 +213,7 @@ class SearchBot:
         return out
 
     # ------------------------------------------------------------------ search
-    def _search(self, game: Game, options: list[Action], plans: dict | None = None) -> Action:
+    def _search(self, game: Game, options: list[Action], plans: dict[Action, Orders]) -> Action:
         side = game.current_player
         totals = np.zeros(len(options))
         rounds = 0
@@ -203,7 +228,7 @@ class SearchBot:
             dice = int(self.rng.integers(0, 2 ** 62))
             for i, action in enumerate(options):
                 t0 = time.perf_counter()
-                totals[i] += self._rollout(game, action, dice, side, (plans or {}).get(action))
+                totals[i] += self._rollout(game, action, dice, side, plans.get(action))
                 slowest = max(slowest, time.perf_counter() - t0)
             rounds += 1
         means = np.clip(totals / rounds, 1e-6, 1 - 1e-6)
@@ -213,12 +238,11 @@ class SearchBot:
             return options[best]
         return options[0]
 
-    def _rollout(self, game: Game, action: Action, dice: int, side: Side, dest: str | None = None) -> float:
-        """Play ``action`` (with its assault on ``dest``, if given) and go on with the heuristic for
+    def _rollout(self, game: Game, action: Action, dice: int, side: Side, orders: Orders | None = None) -> float:
+        """Play ``action`` (with its march ``orders``, if a plan) and go on with the heuristic for
         ``horizon`` half-turn ends; ``side``'s score."""
         self.stats["rollouts"] += 1
         sim = game.copy(dice_seed=dice)
-        plan = (side, sim.state.turn, action.origin, dest) if dest is not None else None
         sim.apply(action)
         player = HeuristicBot(rng=self.rng)  # a fresh one: its caches are per position
         start = (sim.state.turn, sim.state.phasing)
@@ -236,9 +260,9 @@ class SearchBot:
                 continue
             if self.depth is not None and moves >= self.depth:
                 break
-            planned = _follow(plan, sim, None)
+            planned = follow(orders, sim)
             if planned is None:
-                plan = None
+                orders = None
             sim.apply(planned if planned is not None else player.choose(sim))
             moves += 1
         if sim.is_over:
@@ -248,18 +272,3 @@ class SearchBot:
             p_union = live_value(sim.state, sim.scenario, sim.play_on)
         return p_union if side is Side.UNION else 1.0 - p_union
 
-
-def _follow(plan: tuple | None, game: Game, actions: list[Action] | None) -> Action | None:
-    """The next order of an assault plan in this march, or None when no plan applies here: every unit
-    of the origin that can reach the destination goes there (shortest path first), then the march ends."""
-    if plan is None or game.decision != "march":
-        return None
-    side, turn, origin, dest = plan
-    state = game.state
-    if game.current_player is not side or state.turn != turn or game.march_origin != origin:
-        return None
-    actions = game.legal_actions() if actions is None else actions
-    moves = [a for a in actions if isinstance(a, Move) and a.path[-1] == dest]
-    if moves:
-        return min(moves, key=lambda a: (len(a.path), a.unit, a.lines))
-    return EndMarch() if EndMarch() in actions else None

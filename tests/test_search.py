@@ -112,7 +112,7 @@ def test_assault_plans_send_the_whole_stack_where_one_unit_would_lose():
     """The heuristic weighs one unit's attack alone; the search bot also tries the whole stack's."""
     from conftest import make_game
     from ahd.odds import battle_odds
-    from ahd.search import _follow
+    from ahd.campaign import Orders, follow
     game = make_game([("union", "MF", "fort_smith", 4), ("confederate", "MF", "little_rock", 2, True)])
     mf = "MF:crossing" if game.state.board.enters_over_water("little_rock", "fort_smith") else "MF"
     alone = battle_odds([mf], ["MF:entrenched"] * 2).attacker_wins
@@ -121,16 +121,16 @@ def test_assault_plans_send_the_whole_stack_where_one_unit_would_lose():
     bot = SearchBot(1, iterations=1, assaults=2, assault_odds=0.5)
     actions = game.legal_actions()
     plans = bot._assault_plans(game, actions, [ahd.EndMovement()])
-    assert (ahd.BeginMarch("fort_smith"), "little_rock") in plans
-    assert SearchBot(1, iterations=1, assaults=2, assault_odds=together + 0.01)._assault_plans(game, actions, []) == []
-    assert SearchBot(1, iterations=1, assaults=0)._assault_plans(game, actions, []) == []
+    plan = plans[ahd.BeginMarch("fort_smith")]
+    assert set(plan.moves.values()) == {"little_rock"} and len(plan.moves) == 4
+    assert SearchBot(1, iterations=1, assaults=2, assault_odds=together + 0.01)._assault_plans(game, actions, []) == {}
+    assert SearchBot(1, iterations=1, assaults=0)._assault_plans(game, actions, []) == {}
     # carried out order by order: every unit that can reach the enemy goes, then the march ends
-    plan = (ahd.Side.UNION, game.state.turn, "fort_smith", "little_rock")
     game.apply(ahd.BeginMarch("fort_smith"))
-    bot.plan = plan
+    bot.orders = plan
     while game.decision == "march":
         action = bot.choose(game)
-        assert action == _follow(plan, game, None)
+        assert action == follow(plan, game)
         game.apply(action)
     assert len(units_at(game, "little_rock", ahd.Side.UNION)) == 4 and not units_at(game, "fort_smith")
 

@@ -1,0 +1,142 @@
+"""The search bot's campaign plan (issue 5): storm the strongest objective together, gather when idle."""
+from __future__ import annotations
+
+import pytest
+
+import ahd
+from ahd.campaign import CampaignPlan, Orders, follow, idle_score, objectives
+from ahd.heuristic import HeuristicBot, _distances
+from ahd.odds import odds
+from ahd.positions import pass_until, position_game
+from ahd.search import SearchBot, SearchError
+from conftest import units_at
+
+RICHMOND = [("confederate", "FS", "richmond", 4), ("confederate", "FV", "richmond", 4)]
+
+
+def plan() -> CampaignPlan:
+    return CampaignPlan(HeuristicBot(1))
+
+
+def test_objectives_are_the_victory_conditions():
+    assert set(objectives(ahd.Side.UNION)) == {"new_orleans", "mobile", "atlanta", "memphis", "charleston_sc",
+                                               "wilmington", "richmond"}
+    assert objectives(ahd.Side.CONFEDERATE) == ("washington",)
+    game = position_game(RICHMOND + [("confederate", "MF", "mobile", 1), ("union", "FV", "petersburg", 9)])
+    assert plan().objective(game.state, ahd.Side.UNION) == "richmond"  # the most defenders
+    assert plan().objective(game.state, ahd.Side.CONFEDERATE) is None  # Washington holds no Union unit
+
+
+def test_the_whole_army_storms_when_together_it_has_the_odds():
+    """9 veterans against Richmond's 8 entrenched veterans and crack units win about 1%: no storm.
+    15 win about 80%: every unit that can reach Richmond marches in. (From Fredericksburg, by rail: from
+    Petersburg they would cross the James, 5.2.3.)"""
+    few = position_game(RICHMOND + [("union", "FV", "fredericksburg", 9)], marches=3)
+    many = position_game(RICHMOND + [("union", "FV", "fredericksburg", 15)], marches=3)
+    defenders = ["FS:entrenched"] * 4 + ["FV:entrenched"] * 4
+    assert odds(["FV"] * 9, defenders).attacker_wins < 0.1 < 0.6 < odds(["FV"] * 15, defenders).attacker_wins
+    busy = 5.0  # the heuristic has something better to do: no gathering either
+    assert plan().march(few, few.legal_actions(), busy) is None
+    found = plan().march(many, many.legal_actions(), busy)
+    assert found is not None
+    action, orders = found
+    assert action == ahd.BeginMarch("fredericksburg")
+    assert orders.origin == "fredericksburg" and orders.side is ahd.Side.UNION
+    assert sorted(orders.moves) == sorted(u.id for u in units_at(many, "fredericksburg"))
+    assert set(orders.moves.values()) == {"richmond"}
+    # carried out order by order, then the march ends
+    many.apply(action)
+    while many.decision == "march":
+        many.apply(follow(orders, many))
+    assert len(units_at(many, "richmond", ahd.Side.UNION)) == 15 and not units_at(many, "fredericksburg")
+    # a higher threshold holds the army back
+    assert CampaignPlan(HeuristicBot(1), odds=0.99).march(many, many.legal_actions(), busy) is None
+
+
+def test_idle_units_gather_next_to_the_objective():
+    """When the heuristic would end movement, a box's spare units march toward the staging box (ours,
+    next to the objective, with the most of our units); a box keeps the garrison the heuristic wants."""
+    game = position_game(RICHMOND + [("union", "FV", "petersburg", 9), ("union", "FV", "raleigh", 1),
+                                     ("union", "MF", "goldsboro", 3), ("union", "FV", "wilmington", 2)],
+                         control={"union": ["petersburg"]}, marches=3)
+    state = game.state
+    heuristic = HeuristicBot(1)
+    staging = _distances(state.board)["petersburg"]
+    assert plan().march(game, game.legal_actions(), 5.0) is None  # busy: no gathering
+    action, orders = plan().march(game, game.legal_actions(), 0.0)
+    origin = action.origin
+    assert origin not in ("petersburg", "richmond") and orders.origin == origin
+    spare = state.count_in(origin, ahd.Side.UNION) - heuristic._garrison_need(state, origin, ahd.Side.UNION)
+    assert 0 < len(orders.moves) <= spare
+    for unit, box in orders.moves.items():
+        assert staging[box] < staging[origin]  # every order brings a unit nearer
+        assert state.units[unit].location == origin
+    game.apply(action)
+    while game.decision == "march":
+        game.apply(follow(orders, game))
+    assert all(game.state.units[u].location == box for u, box in orders.moves.items())
+
+
+def test_idle_score_is_zero_when_the_heuristic_would_end_movement():
+    assert idle_score([(1.0, ahd.EndMovement()), (0.4, ahd.BeginMarch("x"))]) == 0.0
+    assert idle_score([(3.5, ahd.BeginMarch("x")), (1.0, ahd.EndMovement())]) == 3.5
+
+
+def test_follow_answers_only_its_own_march():
+    game = position_game(RICHMOND + [("union", "FV", "petersburg", 2), ("union", "FV", "norfolk", 1)], marches=3)
+    ids = [u.id for u in units_at(game, "petersburg")]
+    orders = Orders(ahd.Side.UNION, game.state.turn, "petersburg", {ids[0]: "raleigh"})
+    assert follow(orders, game) is None  # not in a march
+    assert follow(None, game) is None
+    game.apply(ahd.BeginMarch("norfolk"))
+    assert follow(orders, game) is None  # another box's march
+    game.apply(next(a for a in game.legal_actions() if isinstance(a, ahd.Move)))
+    if game.decision == "march":
+        game.apply(ahd.EndMarch())
+    later = Orders(ahd.Side.UNION, game.state.turn + 1, "petersburg", {ids[0]: "raleigh"})
+    game.apply(ahd.BeginMarch("petersburg"))
+    assert follow(later, game) is None  # another turn's plan
+    step = follow(orders, game)
+    assert isinstance(step, ahd.Move) and step.unit == ids[0] and step.path[-1] == "raleigh"
+    game.apply(step)
+    assert follow(orders, game) == ahd.EndMarch()  # the other unit stays
+
+
+def test_the_search_bot_carries_out_the_storm():
+    game = position_game(RICHMOND + [("union", "FV", "fredericksburg", 15)], marches=3)
+    bot = SearchBot(1, iterations=1, candidates=2, depth=0)
+    while game.phasing is ahd.Side.UNION and game.decision in ("movement", "march"):
+        game.apply(bot.choose(game))
+    assert len(units_at(game, "richmond", ahd.Side.UNION)) == 15
+    assert bot.stats["campaign"] == 1
+    off = position_game(RICHMOND + [("union", "FV", "fredericksburg", 15)], marches=3)
+    quiet = SearchBot(1, iterations=1, candidates=2, depth=0, campaign=False)
+    while off.phasing is ahd.Side.UNION and off.decision in ("movement", "march"):
+        off.apply(quiet.choose(off))
+    assert len(units_at(off, "richmond", ahd.Side.UNION)) < 15 and quiet.stats["campaign"] == 0
+
+
+def test_the_heuristic_weighs_a_big_battle_whole():
+    """Past 5 v 4 the heuristic judged a battle by its first units only, so 15 veterans storming
+    Richmond saw the odds of 5 against 4 and fell back in round 2; now both forces count."""
+    game = position_game(RICHMOND + [("union", "FV", "fredericksburg", 15)], marches=3)
+    game.apply(ahd.BeginMarch("fredericksburg"))
+    for unit in units_at(game, "fredericksburg"):
+        game.apply(ahd.Move(unit.id, ("fredericksburg", "richmond"), ("rail",)))
+    bot = HeuristicBot(1)
+    pass_until(game, lambda g: g.decision == "battle_options" and g.state.battle.firing is ahd.Side.UNION, roll=4)
+    chance = bot._odds_now(game, ahd.Side.UNION)
+    assert chance > 0.5
+    assert not isinstance(bot.choose(game), ahd.Retreat)
+
+
+def test_campaign_settings_are_checked():
+    with pytest.raises(SearchError, match="campaign_odds"):
+        SearchBot(1, campaign_odds=2.0)
+    with pytest.raises(SearchError, match="campaign must be"):
+        SearchBot(1, campaign="yes")
+    from ahd.bots import make_bot
+    assert make_bot("search:campaign=off", 1).campaign is None
+    assert make_bot("search:campaign=on,campaign_odds=0.7", 1).campaign.odds == 0.7
+    with pytest.raises(ValueError, match="campaign"):
+        make_bot("search:campaign=maybe", 1)
