@@ -32,7 +32,7 @@ from . import movement
 from .actions import Action, BeginMarch, EndMarch, EndMovement, Move
 from .board import VICTORY_CITIES
 from .game import Game
-from .heuristic import HeuristicBot, _distances, _spec
+from .heuristic import HeuristicBot, _distances, attack_forces
 from .odds import odds
 from .sides import Side
 from .state import State
@@ -94,11 +94,8 @@ class CampaignPlan:
 
     def storm_odds(self, state: State, side: Side, target: str, stacks: list[tuple[str, list]]) -> float:
         """The attacker's odds if these stacks (origin, units) all march into ``target`` this turn."""
-        attackers = [_spec(state, u, crossing=u.crossing, entrenched=False) for u in state.units_in(target, side)]
-        for origin, units in stacks:
-            crossing = state.board.enters_over_water(target, origin)
-            attackers += [_spec(state, u, crossing=crossing, entrenched=False) for u in units]
-        defenders = [_spec(state, u) for u in state.units_in(target, side.enemy)]
+        attackers, defenders = attack_forces(state, target, side, [
+            (u, state.board.enters_over_water(target, origin)) for origin, units in stacks for u in units])
         return odds(attackers, defenders, samples=self.samples).attacker_wins
 
     def _storm(self, state: State, side: Side, target: str, begins: dict[str, BeginMarch]):

@@ -65,6 +65,15 @@ def _win_chance(attackers: tuple[str, ...], defenders: tuple[str, ...]) -> float
         return a * a / (a * a + d * d)
 
 
+def attack_forces(state: State, target: str, side: Side,
+                  movers: list[tuple[Unit, bool]]) -> tuple[list[str], list[str]]:
+    """The battle specs if ``movers`` ((unit, crossing) pairs of ``side``) march into ``target``: our
+    units already there, then the movers, none of them entrenched; against the defenders as they stand."""
+    attackers = [_spec(state, u, crossing=u.crossing, entrenched=False) for u in state.units_in(target, side)]
+    attackers += [_spec(state, u, crossing=crossing, entrenched=False) for u, crossing in movers]
+    return attackers, [_spec(state, u) for u in state.units_in(target, side.enemy)]
+
+
 def _spec(state: State, unit: Unit, *, crossing: bool = False, entrenched: bool | None = None) -> str:
     if unit.is_coastal:  # A-5: evaluated as the militia/veteran infantry of its value, entrenched
         return "FV:entrenched" if unit.type.value >= 3 else "MF:entrenched"
@@ -162,10 +171,7 @@ class HeuristicBot:
         return self._value(state, origin, side) * 0.8
 
     def _attack_chance(self, state: State, dest: str, unit: Unit, crossing: bool) -> float:
-        side = unit.side
-        attackers = [_spec(state, u, crossing=u.crossing, entrenched=False)
-                     for u in state.units_in(dest, side)] + [_spec(state, unit, crossing=crossing, entrenched=False)]
-        defenders = [_spec(state, u) for u in state.units_in(dest, side.enemy)]
+        attackers, defenders = attack_forces(state, dest, unit.side, [(unit, crossing)])
         if len(attackers) + len(defenders) > 9:
             attackers, defenders = attackers[:5], defenders[:4]
         return _win_chance(tuple(sorted(attackers)), tuple(sorted(defenders)))

@@ -41,7 +41,7 @@ from .actions import Action, BeginMarch, CavalryRetreat, HoldGround, OpenFire, R
 from .campaign import CampaignPlan, Orders, follow, idle_score
 from .errors import AhdError
 from .game import Game
-from .heuristic import HeuristicBot, _spec, _win_chance
+from .heuristic import HeuristicBot, _win_chance, attack_forces
 from .sides import CHANCE, Side
 from .war_odds import live_value
 
@@ -162,9 +162,7 @@ class SearchBot:
                         reach.setdefault(path[-1], []).append((unit, state.board.enters_over_water(path[-1], path[-2])))
             for dest, movers in reach.items():
                 movers = list({u.id: (u, c) for u, c in movers}.values())
-                attackers = [_spec(state, u, crossing=u.crossing, entrenched=False) for u in state.units_in(dest, side)]
-                attackers += [_spec(state, u, crossing=c, entrenched=False) for u, c in movers]
-                defenders = [_spec(state, u) for u in state.units_in(dest, side.enemy)]
+                attackers, defenders = attack_forces(state, dest, side, movers)
                 if len(movers) < 2 or len(attackers) > 5 or len(defenders) > 4:
                     continue  # one unit is the heuristic's own option; beyond 5 v 4 the exact odds cost too much
                 chance = _win_chance(tuple(sorted(attackers)), tuple(sorted(defenders)))
