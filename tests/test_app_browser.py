@@ -2,7 +2,8 @@
 
 Starts voila on a free loopback port, opens the tree page and the app, starts a game, marches by
 clicking on the map, sees the map and the log change, sees the odds chart change for a considered
-attack, saves a screenshot, closes the page properly and checks that the kernel was shut down.
+attack, saves a screenshot, closes the page properly and checks that the kernel was shut down, and
+that neither the tree page nor the app asked for anything outside the machine.
 A missing browser is a failure, not a skip (``./run.sh test`` installs chromium when missing).
 """
 from __future__ import annotations
@@ -146,5 +147,8 @@ def test_the_app_in_a_real_browser(server, tmp_path):
         assert server.kernel_pids() == []
         page.close()
         browser.close()
+    # nothing asked for anything outside the machine (voila's own pages ask a CDN for Font Awesome;
+    # the ahd template of widgets/jupyter/ points those at an empty data: stylesheet)
+    assert outside == []
     print(f"\nFIGURES render={figures['render_s']:.2f}s tree_reloads={figures['tree_reloads']} kernel_rss={figures['kernel_mib']:.0f}MiB blocked={outside} "
           f"blocked_outside_requests={len(outside)}")

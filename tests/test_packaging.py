@@ -59,3 +59,16 @@ def test_board_provenance_ships_with_the_board():
     data = ROOT / "ahd" / "data"
     assert (data / "board.json").is_file()
     assert "TripleA" in (data / "board-provenance.md").read_text()
+
+
+def test_every_data_file_of_the_packages_is_declared_package_data():
+    """A file the product reads at run time (board, scenarios, map outlines, the voila template) must
+    ship in a wheel, not only work from a checkout."""
+    import fnmatch
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    for package, patterns in declared.items():
+        for path in (ROOT / package).rglob("*"):
+            if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts:
+                relative = path.relative_to(ROOT / package).as_posix()
+                assert any(fnmatch.fnmatch(relative, p) for p in patterns), f"{package}/{relative} is not package data"
+    assert (ROOT / "widgets" / "jupyter" / "voila" / "templates" / "ahd" / "conf.json").is_file()

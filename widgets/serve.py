@@ -18,6 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+#: A Jupyter data folder holding the ``ahd`` voila template: voila's lab template without the Font
+#: Awesome stylesheets it asks a CDN for, so that the pages make no request outside the machine.
+JUPYTER_DATA = Path(__file__).resolve().parent / "jupyter"
+TEMPLATE = "ahd"
 #: Flags for Debian's chromium on these machines (no sandbox as root; no background network).
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -89,14 +93,22 @@ def open_app(page, url: str, timeout_ms: int = 60_000) -> float:
     return time.monotonic() - start_time
 
 
+def _environment() -> dict[str, str]:
+    """This environment, with our Jupyter data folder (the ``ahd`` template) searched first."""
+    env = dict(os.environ)
+    env["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(JUPYTER_DATA), env.get("JUPYTER_PATH")) if p)
+    return env
+
+
 def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0) -> VoilaServer:
     """Start voila on 127.0.0.1 and wait until it answers (polling a static file starts no kernel)."""
     port = port or free_port()
-    command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
+    command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+               f"--template={TEMPLATE}"]
     if not tree:  # the app alone. No preheated kernel: voila's culling (voila.json) would shut the waiting
         command.insert(3, "app.ipynb")  # kernel down after 10 idle minutes, and the next visitor's page fails
     process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=subprocess.DEVNULL if quiet else None,
-                               stderr=subprocess.DEVNULL if quiet else None, env=dict(os.environ))
+                               stderr=subprocess.DEVNULL if quiet else None, env=_environment())
     server = VoilaServer(process, port, tree)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
