@@ -344,6 +344,12 @@ def test_the_war_chart_follows_the_live_war_odds_per_half_turn():
     assert app.war_chart.figure.title.endswith(f"{second.p_union:.0%} now")
     s.undo()
     assert [point[0] for point in s.war_odds] == [1.0]
+    # the axes: probability exactly 0-100% (no padding for the markers), every turn shown whole
+    y = app.war_chart.line.scales["y"]
+    assert (y.min, y.max, y.allow_padding) == (0.0, 1.0, False)
+    for chart in (app.war_chart.line, app.army_chart.union):
+        x = chart.scales["x"]
+        assert x.min < 1.0 and x.max > 41.0 and not x.allow_padding
 
 
 def test_the_reliability_chart_plots_the_stored_calibration():

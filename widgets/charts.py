@@ -62,13 +62,18 @@ class BattleOddsChart:
                 f"({odds['method']}; the engine's automatic firing, no retreat){caveat}</div>")
 
 
+def _turn_scale() -> bq.LinearScale:
+    """The game-turn axis: turns 1-41 with half a turn either side, so a first or last marker shows whole."""
+    return bq.LinearScale(min=0.5, max=41.5, allow_padding=False)
+
+
 class WarChart:
     """The chance that the Union wins, per half-turn, with its uncertainty band."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        x = bq.LinearScale(min=1.0, max=41.0)
-        y = bq.LinearScale(min=0.0, max=1.0)
+        x = _turn_scale()
+        y = bq.LinearScale(min=0.0, max=1.0, allow_padding=False)  # the markers would widen it to -2%..102%
         self.band = bq.Lines(x=[], y=[], scales={"x": x, "y": y}, fill="between", colors=["#7ea6e0", "#7ea6e0"],
                              fill_colors=["#bcd2f2"], fill_opacities=[0.6], stroke_width=0)
         self.line = bq.Lines(x=[], y=[], scales={"x": x, "y": y}, colors=[UNION_BLUE], stroke_width=3,
@@ -102,7 +107,7 @@ class ArmyChart:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        x = bq.LinearScale(min=1.0, max=41.0)
+        x = _turn_scale()
         y = bq.LinearScale(min=0.0)
         scales = {"x": x, "y": y}
         self.union = bq.Lines(x=[], y=[], scales=scales, colors=[UNION_BLUE], stroke_width=3, marker="circle",
