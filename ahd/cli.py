@@ -59,7 +59,8 @@ def cmd_odds(args, out) -> int:
     for rule in args.option:
         options = options.with_rule(rule.upper())
     kwargs = dict(round=args.round, firing=args.firing, options=options,
-                  attacker_retreat=args.attacker_retreat, defender_retreat=args.defender_retreat)
+                  attacker_retreat=args.attacker_retreat, defender_retreat=args.defender_retreat,
+                  attacker_leaders=args.attacker_leaders, defender_leaders=args.defender_leaders)
     if args.method == "auto":
         result = odds(args.attacker, args.defender, samples=200_000, seed=1, max_states=200_000, **kwargs)
     else:
@@ -153,6 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
     d2.add_argument("--firing", default="defender", choices=("attacker", "defender"))
     d2.add_argument("--attacker-retreat", default="never", choices=("never", "outnumbered"))
     d2.add_argument("--defender-retreat", default="never", choices=("never", "outnumbered"))
+    d2.add_argument("--attacker-leaders", type=int, default=0, metavar="POINTS",
+                    help="summed value of the attacker's leaders present (AO-8.2.2), e.g. 3 for Lee")
+    d2.add_argument("--defender-leaders", type=int, default=0, metavar="POINTS", help="the same for the defender")
     d2.add_argument("--method", default="auto", choices=("auto", "exact", "monte carlo"),
                     help="exact odds, Monte Carlo, or auto: exact up to 200,000 battle states (default)")
     d2.add_argument("--preset", default="basic")

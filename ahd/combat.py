@@ -5,6 +5,8 @@ lives in ``engine.py``.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .errors import IllegalActionError
 from .sides import Side
 from .state import Battle, State
@@ -71,6 +73,32 @@ def hit_probability(value: int, h2: bool) -> float:
     if value <= 0:
         return 0.0
     return min(value, 5 if h2 else 6) / 6
+
+
+def leader_point_shot(values: Sequence[int], given: Sequence[int], h2: bool) -> int | None:
+    """AO-8.2.2, the automatic choice of where the next leader point goes: the shot (index into
+    ``values``, the shots' effective values with the points given so far) whose hit chance it raises,
+    the one with the fewest points yet, the first on ties, so points spread (Lee 3: 1+1+1); None if
+    no shot gains (all sure hits, or too weak for one point to help)."""
+    cap = 5 if h2 else 6
+    best = None
+    for i, value in enumerate(values):
+        if 0 <= value < cap and (best is None or given[i] < given[best]):
+            best = i
+    return best
+
+
+def leader_points_plan(values: Sequence[int], points: int, h2: bool) -> list[int]:
+    """The points of a side's leaders (AO-8.2.2) spread over its shots by ``leader_point_shot``:
+    the effective values afterwards."""
+    values, given = list(values), [0] * len(values)
+    for _ in range(points):
+        i = leader_point_shot(values, given, h2)
+        if i is None:
+            break
+        values[i] += 1
+        given[i] += 1
+    return values
 
 
 def hit_roll_needed(state: State, value: int) -> bool:

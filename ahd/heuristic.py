@@ -19,8 +19,8 @@ import numpy as np
 
 from . import combat, movement
 from .actions import (Action, BeginMarch, CavalryRetreat, EndMarch, EndMovement, EndRecruitment,
-                      Entrench, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
-                      Recruit, Reinforce, Retreat)
+                      Entrench, FireAuto, HoldGround, Invade, LeaderPoint, Move, NavalMove, NoPromotion, OpenFire,
+                      Promote, Recruit, Reinforce, Retreat)
 from .board import VICTORY_CITIES, Board
 from .game import Game
 from .odds import OddsError, battle_odds, odds
@@ -311,6 +311,19 @@ class HeuristicBot:
 
     def _targets(self, game: Game, actions: list[Action]) -> Action:
         return FireAuto()
+
+    def _leader_points(self, game: Game, actions: list[Action]) -> Action:
+        """AO-8.2.2: each point where ``combat.leader_point_shot`` puts it (the odds assume the same)."""
+        state, battle = game.state, game.state.battle
+        values = [combat.effective_value(state, battle, state.units[s], state.units[t]) for s, t in battle.targets]
+        given = [sum(1 for _, uid in battle.leader_points if uid == s) for s, _ in battle.targets]
+        shot = combat.leader_point_shot(values, given, "H-2" in state.options)
+        if shot is not None:
+            shooter = battle.targets[shot][0]
+            for action in actions:
+                if isinstance(action, LeaderPoint) and action.unit == shooter:
+                    return action
+        return actions[0]  # every point must be given (AO-8.2.2), even where it cannot help
 
     def _cavalry_retreat(self, game: Game, actions: list[Action]) -> Action:
         if self._odds_now(game, game.state.battle.defender) < 0.4:

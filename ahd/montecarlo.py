@@ -11,7 +11,7 @@ from typing import Sequence
 import numpy as np
 
 from .odds import (ATTACKER, DEFENDER, Fighter, OddsError, _CODES, _CRACK, _CROSSING, _ENTRENCHED, _REDUCED,
-                   _TYPE_VALUE, _assignment, _encode, _expand, _fighters, _never, _retreat_policy)
+                   _TYPE_VALUE, _assignment, _encode, _expand, _fighters, _never, _retreat_policy, leader_points)
 from .options import Options
 
 @dataclass(slots=True)
@@ -39,11 +39,13 @@ def simulate_battles(attacker: Sequence, defender: Sequence, n: int = 100_000, *
                      rng: "np.random.Generator | None" = None, round: int = 1, firing: str = DEFENDER,
                      options=None, attacker_retreat="never", defender_retreat="never",
                      attacker_reserves: Sequence = (), defender_reserves: Sequence = (),
+                     attacker_leaders: int = 0, defender_leaders: int = 0,
                      max_rounds: int = 1000) -> SimulatedOdds:
     """Simulate ``n`` independent battles at once with numpy, under the same policies as
     ``battle_odds`` (whose arguments it takes). Battles still going after ``max_rounds`` count as
     'neither'. Serves battles beyond the exact method's size."""
     opts = Options.parse(options)
+    points = leader_points(attacker_leaders, defender_leaders)
     if not isinstance(n, int) or n < 1:
         raise OddsError(f"n must be a positive integer, got {n!r}")
     att, dfn = _fighters(attacker, "attacker"), _fighters(defender, "defender")
@@ -88,7 +90,7 @@ def simulate_battles(attacker: Sequence, defender: Sequence, n: int = 100_000, *
         if rnd >= 2 and own["arrived"] < own["reserves"]:
             own["present"][active, own["first_reserve"] + own["arrived"]] = True
             own["arrived"] += 1
-        _fire(opts, current, rnd, own, enemy, active, rng)
+        _fire(opts, current, rnd, own, enemy, active, rng, points[current])
         wiped = active & ~((enemy["hp"] > 0) & enemy["present"]).any(axis=1)
         winner[wiped] = own_code
         if current == ATTACKER:
@@ -105,15 +107,16 @@ def simulate_battles(attacker: Sequence, defender: Sequence, n: int = 100_000, *
     return SimulatedOdds(n, a, d, max(0.0, 1.0 - a - d), float(rounds.mean()), survivors)
 
 
-def _fire(options: Options, firing: str, rnd: int, own: dict, enemy: dict, active, rng) -> None:
-    """One firing moment for every active battle: targets by the default policy, all dice, damage."""
+def _fire(options: Options, firing: str, rnd: int, own: dict, enemy: dict, active, rng, points: int = 0) -> None:
+    """One firing moment for every active battle: targets by the default policy (and ``points`` leader
+    points), all dice, damage."""
     idx = np.flatnonzero(active)
     if idx.size == 0:
         return
     if "O-2.2" in options:  # the order of priorities needs the engine's search: one plan per position
-        plan = _plans_by_position(options, firing, rnd, own, enemy, idx)
+        plan = _plans_by_position(options, firing, rnd, own, enemy, idx, points)
     else:
-        plan = _greedy_plans(options, firing, rnd, own, enemy, idx)
+        plan = _greedy_plans(options, firing, rnd, own, enemy, idx, points)
     targets, p = plan
     hits = (rng.random(targets.shape) < p) & (targets >= 0)
     enemy_hp = enemy["hp"][idx]
@@ -129,7 +132,7 @@ _VALUES = np.array(_TYPE_VALUE, dtype=np.int64)
 _IS_CRACK = np.array(_CRACK, dtype=np.int64)
 
 
-def _greedy_plans(options: Options, firing: str, rnd: int, own: dict, enemy: dict, idx) -> tuple:
+def _greedy_plans(options: Options, firing: str, rnd: int, own: dict, enemy: dict, idx, points: int = 0) -> tuple:
     """``odds._assignment`` for every battle at once. Returns (target column per shooter or -1, hit
     chance per shooter), each (battles, shooters).
 
@@ -146,7 +149,6 @@ def _greedy_plans(options: Options, firing: str, rnd: int, own: dict, enemy: dic
     target_term = ((bonus & ((enemy_base & _CROSSING) > 0)).astype(np.int64)
                    - ((enemy_base & _ENTRENCHED) > 0) - _IS_CRACK[enemy_base >> 3])
     value = shooter_value[:, None] + target_term[None, :]
-    chance = np.where(value > 0, np.minimum(value, 5 if "H-2" in options else 6) / 6, 0.0)
     # shooters: best value first, then by unit code (which a reduction raises by _REDUCED); the absent last
     order = np.argsort((-shooter_value * 64 + own_base) + (own_hp == 1) * _REDUCED + (~own_alive) * (1 << 20),
                        axis=1, kind="stable")
@@ -160,11 +162,35 @@ def _greedy_plans(options: Options, firing: str, rnd: int, own: dict, enemy: dic
     pick = np.where(ranks < alive, np.minimum(ranks, enemy_alive.shape[1] - 1), 0)
     targets = np.take_along_axis(ranking, pick, axis=1)
     shoots = np.take_along_axis(own_alive, order, axis=1)
-    p = np.where(shoots, chance[order, targets], 0.0)
+    values = _with_points(np.where(shoots, value[order, targets], _NO_SHOT), points, "H-2" in options)
+    cap = 5 if "H-2" in options else 6
+    p = np.where(shoots & (values > 0), np.minimum(values, cap) / 6, 0.0)
     return np.where(shoots, targets, -1), p
 
 
-def _plans_by_position(options: Options, firing: str, rnd: int, own: dict, enemy: dict, idx) -> tuple:
+_NO_SHOT = -99
+
+
+def _with_points(values, points: int, h2: bool):
+    """``combat.leader_points_plan`` for every battle at once: ``values`` (battles, shots) in the shots'
+    order, ``_NO_SHOT`` where a column does not shoot."""
+    if not points:
+        return values
+    cap = 5 if h2 else 6
+    values, given = values.copy(), np.zeros_like(values)
+    rows, columns = np.arange(values.shape[0]), np.arange(values.shape[1])
+    for _ in range(points):
+        gains = (values >= 0) & (values < cap)
+        # a gaining shot first, then the fewest points given, then the first
+        best = np.argmax(gains * (1 << 20) - given * 64 - columns, axis=1)
+        take = gains[rows, best]
+        values[rows[take], best[take]] += 1
+        given[rows[take], best[take]] += 1
+    return values
+
+
+def _plans_by_position(options: Options, firing: str, rnd: int, own: dict, enemy: dict, idx,
+                       points: int = 0) -> tuple:
     """The firing plan of each distinct position among the battles, by ``odds._assignment``."""
     own_hp, enemy_hp = own["hp"][idx], enemy["hp"][idx]
     own_alive = (own_hp > 0) & own["present"][idx]
@@ -191,7 +217,7 @@ def _plans_by_position(options: Options, firing: str, rnd: int, own: dict, enemy
         o_order = sorted(range(len(o_cols)), key=lambda k: o_codes[k])
         e_order = sorted(range(len(e_cols)), key=lambda k: e_codes[k])
         plan = _assignment(options, firing, rnd_class, tuple(o_codes[k] for k in o_order),
-                           tuple(e_codes[k] for k in e_order))
+                           tuple(e_codes[k] for k in e_order), points)
         for shot, (s, t, p) in enumerate(plan):
             shot_target[c, shot] = e_cols[e_order[t]]
             shot_p[c, shot] = p

@@ -11,7 +11,9 @@ Policies (the defaults are the engine's automatic choices): firing = the engine'
 spread (``combat.greedy_targets``); retreat = ``"never"`` (the engine never retreats on its own),
 ``"outnumbered"`` (retreat from round 2 when the enemy has at least twice your units) or a callable
 ``(own_units, enemy_units, round) -> bool``; reinforcements = ``reserves`` arriving one per own firing
-moment from round 2.
+moment from round 2; leader points (AO-8.2.2) = ``attacker_leaders`` / ``defender_leaders`` points each
+firing moment, spread over the shots by ``combat.leader_points_plan`` (the heuristic bot's choice too).
+A-7 command limits and AO-8.1 morale are not modelled (``not_modelled``).
 
 Where exact stops: states are multisets (each side's units sorted), so identical units are never
 told apart, yet a battle of 5-8 mixed units a side still has from tens of thousands to millions
@@ -133,6 +135,16 @@ def _never(own: int, enemy: int, rnd: int) -> bool:
     return False
 
 
+def leader_points(attacker_leaders, defender_leaders) -> dict[str, int]:
+    """The leader points per firing moment of each side (AO-8.2.2), checked."""
+    points = {ATTACKER: attacker_leaders, DEFENDER: defender_leaders}
+    for side, value in points.items():
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 12:
+            raise OddsError(f"{side}_leaders is the summed value of that side's leaders present, "
+                            f"a whole number from 0 to 12; got {value!r}")
+    return points
+
+
 def _retreat_policy(policy) -> Callable[[int, int, int], bool]:
     if policy in (None, "never", "fight to the end"):
         return _never
@@ -174,8 +186,10 @@ class _Chain:
     processed after all states that can lead to it: reinforcements used (ascending), strength points
     (descending), round class, then the defender's moment before the attacker's."""
 
-    def __init__(self, options: Options, retreat: dict, reserves: dict, max_states: int) -> None:
+    def __init__(self, options: Options, retreat: dict, reserves: dict, max_states: int,
+                 points: dict | None = None) -> None:
         self.options = options
+        self.points = points or {ATTACKER: 0, DEFENDER: 0}
         self.h2 = "H-2" in options
         self.retreat = retreat
         self.reserves = reserves
@@ -242,7 +256,7 @@ class _Chain:
         rnd, firing, att, dfn, used_a, used_d, _ = state
         shooters, enemies = (att, dfn) if firing == ATTACKER else (dfn, att)
         same = 0.0
-        for q, after in _volley(self.options, self.h2, firing, rnd, shooters, enemies):
+        for q, after in _volley(self.options, self.h2, firing, rnd, shooters, enemies, self.points[firing]):
             if after == enemies:
                 same += q
                 if skip_same:
@@ -274,14 +288,16 @@ class _Chain:
         # misses in both send the mass round the loop. Visits: V_D = m_D + q_A V_A, V_A = m_A + q_D V_D.
         a_state = (3, ATTACKER, att, dfn, used_a, used_d, False)
         m_a = self.mass.pop(a_state, 0.0)
-        q_d = sum(q for q, after in _volley(self.options, self.h2, DEFENDER, 3, dfn, att) if after == att)
+        q_d = sum(q for q, after in _volley(self.options, self.h2, DEFENDER, 3, dfn, att, self.points[DEFENDER])
+                  if after == att)
         if self.opening(a_state, 1.0):  # the attacker retreats or is reinforced at A: no loop
             self._undo_opening(a_state)
             self.fire(state, p)
             if m_a:
                 self.add(a_state, m_a)
             return
-        q_a = sum(q for q, after in _volley(self.options, self.h2, ATTACKER, 3, att, dfn) if after == dfn)
+        q_a = sum(q for q, after in _volley(self.options, self.h2, ATTACKER, 3, att, dfn, self.points[ATTACKER])
+                  if after == dfn)
         loop = q_d * q_a
         if loop >= 1.0:
             raise OddsError("neither side can ever hit the other: the battle never ends")
@@ -320,15 +336,16 @@ _CRACK = tuple(UNIT_TYPES[c].is_crack_infantry for c in _CODES)
 
 
 @lru_cache(maxsize=200_000)
-def _assignment(options: Options, firing: str, rnd: int, shooters: tuple, enemies: tuple) -> tuple:
-    """The default firing policy for int-encoded units: ((shooter index, target index, hit chance), ...).
+def _assignment(options: Options, firing: str, rnd: int, shooters: tuple, enemies: tuple, points: int = 0) -> tuple:
+    """The default firing policy for int-encoded units: ((shooter index, target index, hit chance), ...),
+    with ``points`` leader points (AO-8.2.2) spread over the shots by ``combat.leader_points_plan``.
 
     Without O-2.2 this is ``combat.greedy_targets`` computed directly on the codes (its legality
     filter under 5.1.a never changes the greedy choice: uncovered targets come first, and once none is
     left every target is legal); ``tests/test_odds.py`` checks the two agree. With O-2.2 it calls
     the engine's function."""
     if "O-2.2" in options:
-        return _assignment_engine(options, firing, rnd, shooters, enemies)
+        return _assignment_engine(options, firing, rnd, shooters, enemies, points)
     bonus = firing == DEFENDER and rnd <= 2
     h2 = "H-2" in options
     e_ids = _ids("E", enemies)
@@ -341,14 +358,21 @@ def _assignment(options: Options, firing: str, rnd: int, shooters: tuple, enemie
     # best shot first (stable: ties keep the shooters' order); each takes the best enemy not yet
     # covered, and once all are covered the best one
     order = sorted(range(len(shooters)), key=lambda i: -_TYPE_VALUE[shooters[i] >> 3])
-    plan = []
+    shots = []
     for rank, i in enumerate(order):
         j = ranking[rank] if rank < len(ranking) else ranking[0]
-        plan.append((i, j, combat.hit_probability(_TYPE_VALUE[shooters[i] >> 3] + term[j], h2)))
-    return tuple(plan)
+        shots.append((i, j, _TYPE_VALUE[shooters[i] >> 3] + term[j]))
+    return _with_points(shots, points, h2)
 
 
-def _assignment_engine(options: Options, firing: str, rnd: int, shooters: tuple, enemies: tuple) -> tuple:
+def _with_points(shots: list[tuple[int, int, int]], points: int, h2: bool) -> tuple:
+    """(shooter, target, effective value) shots -> (shooter, target, hit chance), leader points given."""
+    values = combat.leader_points_plan([v for _, _, v in shots], points, h2)
+    return tuple((i, j, combat.hit_probability(v, h2)) for (i, j, _), v in zip(shots, values))
+
+
+def _assignment_engine(options: Options, firing: str, rnd: int, shooters: tuple, enemies: tuple,
+                       points: int = 0) -> tuple:
     """``_assignment`` by the engine's own ``combat.greedy_targets`` (any options)."""
     shooter_units = _as_units("S", shooters)
     enemy_units = _as_units("E", enemies)
@@ -363,19 +387,18 @@ def _assignment_engine(options: Options, firing: str, rnd: int, shooters: tuple,
                                     lambda ts: combat.declaration_feasible(options, shooter_units, enemy_units, ts))
     index = {u.id: i for i, u in enumerate(shooter_units)} | {u.id: i for i, u in enumerate(enemy_units)}
     by_id = {u.id: u for u in shooter_units + enemy_units}
-    h2 = "H-2" in options
-    return tuple((index[s], index[t], combat.hit_probability(value(by_id[s], by_id[t]), h2)) for s, t in targets)
+    return _with_points([(index[s], index[t], value(by_id[s], by_id[t])) for s, t in targets], points, "H-2" in options)
 
 
 @lru_cache(maxsize=200_000)
-def _volley(options: Options, h2: bool, firing: str, rnd: int, shooters: tuple, enemies: tuple):
+def _volley(options: Options, h2: bool, firing: str, rnd: int, shooters: tuple, enemies: tuple, points: int = 0):
     """[(p, enemies after)] for one firing moment of ``shooters`` at ``enemies`` (int-encoded).
 
     Targets alike (same code, same shots at them) are taken together: how many of them come out
     intact, reduced or destroyed is multinomial, so n alike targets give at most (n+2)(n+1)/2
     outcomes instead of 3^n."""
     shots: dict[int, list[float]] = defaultdict(list)
-    for _, target, p in _assignment(options, firing, rnd, shooters, enemies):
+    for _, target, p in _assignment(options, firing, rnd, shooters, enemies, points):
         shots[target].append(p)
     alike: dict[tuple, int] = defaultdict(int)
     for index, code in enumerate(enemies):
@@ -448,13 +471,17 @@ def _fighters(units: Iterable, side: str) -> tuple[Fighter, ...]:
 def battle_odds(attacker: Sequence, defender: Sequence, *, round: int = 1, firing: str = DEFENDER,
                 options=None, attacker_retreat="never", defender_retreat="never",
                 attacker_reserves: Sequence = (), defender_reserves: Sequence = (),
+                attacker_leaders: int = 0, defender_leaders: int = 0,
                 max_states: int = DEFAULT_MAX_STATES) -> BattleOdds:
     """Exact odds of a battle as it stands.
 
     ``attacker`` / ``defender``: units as ``Fighter`` or strings like ``"FV"``, ``"MF:entrenched"``,
     ``"FS:crossing"``, ``"CV:reduced"``. ``round`` and ``firing`` say where the battle is (default: its
     start, the defender about to fire). Reserves arrive one per own firing moment from round 2 (5.2.4).
+    ``attacker_leaders`` / ``defender_leaders``: the summed values of a side's leaders present (AO-8.2.2),
+    that many +1 points each firing moment, spread by ``combat.leader_points_plan``.
     """
+    points = leader_points(attacker_leaders, defender_leaders)
     opts = Options.parse(options)
     att, dfn = _fighters(attacker, "attacker"), _fighters(defender, "defender")
     if not isinstance(round, int) or isinstance(round, bool) or round < 1:
@@ -468,7 +495,7 @@ def battle_odds(attacker: Sequence, defender: Sequence, *, round: int = 1, firin
     for side in reserves:  # reinforcements are never entrenched or crossing
         reserves[side] = tuple(_encode(Fighter(f.code, f.reduced)) for f in reserves[side])
     chain = _Chain(opts, {ATTACKER: _retreat_policy(attacker_retreat), DEFENDER: _retreat_policy(defender_retreat)},
-                   reserves, max_states)
+                   reserves, max_states, points)
     chain.run((min(round, 3), firing, tuple(sorted(map(_encode, att))), tuple(sorted(map(_encode, dfn))), 0, 0, False))
     att_w = sum(p for (w, *_), p in chain.ends.items() if w == ATTACKER)
     def_w = sum(p for (w, *_), p in chain.ends.items() if w == DEFENDER)
@@ -547,11 +574,12 @@ def _fighter(state, unit, *, battle=None, crossing: bool = False, entrenched: bo
 
 
 #: Switches whose effect on a battle these odds do not model: with them on, the odds are approximate.
-NOT_MODELLED = {"A-7": "daily command limits", "AO-8.1": "battlefield morale", "AO-8.2": "leaders' points"}
+#: (AO-8.2 leaders' points are modelled: the leaders present when the odds are asked.)
+NOT_MODELLED = {"A-7": "daily command limits", "AO-8.1": "battlefield morale"}
 
 
 def not_modelled(options) -> list[str]:
-    """The rules in force whose effect on battles the odds leave out (e.g. ``["AO-8.2 leaders' points"]``)."""
+    """The rules in force whose effect on battles the odds leave out (e.g. ``["AO-8.1 battlefield morale"]``)."""
     options = Options.parse(options)
     return [f"{rule} {what}" for rule, what in NOT_MODELLED.items() if rule in options]
 
@@ -566,7 +594,8 @@ def odds_for(game, action=None, *, max_states: int = AUTO_MAX_STATES, samples: i
       or by sea);
     - otherwise None.
     Exact when small enough (``max_states``), else a ``SimulatedOdds`` from ``samples`` simulated
-    battles: see ``odds``; the result's ``method`` says which.
+    battles: see ``odds``; the result's ``method`` says which. With AO-8.2 on, each side's leaders in
+    the battle box give their points (a leader who might still join or follow a mover is not counted).
     """
     from .actions import Evacuate, Invade, Move, Reinforce, Retreat
     from .sides import Side
@@ -591,7 +620,8 @@ def odds_for(game, action=None, *, max_states: int = AUTO_MAX_STATES, samples: i
         else:
             dfn += new
         role = ATTACKER if firing is battle.attacker else DEFENDER
-        return _exact_or_sampled(att, dfn, battle.round, role, options, max_states, samples)
+        return _exact_or_sampled(att, dfn, battle.round, role, options, max_states, samples,
+                                 _leaders(state, battle.box, battle.attacker, options))
     if isinstance(action, (Move, Invade)):
         unit = state.units.get(action.unit)
         dest = action.path[-1] if isinstance(action, Move) else action.port
@@ -602,12 +632,23 @@ def odds_for(game, action=None, *, max_states: int = AUTO_MAX_STATES, samples: i
         att = [_fighter(state, u, entrenched=False, crossing=u.crossing) for u in state.units_in(dest, side)]
         att.append(_fighter(state, unit, entrenched=False, crossing=crossing))
         dfn = [_fighter(state, u) for u in state.units_in(dest, side.enemy)]
-        return _exact_or_sampled(att, dfn, 1, DEFENDER, options, max_states, samples)
+        return _exact_or_sampled(att, dfn, 1, DEFENDER, options, max_states, samples,
+                                 _leaders(state, dest, side, options))
     return None
 
 
-def _exact_or_sampled(att, dfn, rnd, firing, options, max_states, samples):
-    return odds(att, dfn, round=rnd, firing=firing, options=options, max_states=max_states, samples=samples)
+def _leaders(state, box: str, attacker, options) -> dict[str, int]:
+    """AO-8.2.2: the summed values of each side's leaders in ``box``, as ``battle_odds`` arguments."""
+    if "AO-8.2" not in options:
+        return {}
+    from .leaders import leader_value_in
+    return {"attacker_leaders": leader_value_in(state, box, attacker),
+            "defender_leaders": leader_value_in(state, box, attacker.enemy)}
+
+
+def _exact_or_sampled(att, dfn, rnd, firing, options, max_states, samples, leaders):
+    return odds(att, dfn, round=rnd, firing=firing, options=options, max_states=max_states, samples=samples,
+                **leaders)
 
 
 

@@ -1143,3 +1143,34 @@ def test_two_leader_marches_in_all_with_units_or_alone():
     assert game.state.leaders["grant"].location == "chicago"
     assert_refused(game, ahd.LeaderMove("grant", ("chicago", "lafayette"), ("rail",)), "AO-8.2.1")
     assert not any(isinstance(a, (ahd.LeaderMove, ahd.LeaderFollow)) for a in game.legal_actions())
+
+
+@pytest.mark.rule("AO-8.2.2")
+def test_the_odds_count_the_leaders_present_and_the_heuristic_spreads_points_as_they_assume():
+    from ahd.combat import effective_value, leader_points_plan
+    from ahd.heuristic import HeuristicBot
+    from ahd.odds import _fighter, battle_odds, odds_for
+    game = lee_near_an_attack_on_cincinnati(LEADERS_ON)
+    assert game.decision == "targets" and game.battle.firing is U  # the defender fires first
+    battle = game.state.battle
+    att = [_fighter(game.state, u, battle=battle, entrenched=False, crossing=u.crossing)
+           for u in game.state.units_in("cincinnati", C)]
+    dfn = [_fighter(game.state, u, battle=battle) for u in game.state.units_in("cincinnati", U)]
+    without = odds_for(game)
+    assert without.attacker_wins == pytest.approx(battle_odds(att, dfn).attacker_wins, abs=1e-12)
+    leader_at(game, "grant", "cincinnati", 2)  # Grant (2) with the defenders
+    with_grant = odds_for(game)
+    assert with_grant.attacker_wins == pytest.approx(battle_odds(att, dfn, defender_leaders=2).attacker_wins,
+                                                     abs=1e-12)
+    assert with_grant.attacker_wins < without.attacker_wins - 0.02
+    # the heuristic gives Grant's two points where the odds assumed them
+    bot = HeuristicBot(seed=0)
+    game.apply(bot.choose(game))
+    assert game.decision == "leader_points"
+    while game.decision == "leader_points":
+        game.apply(bot.choose(game))
+    shots = [(game.state.units[s], game.state.units[t]) for s, t in battle.targets]
+    given = [sum(1 for _, uid in battle.leader_points if uid == s.id) for s, _ in shots]
+    values = [effective_value(game.state, battle, s, t) for s, t in shots]
+    base = [v - g for v, g in zip(values, given)]
+    assert sum(given) == 2 and values == leader_points_plan(base, 2, "H-2" in game.options)

@@ -64,6 +64,8 @@ def test_bad_arguments_give_a_message_not_a_traceback():
 def test_odds_command():
     code, text = run("odds", "--attacker", "FV", "--defender", "MF:reduced")
     assert code == 0 and "attacker wins 87.5%" in text and "Exact odds" in text
+    code, text = run("odds", "--attacker", "MF:reduced", "--defender", "MF:reduced", "--attacker-leaders", "3")
+    assert code == 0 and "attacker wins 62.5%" in text  # 5/8 (AO-8.2.2, tests/test_odds.py)
     result = subprocess.run([sys.executable, "-m", "ahd", "odds", "--attacker", "ZZ", "--defender", "MF"],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "unknown unit type" in result.stderr and "Traceback" not in result.stderr

@@ -47,6 +47,39 @@ def test_two_against_one_entrenched_by_hand():
     assert close(odds.attacker_wins, 1 - x_2f)
 
 
+@pytest.mark.rule("AO-8.2.2")
+def test_leader_points_by_hand():
+    # Both sides one reduced MF (one hit left); the defender fires first. Lee's 3 points with the
+    # attacker make its shot 2 + 3 = 5: P = (4/6 · 5/6) / (1 − 4/6 · 1/6) = 5/8. With the defender
+    # instead: (1/6 · 2/6) / (1 − 1/6 · 4/6) = 1/16.
+    assert close(battle_odds(["MF:reduced"], ["MF:reduced"], attacker_leaders=3).attacker_wins, F(5, 8))
+    assert close(battle_odds(["MF:reduced"], ["MF:reduced"], defender_leaders=3).attacker_wins, F(1, 16))
+    assert close(battle_odds(["MF:reduced"], ["MF:reduced"]).attacker_wins, F(4, 6) * F(2, 6) / (1 - F(4, 6) ** 2))
+
+
+@pytest.mark.rule("AO-8.2.2")
+def test_leader_points_go_where_they_raise_a_hit_chance_spread_first():
+    from ahd.combat import leader_point_shot, leader_points_plan
+    assert leader_points_plan([2, 2, 2], 3, False) == [3, 3, 3]  # Lee 3 split 1+1+1
+    assert leader_points_plan([2, 2], 3, False) == [4, 3]
+    assert leader_points_plan([6, 2], 2, False) == [6, 4]  # a sure hit gains nothing
+    assert leader_points_plan([5, 2], 1, False) == [6, 2]
+    assert leader_points_plan([5, 2], 1, True) == [5, 3]  # H-2: above 5 nothing is gained
+    assert leader_points_plan([-1, 0], 2, False) == [-1, 2]  # one point cannot make -1 hit
+    assert leader_point_shot([6, 6], [0, 0], False) is None
+
+
+@pytest.mark.rule("AO-8.2.2")
+@pytest.mark.parametrize("options", [None, {"H-2": False}, {"O-2.2": True}])
+def test_exact_and_monte_carlo_agree_with_leaders(options):
+    attacker, defender = ["FV", "MF", "CV"], ["MF:entrenched", "FS"]
+    exact = battle_odds(attacker, defender, attacker_leaders=3, defender_leaders=2, options=options)
+    sim = simulate_battles(attacker, defender, 100_000, seed=4, attacker_leaders=3, defender_leaders=2, options=options)
+    assert abs(sim.attacker_wins - exact.attacker_wins) <= 3 * sim.stderr(exact.attacker_wins)
+    assert abs(sim.defender_wins - exact.defender_wins) <= 3 * sim.stderr(exact.defender_wins)
+    assert abs(exact.attacker_wins - battle_odds(attacker, defender, options=options).attacker_wins) > 0.05
+
+
 @pytest.mark.rule("H-2")
 def test_hit_probabilities_and_h2():
     from ahd.combat import hit_probability
@@ -96,6 +129,13 @@ def test_reserves_help():
 def test_bad_arguments(args, message):
     with pytest.raises(OddsError, match=message):
         battle_odds(*args)
+
+
+@pytest.mark.parametrize("points", [-1, 1.5, True, 13, "3"])
+def test_bad_leader_points(points):
+    for function in (battle_odds, lambda *a, **k: simulate_battles(*a, 10, **k)):
+        with pytest.raises(OddsError, match="summed value of that side's leaders"):
+            function(["MF"], ["MF"], defender_leaders=points)
 
 
 def test_bad_round_and_side():
@@ -213,7 +253,9 @@ def test_vectorised_firing_policy_is_the_exact_methods():
             sides[-1]["present"][:, 0] = True
         own, enemy = sides if firing == "attacker" else sides[::-1]
         idx = np.arange(200)
-        fast, slow = _greedy_plans(options, firing, rnd, own, enemy, idx), _plans_by_position(options, firing, rnd, own, enemy, idx)
+        points = k % 4  # leader points (AO-8.2.2) too
+        fast = _greedy_plans(options, firing, rnd, own, enemy, idx, points)
+        slow = _plans_by_position(options, firing, rnd, own, enemy, idx, points)
 
         def shots(plan, b):
             targets, p = plan
@@ -270,6 +312,6 @@ def test_unit_counts_and_impossible_battles():
 def test_the_odds_say_which_advanced_rules_they_leave_out():
     from ahd.odds import not_modelled
     assert not_modelled("basic") == []
-    assert not_modelled("everything") == ["A-7 daily command limits", "AO-8.1 battlefield morale",
-                                          "AO-8.2 leaders' points"]
-    assert not_modelled(["AO-8.2"]) == ["AO-8.2 leaders' points"]
+    assert not_modelled("everything") == ["A-7 daily command limits", "AO-8.1 battlefield morale"]
+    assert not_modelled(["AO-8.2"]) == []  # leaders' points are modelled
+    assert not_modelled(["AO-8.1"]) == ["AO-8.1 battlefield morale"]

@@ -399,9 +399,9 @@ def test_bots_play_an_everything_game_to_the_end_through_the_session():
 
 def test_the_odds_caption_warns_when_advanced_rules_make_them_approximate():
     game = make_game([("union", "MF", "fort_smith", 2), ("confederate", "MF", "little_rock", 2)],
-                     options=["H-1", "H-2", "AO-8.2"])
+                     options=["H-1", "H-2", "AO-8.1", "AO-8.2"])
     app = app_for(game)
     app.session.click_box("fort_smith")
     app.map_view._on_hover(properties={"id": "little_rock"})
-    assert app.session.battle_odds["not_modelled"] == ["AO-8.2 leaders' points"]
-    assert "Approximate" in app.battle_chart.caption.value and "AO-8.2" in app.battle_chart.caption.value
+    assert app.session.battle_odds["not_modelled"] == ["AO-8.1 battlefield morale"]  # leaders are modelled
+    assert "Approximate" in app.battle_chart.caption.value and "AO-8.1" in app.battle_chart.caption.value
