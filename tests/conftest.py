@@ -101,3 +101,32 @@ def union():
 @pytest.fixture
 def confederate():
     return Side.CONFEDERATE
+
+
+def engine_battle_frequency(game: ahd.Game, n: int, seed: int = 0) -> tuple[float, float]:
+    """Fight the battle ``game`` stands at ``n`` times in the engine itself (fresh dice for each, from
+    ``seed``), under the odds' default policies: open fire (no retreat), automatic targets, and the
+    heuristic bot for any other battle decision (leader points). Returns the frequency of an attacker
+    win and its binomial standard error."""
+    from ahd.actions import FireAuto, OpenFire
+    from ahd.heuristic import HeuristicBot
+    from ahd.sides import CHANCE
+    bot = HeuristicBot(seed=0)
+    attacker = game.state.battle.attacker
+    wins = 0
+    for k in range(n):
+        g = game.copy(dice_seed=seed + k)
+        g.dice = "auto"
+        battle = g.state.battle
+        while g.state.battle is battle and battle.winner is None:
+            if g.current_player == CHANCE:
+                g.roll()
+            elif g.decision == "battle_options":
+                g.apply(OpenFire())
+            elif g.decision == "targets":
+                g.apply(FireAuto())
+            else:
+                g.apply(bot.choose(g))
+        wins += battle.winner is attacker
+    p = wins / n
+    return p, (p * (1 - p) / n) ** 0.5

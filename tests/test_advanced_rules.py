@@ -1174,3 +1174,18 @@ def test_the_odds_count_the_leaders_present_and_the_heuristic_spreads_points_as_
     values = [effective_value(game.state, battle, s, t) for s, t in shots]
     base = [v - g for v, g in zip(values, given)]
     assert sum(given) == 2 and values == leader_points_plan(base, 2, "H-2" in game.options)
+
+
+@pytest.mark.rule("AO-8.2.2")
+@pytest.mark.parametrize("leaders", [{}, {"grant": 2}, {"lee": 3, "grant": 1}])
+def test_the_odds_with_leaders_match_the_engines_own_battles(leaders):
+    """3,000 battles fought by the engine (Lee's FV against Union MF in Cincinnati, leaders present as
+    given): the attacker's win frequency is within 3 standard errors of ``odds_for``."""
+    from ahd.odds import odds_for
+    from conftest import engine_battle_frequency
+    game = lee_near_an_attack_on_cincinnati(LEADERS_ON)
+    for name, value in leaders.items():
+        leader_at(game, name, "cincinnati", value)
+    predicted = odds_for(game).attacker_wins
+    frequency, _ = engine_battle_frequency(game, 3000, seed=1000)
+    assert abs(frequency - predicted) <= 3 * (predicted * (1 - predicted) / 3000) ** 0.5, (predicted, frequency)

@@ -213,6 +213,24 @@ def test_odds_for_a_proposed_attack_and_the_battle_in_progress():
     assert odds_for(game, ahd.Retreat("camden")) is None
 
 
+@pytest.mark.rule("5.2.1")
+def test_the_odds_match_the_engines_own_battles():
+    """3,000 battles fought by the engine itself (two militia and a crack infantry attack two entrenched
+    militia): the attacker's win frequency is within 3 standard errors of ``odds_for``."""
+    import ahd
+    from ahd.odds import odds_for
+    from conftest import engine_battle_frequency, make_game
+    game = make_game([("union", "MF", "fort_smith", 2), ("union", "FS", "fort_smith"),
+                      ("confederate", "MF", "little_rock", 2, True)])
+    game.apply(ahd.BeginMarch("fort_smith"))
+    for uid in ("U-MF-01", "U-MF-02", "U-FS-01"):
+        game.apply(ahd.Move(uid, ("fort_smith", "little_rock"), ("river",)))
+    assert game.decision == "targets"
+    predicted = odds_for(game).attacker_wins
+    frequency, _ = engine_battle_frequency(game, 3000, seed=7)
+    assert abs(frequency - predicted) <= 3 * (predicted * (1 - predicted) / 3000) ** 0.5, (predicted, frequency)
+
+
 def test_fast_firing_policy_is_the_engines():
     """``_assignment`` computes the engine's greedy spread on the codes: it must agree with
     ``combat.greedy_targets`` (run by ``_assignment_engine``) on any battle."""
