@@ -60,7 +60,8 @@ def cmd_odds(args, out) -> int:
         options = options.with_rule(rule.upper())
     kwargs = dict(round=args.round, firing=args.firing, options=options,
                   attacker_retreat=args.attacker_retreat, defender_retreat=args.defender_retreat,
-                  attacker_leaders=args.attacker_leaders, defender_leaders=args.defender_leaders)
+                  attacker_leaders=args.attacker_leaders, defender_leaders=args.defender_leaders,
+                  year=args.year, attacker_side=args.attacker_side)
     if args.method == "auto":
         result = odds(args.attacker, args.defender, samples=200_000, seed=1, max_states=200_000, **kwargs)
     else:
@@ -68,7 +69,12 @@ def cmd_odds(args, out) -> int:
     if result.method == "exact":
         print(f"Exact odds ({result.states} battle states):", file=out)
     else:
-        print("Monte Carlo estimate" + (" (too large for exact odds)" if args.method == "auto" else "") + ":", file=out)
+        from .odds import not_modelled
+        why = ""
+        if args.method == "auto":
+            simulated = not_modelled(options)
+            why = f" ({', '.join(simulated)}: simulated only)" if simulated else " (too large for exact odds)"
+        print(f"Monte Carlo estimate{why}:", file=out)
     print(f"  {result}", file=out)
     return 0
 
@@ -157,6 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     d2.add_argument("--attacker-leaders", type=int, default=0, metavar="POINTS",
                     help="summed value of the attacker's leaders present (AO-8.2.2), e.g. 3 for Lee")
     d2.add_argument("--defender-leaders", type=int, default=0, metavar="POINTS", help="the same for the defender")
+    d2.add_argument("--year", type=int, default=1861, help="for A-7 (T-4 command) and AO-8.1 (militia morale)")
+    d2.add_argument("--attacker-side", default="union", choices=("union", "confederate"), help="for A-7 (T-4 column)")
     d2.add_argument("--method", default="auto", choices=("auto", "exact", "monte carlo"),
                     help="exact odds, Monte Carlo, or auto: exact up to 200,000 battle states (default)")
     d2.add_argument("--preset", default="basic")

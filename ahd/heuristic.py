@@ -18,9 +18,9 @@ from functools import lru_cache
 import numpy as np
 
 from . import combat, movement
-from .actions import (Action, BeginMarch, CavalryRetreat, EndMarch, EndMovement, EndRecruitment,
+from .actions import (Action, BeginMarch, CavalryRetreat, ChooseFirer, EndMarch, EndMovement, EndRecruitment,
                       Entrench, FireAuto, HoldGround, Invade, LeaderPoint, Move, NavalMove, NoPromotion, OpenFire,
-                      Promote, Recruit, Reinforce, Retreat)
+                      Promote, Rally, Recruit, Reinforce, Retreat)
 from .board import VICTORY_CITIES, Board
 from .game import Game
 from .odds import OddsError, battle_odds, odds
@@ -324,6 +324,20 @@ class HeuristicBot:
                 if isinstance(action, LeaderPoint) and action.unit == shooter:
                     return action
         return actions[0]  # every point must be given (AO-8.2.2), even where it cannot help
+
+    def _firers(self, game: Game, actions: list[Action]) -> Action:
+        """A-7 (c): the most valuable units fire (as the odds assume), as many as the command allows."""
+        return self._best_unit(game, [a for a in actions if isinstance(a, ChooseFirer)]) or actions[-1]
+
+    def _rally(self, game: Game, actions: list[Action]) -> Action:
+        """AO-8.11: the most valuable routed unit returns to the fighting (as the odds assume)."""
+        return self._best_unit(game, [a for a in actions if isinstance(a, Rally)]) or actions[-1]
+
+    @staticmethod
+    def _best_unit(game: Game, actions: list[Action]) -> Action | None:
+        """Of actions naming a unit, the one of the most valuable unit (the first on ties)."""
+        units = game.state.units
+        return max(actions, key=lambda a: units[a.unit].type.value, default=None)
 
     def _cavalry_retreat(self, game: Game, actions: list[Action]) -> Action:
         if self._odds_now(game, game.state.battle.defender) < 0.4:

@@ -1,6 +1,9 @@
 """Vectorised Monte Carlo battles (numpy): many battles advanced together, one firing moment at a
 time, under the same firing and retreat policies as the exact odds of :mod:`ahd.odds` (which
-re-exports ``simulate_battles`` and ``SimulatedOdds``). For battles beyond the exact method's size.
+re-exports ``simulate_battles`` and ``SimulatedOdds``). For battles beyond the exact method's size,
+and for the rules the exact chain leaves out: A-7 daily command (T-4 rolls per day, at most
+``command`` units fire, the best first) and AO-8.1 battlefield morale with AO-8.11 rally (the best
+routed unit of each side after every day).
 """
 from __future__ import annotations
 
@@ -13,6 +16,11 @@ import numpy as np
 from .odds import (ATTACKER, DEFENDER, Fighter, OddsError, _CODES, _CRACK, _CROSSING, _ENTRENCHED, _REDUCED,
                    _TYPE_VALUE, _assignment, _encode, _expand, _fighters, _never, _retreat_policy, leader_points)
 from .options import Options
+from .units import UNIT_TYPES
+
+#: T-4 (A-7 command) by year and side, die 1..6; T-5 morale by quality (militia: 2 in 1861, 3 later).
+#: The engine's tables (``advanced.T4``, ``combat.MORALE``), indexed for numpy below.
+_DAY = 4  # A-7 (a), AO-8.11: a day is four rounds
 
 @dataclass(slots=True)
 class SimulatedOdds:
@@ -40,12 +48,22 @@ def simulate_battles(attacker: Sequence, defender: Sequence, n: int = 100_000, *
                      options=None, attacker_retreat="never", defender_retreat="never",
                      attacker_reserves: Sequence = (), defender_reserves: Sequence = (),
                      attacker_leaders: int = 0, defender_leaders: int = 0,
+                     year: int = 1861, attacker_side: str = "union", command: dict | None = None,
                      max_rounds: int = 1000) -> SimulatedOdds:
     """Simulate ``n`` independent battles at once with numpy, under the same policies as
     ``battle_odds`` (whose arguments it takes). Battles still going after ``max_rounds`` count as
-    'neither'. Serves battles beyond the exact method's size."""
+    'neither'. Serves battles beyond the exact method's size.
+
+    With A-7 on, each day's command is rolled on T-4 for ``year`` and each side (``attacker_side``
+    says which the attacker is), plus half the previous day's command from day 2 and the leaders'
+    values, at most 8; ``command`` ({"attacker": c, "defender": d}) gives the current day's commands
+    of a battle already under way. With AO-8.1 on, units just reduced test their morale (T-5 for
+    ``year``; routed units are out of the fighting and count as eliminated), and with AO-8.11 the best
+    routed unit of each side rallies after each day. Desertion (AO-8.12) after the battle is not
+    simulated: survivors are counted as the battle ends."""
     opts = Options.parse(options)
     points = leader_points(attacker_leaders, defender_leaders)
+    tables = _advanced_tables(opts, year, attacker_side, command)
     if not isinstance(n, int) or n < 1:
         raise OddsError(f"n must be a positive integer, got {n!r}")
     att, dfn = _fighters(attacker, "attacker"), _fighters(defender, "defender")
@@ -65,21 +83,36 @@ def simulate_battles(attacker: Sequence, defender: Sequence, n: int = 100_000, *
         hp = np.array([1 if c & _REDUCED else 2 for c in codes], dtype=np.int8)
         present = np.array([True] * len(units) + [False] * (len(codes) - len(units)))
         sides[side] = {"base": base, "hp": np.tile(hp, (n, 1)), "present": np.tile(present, (n, 1)),
-                       "reserves": len(codes) - len(units), "arrived": 0, "first_reserve": len(units)}
+                       "reserves": len(codes) - len(units), "arrived": 0, "first_reserve": len(units),
+                       "command": np.zeros(n, dtype=np.int64)}
+        if "morale" in tables:  # AO-8.1
+            sides[side]["morale"] = tables["morale"][base >> 3]
+            sides[side]["routed"] = np.zeros((n, len(codes)), dtype=bool)
     winner = np.zeros(n, dtype=np.int8)  # 0 running, 1 attacker, 2 defender, 3 stopped
     rounds = np.full(n, round, dtype=np.int64)
     current = firing
     rnd = round
+    day = (round - 1) // _DAY + 1 if command is not None else 0
+    if command is not None and "T4" in tables:
+        for side in (ATTACKER, DEFENDER):
+            sides[side]["command"][:] = command[side]
     for _ in range(2 * max_rounds):
         active = winner == 0
         if not active.any():
             break
+        if "T4" in tables and (rnd - 1) // _DAY + 1 > day:  # A-7 (b): a new day's commands
+            day = (rnd - 1) // _DAY + 1
+            for side in (DEFENDER, ATTACKER):
+                s = sides[side]
+                rolled = tables["T4"][side][rng.integers(0, 6, size=n)]
+                carried = -(-s["command"] // 2) if day > 1 else 0
+                s["command"] = np.minimum(rolled + carried + points[side], 8)
         own, enemy = sides[current], sides[ATTACKER if current == DEFENDER else DEFENDER]
         enemy_code = 2 if current == ATTACKER else 1
         own_code = 1 if current == ATTACKER else 2
         if rnd >= 2 and retreat[current] is not _never:
-            alive_own = ((own["hp"] > 0) & own["present"]).sum(axis=1)
-            alive_enemy = ((enemy["hp"] > 0) & enemy["present"]).sum(axis=1)
+            alive_own = _fighting(own).sum(axis=1)
+            alive_enemy = _fighting(enemy).sum(axis=1)
             pairs = np.unique(np.stack([alive_own[active], alive_enemy[active]], axis=1), axis=0)
             leave = np.zeros(n, dtype=bool)
             for o, e in pairs:
@@ -90,9 +123,16 @@ def simulate_battles(attacker: Sequence, defender: Sequence, n: int = 100_000, *
         if rnd >= 2 and own["arrived"] < own["reserves"]:
             own["present"][active, own["first_reserve"] + own["arrived"]] = True
             own["arrived"] += 1
-        _fire(opts, current, rnd, own, enemy, active, rng, points[current])
-        wiped = active & ~((enemy["hp"] > 0) & enemy["present"]).any(axis=1)
+        limit = own["command"] if "T4" in tables else None
+        flipped = _fire(opts, current, rnd, own, enemy, active, rng, points[current], limit)
+        if flipped is not None and flipped.any():  # AO-8.1: the units just reduced test their morale
+            modified = rng.integers(1, 7, size=flipped.shape) - ((enemy["base"] & _ENTRENCHED) > 0)
+            enemy["routed"] |= flipped & (modified > enemy["morale"][None, :])
+        wiped = active & ~_fighting(enemy).any(axis=1)
         winner[wiped] = own_code
+        if current == ATTACKER and "rally" in tables and rnd % _DAY == 0:  # AO-8.11: after each day
+            for s in sides.values():
+                _rally(s, winner == 0)
         if current == ATTACKER:
             rounds[winner == 0] += 1
             rnd += 1
@@ -107,23 +147,79 @@ def simulate_battles(attacker: Sequence, defender: Sequence, n: int = 100_000, *
     return SimulatedOdds(n, a, d, max(0.0, 1.0 - a - d), float(rounds.mean()), survivors)
 
 
-def _fire(options: Options, firing: str, rnd: int, own: dict, enemy: dict, active, rng, points: int = 0) -> None:
-    """One firing moment for every active battle: targets by the default policy (and ``points`` leader
-    points), all dice, damage."""
+def _fighting(side: dict, idx=None):
+    """(battles, units): in the battle and fighting (not eliminated, arrived, and under AO-8.1 not
+    routed); only the battles ``idx`` if given."""
+    rows = slice(None) if idx is None else idx
+    fighting = (side["hp"][rows] > 0) & side["present"][rows]
+    if "routed" in side:
+        fighting &= ~side["routed"][rows]
+    return fighting
+
+
+def _advanced_tables(options: Options, year: int, attacker_side: str, command: dict | None) -> dict:
+    """The T-4 columns (A-7) and T-5 morale by type code (AO-8.1) the battles need, checked."""
+    from .advanced import T4
+    from .combat import MORALE
+    from .sides import Side
+    tables: dict = {}
+    if ("A-7" in options or "AO-8.1" in options) and year not in T4:
+        raise OddsError(f"year must be one of {min(T4)}-{max(T4)}, got {year!r}")
+    if "A-7" in options:
+        if attacker_side not in ("union", "confederate"):
+            raise OddsError(f"attacker_side must be 'union' or 'confederate', got {attacker_side!r}")
+        union = attacker_side == "union"
+        column = {ATTACKER: Side.UNION if union else Side.CONFEDERATE, DEFENDER: Side.CONFEDERATE if union else Side.UNION}
+        tables["T4"] = {side: np.array(T4[year][column[side]], dtype=np.int64) for side in column}
+        if command is not None and (set(command) != {ATTACKER, DEFENDER} or not all(
+                isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= 8 for c in command.values())):
+            raise OddsError(f"command gives the current day's command of both sides, 1 to 8: "
+                            f"{{'attacker': 3, 'defender': 4}}; got {command!r}")
+    if "AO-8.1" in options:
+        militia = 2 if year == 1861 else 3
+        tables["morale"] = np.array([MORALE.get(UNIT_TYPES[c].quality, militia) for c in _CODES], dtype=np.int64)
+        if "AO-8.11" in options:
+            tables["rally"] = True
+    return tables
+
+
+def _rally(side: dict, running) -> None:
+    """AO-8.11: in each running battle the side's best routed unit (highest value, then first) returns."""
+    candidates = side["routed"] & (side["hp"] > 0) & side["present"] & running[:, None]
+    if not candidates.any():
+        return
+    key = np.where(candidates, _VALUES[side["base"] >> 3][None, :] * 64 - np.arange(candidates.shape[1]), -1)
+    best = key.argmax(axis=1)
+    rows = np.flatnonzero(candidates.any(axis=1))
+    side["routed"][rows, best[rows]] = False
+
+
+def _fire(options: Options, firing: str, rnd: int, own: dict, enemy: dict, active, rng, points: int = 0,
+          limit=None):
+    """One firing moment for every active battle: targets by the default policy (with ``points``
+    leader points; under A-7 only the best ``limit`` units fire), all dice, damage. Returns the
+    (battles, enemy units) mask of units just flipped from full to reduced if AO-8.1 asks for it
+    (the enemy has morale), else None."""
+    flipped = np.zeros(enemy["hp"].shape, dtype=bool) if "morale" in enemy else None
     idx = np.flatnonzero(active)
     if idx.size == 0:
-        return
+        return flipped
+    limit = None if limit is None else limit[idx]
     if "O-2.2" in options:  # the order of priorities needs the engine's search: one plan per position
-        plan = _plans_by_position(options, firing, rnd, own, enemy, idx, points)
+        plan = _plans_by_position(options, firing, rnd, own, enemy, idx, points, limit)
     else:
-        plan = _greedy_plans(options, firing, rnd, own, enemy, idx, points)
+        plan = _greedy_plans(options, firing, rnd, own, enemy, idx, points, limit)
     targets, p = plan
     hits = (rng.random(targets.shape) < p) & (targets >= 0)
     enemy_hp = enemy["hp"][idx]
     n_enemy = enemy_hp.shape[1]
     flat = (np.arange(idx.size)[:, None] * n_enemy + targets)[hits]
     damage = np.bincount(flat, minlength=idx.size * n_enemy).reshape(idx.size, n_enemy)
-    enemy["hp"][idx] = np.maximum(enemy_hp - damage, 0).astype(np.int8)
+    after = np.maximum(enemy_hp - damage, 0).astype(np.int8)
+    enemy["hp"][idx] = after
+    if flipped is not None:
+        flipped[idx] = (enemy_hp == 2) & (after == 1)
+    return flipped
 
 
 #: type codes in the order of their names: the engine breaks the last ties by unit id ("E-CV-01" < "E-MF-01")
@@ -132,7 +228,8 @@ _VALUES = np.array(_TYPE_VALUE, dtype=np.int64)
 _IS_CRACK = np.array(_CRACK, dtype=np.int64)
 
 
-def _greedy_plans(options: Options, firing: str, rnd: int, own: dict, enemy: dict, idx, points: int = 0) -> tuple:
+def _greedy_plans(options: Options, firing: str, rnd: int, own: dict, enemy: dict, idx, points: int = 0,
+                  limit=None) -> tuple:
     """``odds._assignment`` for every battle at once. Returns (target column per shooter or -1, hit
     chance per shooter), each (battles, shooters).
 
@@ -142,13 +239,14 @@ def _greedy_plans(options: Options, firing: str, rnd: int, own: dict, enemy: dic
     best uncovered enemy; once all are covered the rest take the best one."""
     own_base, enemy_base = own["base"], enemy["base"]
     own_hp, enemy_hp = own["hp"][idx], enemy["hp"][idx]
-    own_alive = (own_hp > 0) & own["present"][idx]
-    enemy_alive = (enemy_hp > 0) & enemy["present"][idx]
+    own_alive = _fighting(own, idx)
+    enemy_alive = _fighting(enemy, idx)
     bonus = firing == DEFENDER and rnd <= 2
     shooter_value = _VALUES[own_base >> 3]
     target_term = ((bonus & ((enemy_base & _CROSSING) > 0)).astype(np.int64)
                    - ((enemy_base & _ENTRENCHED) > 0) - _IS_CRACK[enemy_base >> 3])
     value = shooter_value[:, None] + target_term[None, :]
+    cap = 5 if "H-2" in options else 6
     # shooters: best value first, then by unit code (which a reduction raises by _REDUCED); the absent last
     order = np.argsort((-shooter_value * 64 + own_base) + (own_hp == 1) * _REDUCED + (~own_alive) * (1 << 20),
                        axis=1, kind="stable")
@@ -162,9 +260,14 @@ def _greedy_plans(options: Options, firing: str, rnd: int, own: dict, enemy: dic
     pick = np.where(ranks < alive, np.minimum(ranks, enemy_alive.shape[1] - 1), 0)
     targets = np.take_along_axis(ranking, pick, axis=1)
     shoots = np.take_along_axis(own_alive, order, axis=1)
-    values = _with_points(np.where(shoots, value[order, targets], _NO_SHOT), points, "H-2" in options)
-    cap = 5 if "H-2" in options else 6
-    p = np.where(shoots & (values > 0), np.minimum(values, cap) / 6, 0.0)
+    if limit is not None:  # A-7 (c): the best `command` units fire
+        shoots &= ranks < limit[:, None]
+    if points:  # AO-8.2.2: the shots' values with the leader points, then their chances
+        values = _with_points(np.where(shoots, value[order, targets], _NO_SHOT), points, "H-2" in options)
+        p = np.where(shoots & (values > 0), np.minimum(values, cap) / 6, 0.0)
+    else:
+        chance = np.where(value > 0, np.minimum(value, cap) / 6, 0.0)
+        p = np.where(shoots, chance[order, targets], 0.0)
     return np.where(shoots, targets, -1), p
 
 
@@ -174,8 +277,6 @@ _NO_SHOT = -99
 def _with_points(values, points: int, h2: bool):
     """``combat.leader_points_plan`` for every battle at once: ``values`` (battles, shots) in the shots'
     order, ``_NO_SHOT`` where a column does not shoot."""
-    if not points:
-        return values
     cap = 5 if h2 else 6
     values, given = values.copy(), np.zeros_like(values)
     rows, columns = np.arange(values.shape[0]), np.arange(values.shape[1])
@@ -190,28 +291,32 @@ def _with_points(values, points: int, h2: bool):
 
 
 def _plans_by_position(options: Options, firing: str, rnd: int, own: dict, enemy: dict, idx,
-                       points: int = 0) -> tuple:
+                       points: int = 0, limit=None) -> tuple:
     """The firing plan of each distinct position among the battles, by ``odds._assignment``."""
     own_hp, enemy_hp = own["hp"][idx], enemy["hp"][idx]
-    own_alive = (own_hp > 0) & own["present"][idx]
-    enemy_alive = (enemy_hp > 0) & enemy["present"][idx]
-    # a configuration = who is present and how strong, on both sides
+    own_alive = _fighting(own, idx)
+    enemy_alive = _fighting(enemy, idx)
+    # a configuration = who is fighting and how strong, on both sides (and under A-7 how many may fire)
     own_state = np.where(own_alive, own_hp, 0)
     enemy_state = np.where(enemy_alive, enemy_hp, 0)
-    states = np.concatenate([own_state, enemy_state], axis=1).astype(np.int64)
-    digits = 3 ** np.arange(states.shape[1], dtype=np.int64)
+    n_own, n_enemy = own_hp.shape[1], enemy_hp.shape[1]
+    fire = (np.minimum(limit, n_own)[:, None] if limit is not None else np.zeros((idx.size, 0))).astype(np.int64)
+    states = np.concatenate([own_state, enemy_state, fire], axis=1).astype(np.int64)
+    digits = 3 ** np.arange(states.shape[1], dtype=np.int64)  # the last digit (A-7: at most 8) is the top one
     codes, first, inverse = np.unique(states @ digits, return_index=True, return_inverse=True)
     configs = states[first]
     inverse = inverse.reshape(-1)
-    n_own = own_hp.shape[1]
     shot_target = np.full((configs.shape[0], n_own), -1, dtype=np.int64)
     shot_p = np.zeros((configs.shape[0], n_own))
     rnd_class = min(rnd, 3)
     for c, config in enumerate(configs):
         o_cols = [i for i in range(n_own) if config[i] > 0]
-        e_cols = [j for j in range(config.size - n_own) if config[n_own + j] > 0]
+        e_cols = [j for j in range(n_enemy) if config[n_own + j] > 0]
         if not o_cols or not e_cols:
             continue
+        if limit is not None:  # A-7 (c): the best `command` units fire (by value, then code)
+            o_cols = sorted(o_cols, key=lambda i: (-_VALUES[own["base"][i] >> 3], own["base"][i] | (config[i] == 1) * _REDUCED))
+            o_cols = o_cols[:config[n_own + n_enemy]]
         o_codes = [int(own["base"][i]) | (_REDUCED if config[i] == 1 else 0) for i in o_cols]
         e_codes = [int(enemy["base"][j]) | (_REDUCED if config[n_own + j] == 1 else 0) for j in e_cols]
         o_order = sorted(range(len(o_cols)), key=lambda k: o_codes[k])

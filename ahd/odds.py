@@ -13,7 +13,10 @@ spread (``combat.greedy_targets``); retreat = ``"never"`` (the engine never retr
 ``(own_units, enemy_units, round) -> bool``; reinforcements = ``reserves`` arriving one per own firing
 moment from round 2; leader points (AO-8.2.2) = ``attacker_leaders`` / ``defender_leaders`` points each
 firing moment, spread over the shots by ``combat.leader_points_plan`` (the heuristic bot's choice too).
-A-7 command limits and AO-8.1 morale are not modelled (``not_modelled``).
+A-7 command limits and AO-8.1 morale (with AO-8.11 rally) are left to the simulation
+(:mod:`ahd.montecarlo`): with one of them on, ``battle_odds`` refuses and ``odds``/``odds_for``
+simulate (``SIMULATED``, ``not_modelled``). tests/ check both methods against 3,000 battles fought by
+the engine itself.
 
 Where exact stops: states are multisets (each side's units sorted), so identical units are never
 told apart, yet a battle of 5-8 mixed units a side still has from tens of thousands to millions
@@ -472,6 +475,7 @@ def battle_odds(attacker: Sequence, defender: Sequence, *, round: int = 1, firin
                 options=None, attacker_retreat="never", defender_retreat="never",
                 attacker_reserves: Sequence = (), defender_reserves: Sequence = (),
                 attacker_leaders: int = 0, defender_leaders: int = 0,
+                year: int = 1861, attacker_side: str = "union", command: dict | None = None,
                 max_states: int = DEFAULT_MAX_STATES) -> BattleOdds:
     """Exact odds of a battle as it stands.
 
@@ -480,9 +484,14 @@ def battle_odds(attacker: Sequence, defender: Sequence, *, round: int = 1, firin
     start, the defender about to fire). Reserves arrive one per own firing moment from round 2 (5.2.4).
     ``attacker_leaders`` / ``defender_leaders``: the summed values of a side's leaders present (AO-8.2.2),
     that many +1 points each firing moment, spread by ``combat.leader_points_plan``.
+    ``year``, ``attacker_side`` and ``command`` serve only the rules the chain does not model (A-7,
+    AO-8.1: ``SIMULATED``); with one of those on it refuses, and ``odds`` simulates instead.
     """
     points = leader_points(attacker_leaders, defender_leaders)
     opts = Options.parse(options)
+    if not_modelled(opts):
+        raise OddsError(f"exact odds do not model {', '.join(not_modelled(opts))}: "
+                        f"use odds() or simulate_battles, which simulate them")
     att, dfn = _fighters(attacker, "attacker"), _fighters(defender, "defender")
     if not isinstance(round, int) or isinstance(round, bool) or round < 1:
         raise OddsError(f"round must be a positive integer, got {round!r}")
@@ -547,6 +556,8 @@ def odds(attacker: Sequence, defender: Sequence, *, method: str = "auto", sample
         return simulate_battles(attacker, defender, samples, seed=seed, **kwargs)
     if method == "exact":
         return battle_odds(attacker, defender, **kwargs)
+    if not_modelled(kwargs.get("options")):
+        return simulate_battles(attacker, defender, samples, seed=seed, **kwargs)
     reserves = (kwargs.get("attacker_reserves", ()), kwargs.get("defender_reserves", ()))
     if estimate_states(attacker, defender, *reserves) <= 50 * max_states:
         try:
@@ -573,15 +584,18 @@ def _fighter(state, unit, *, battle=None, crossing: bool = False, entrenched: bo
     return Fighter(code, unit.strength == REDUCED, bool(entrenched), crossing)
 
 
-#: Switches whose effect on a battle these odds do not model: with them on, the odds are approximate.
-#: (AO-8.2 leaders' points are modelled: the leaders present when the odds are asked.)
-NOT_MODELLED = {"A-7": "daily command limits", "AO-8.1": "battlefield morale"}
+#: Switches whose effect on a battle only the simulation models (the exact chain's states would need
+#: each day's commands and every unit's rout): with one on, ``odds`` and ``odds_for`` simulate.
+SIMULATED = {"A-7": "daily command limits", "AO-8.1": "battlefield morale"}
 
 
-def not_modelled(options) -> list[str]:
-    """The rules in force whose effect on battles the odds leave out (e.g. ``["AO-8.1 battlefield morale"]``)."""
+def not_modelled(options, method: str = "exact") -> list[str]:
+    """The rules in force whose effect on battles odds by ``method`` leave out: for the exact chain the
+    ``SIMULATED`` ones (e.g. ``["AO-8.1 battlefield morale"]``), for the simulation none."""
     options = Options.parse(options)
-    return [f"{rule} {what}" for rule, what in NOT_MODELLED.items() if rule in options]
+    if method != "exact":
+        return []
+    return [f"{rule} {what}" for rule, what in SIMULATED.items() if rule in options]
 
 
 def odds_for(game, action=None, *, max_states: int = AUTO_MAX_STATES, samples: int = AUTO_SAMPLES):
@@ -621,7 +635,8 @@ def odds_for(game, action=None, *, max_states: int = AUTO_MAX_STATES, samples: i
             dfn += new
         role = ATTACKER if firing is battle.attacker else DEFENDER
         return _exact_or_sampled(att, dfn, battle.round, role, options, max_states, samples,
-                                 _leaders(state, battle.box, battle.attacker, options))
+                                 _leaders(state, battle.box, battle.attacker, options)
+                                 | _simulated(state, battle.attacker, options, battle))
     if isinstance(action, (Move, Invade)):
         unit = state.units.get(action.unit)
         dest = action.path[-1] if isinstance(action, Move) else action.port
@@ -633,7 +648,7 @@ def odds_for(game, action=None, *, max_states: int = AUTO_MAX_STATES, samples: i
         att.append(_fighter(state, unit, entrenched=False, crossing=crossing))
         dfn = [_fighter(state, u) for u in state.units_in(dest, side.enemy)]
         return _exact_or_sampled(att, dfn, 1, DEFENDER, options, max_states, samples,
-                                 _leaders(state, dest, side, options))
+                                 _leaders(state, dest, side, options) | _simulated(state, side, options))
     return None
 
 
@@ -646,9 +661,23 @@ def _leaders(state, box: str, attacker, options) -> dict[str, int]:
             "defender_leaders": leader_value_in(state, box, attacker.enemy)}
 
 
-def _exact_or_sampled(att, dfn, rnd, firing, options, max_states, samples, leaders):
+def _simulated(state, attacker, options, battle=None) -> dict:
+    """What the simulated rules (A-7, AO-8.1) need: the year, the attacker's side and, for a battle
+    whose day has begun, both sides' current command."""
+    if not not_modelled(options):
+        return {}
+    from .advanced import battle_day
+    from .calendar import Turn
+    extra = {"year": Turn.of(state.turn).year, "attacker_side": attacker.name.lower()}
+    if (battle is not None and "A-7" in options and battle.day == battle_day(battle.round)
+            and set(battle.command) == {battle.attacker, battle.defender}):
+        extra["command"] = {ATTACKER: battle.command[battle.attacker], DEFENDER: battle.command[battle.defender]}
+    return extra
+
+
+def _exact_or_sampled(att, dfn, rnd, firing, options, max_states, samples, extra):
     return odds(att, dfn, round=rnd, firing=firing, options=options, max_states=max_states, samples=samples,
-                **leaders)
+                **extra)
 
 
 

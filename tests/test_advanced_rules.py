@@ -1189,3 +1189,32 @@ def test_the_odds_with_leaders_match_the_engines_own_battles(leaders):
     predicted = odds_for(game).attacker_wins
     frequency, _ = engine_battle_frequency(game, 3000, seed=1000)
     assert abs(frequency - predicted) <= 3 * (predicted * (1 - predicted) / 3000) ** 0.5, (predicted, frequency)
+
+
+@pytest.mark.rule("A-7")
+@pytest.mark.rule("AO-8.1")
+@pytest.mark.rule("AO-8.11")
+@pytest.mark.parametrize("rules, leaders, rolls", [
+    (("A-7",), {}, ()),
+    (("A-7",), {}, (1, 6)),  # the day's commands rolled: Union 2 (T-4 1861, die 1), Confederacy 5 (die 6)
+    (("AO-8.1", "AO-8.11"), {}, ()),
+    (("A-7", "AO-8.1", "AO-8.11", "AO-8.2"), {"lee": 3, "grant": 1}, ()),
+])
+def test_the_simulated_odds_of_advanced_battles_match_the_engines_own_battles(rules, leaders, rolls):
+    """A-7 command and AO-8.1 morale (with AO-8.11 rally) are only simulated; 3,000 battles fought by
+    the engine (its bots choosing firers and rallies as the simulation assumes) land within 3 standard
+    errors of ``odds_for``, which also knows a day's commands once they are rolled."""
+    from ahd.odds import odds_for
+    from conftest import engine_battle_frequency
+    game = lee_near_an_attack_on_cincinnati(with_rules(*rules))
+    for name, value in leaders.items():
+        leader_at(game, name, "cincinnati", value)
+    for natural in rolls:
+        game.roll(natural)
+    if rolls:
+        assert game.battle.command == {U: 2, C: 5} and game.decision == "firers"
+    predicted = odds_for(game, samples=100_000)
+    assert predicted.method == "monte carlo"
+    frequency, se = engine_battle_frequency(game, 3000, seed=500)
+    assert abs(frequency - predicted.attacker_wins) <= 3 * se + 3 * predicted.stderr(predicted.attacker_wins), (
+        predicted.attacker_wins, frequency)

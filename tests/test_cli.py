@@ -66,6 +66,10 @@ def test_odds_command():
     assert code == 0 and "attacker wins 87.5%" in text and "Exact odds" in text
     code, text = run("odds", "--attacker", "MF:reduced", "--defender", "MF:reduced", "--attacker-leaders", "3")
     assert code == 0 and "attacker wins 62.5%" in text  # 5/8 (AO-8.2.2, tests/test_odds.py)
+    code, text = run("odds", "--attacker", "FV", "FV", "--defender", "MF", "MF", "--option", "A-7", "--option", "AO-8.1",
+                     "--year", "1862", "--attacker-side", "confederate")
+    assert code == 0 and "A-7 daily command limits, AO-8.1 battlefield morale: simulated only" in text
+    assert run("odds", "--attacker", "FV", "--defender", "MF", "--option", "A-7", "--year", "1850")[0] == 2
     result = subprocess.run([sys.executable, "-m", "ahd", "odds", "--attacker", "ZZ", "--defender", "MF"],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "unknown unit type" in result.stderr and "Traceback" not in result.stderr

@@ -267,13 +267,16 @@ def test_vectorised_firing_policy_is_the_exact_methods():
             base = np.array([c & ~_REDUCED for c in codes], dtype=np.int64)
             hp = rng.integers(0, 3, size=(200, len(codes))).astype(np.int8)
             hp[:, 0] = np.maximum(hp[:, 0], 1)  # every side has someone alive
-            sides.append({"base": base, "hp": hp, "present": rng.random((200, len(codes))) < 0.9})
+            sides.append({"base": base, "hp": hp, "present": rng.random((200, len(codes))) < 0.9,
+                          "routed": rng.random((200, len(codes))) < 0.1})  # AO-8.1: out of the fighting
+            sides[-1]["routed"][:, 0] = False
             sides[-1]["present"][:, 0] = True
         own, enemy = sides if firing == "attacker" else sides[::-1]
         idx = np.arange(200)
-        points = k % 4  # leader points (AO-8.2.2) too
-        fast = _greedy_plans(options, firing, rnd, own, enemy, idx, points)
-        slow = _plans_by_position(options, firing, rnd, own, enemy, idx, points)
+        points = k % 4  # leader points (AO-8.2.2) too, and A-7 command limits
+        limit = rng.integers(1, 9, size=200) if k % 3 else None
+        fast = _greedy_plans(options, firing, rnd, own, enemy, idx, points, limit)
+        slow = _plans_by_position(options, firing, rnd, own, enemy, idx, points, limit)
 
         def shots(plan, b):
             targets, p = plan
@@ -333,3 +336,8 @@ def test_the_odds_say_which_advanced_rules_they_leave_out():
     assert not_modelled("everything") == ["A-7 daily command limits", "AO-8.1 battlefield morale"]
     assert not_modelled(["AO-8.2"]) == []  # leaders' points are modelled
     assert not_modelled(["AO-8.1"]) == ["AO-8.1 battlefield morale"]
+    assert not_modelled(["AO-8.1"], "monte carlo") == []  # the simulation models them
+    with pytest.raises(OddsError, match="exact odds do not model A-7"):
+        battle_odds(["MF"], ["MF"], options=["A-7"])
+    from ahd.odds import odds
+    assert odds(["MF"], ["MF"], options=["A-7", "AO-8.1"], samples=500).method == "monte carlo"

@@ -397,11 +397,16 @@ def test_bots_play_an_everything_game_to_the_end_through_the_session():
     assert game.is_over and s.outcome and app.map_view.layer_count == 7
 
 
-def test_the_odds_caption_warns_when_advanced_rules_make_them_approximate():
+def test_the_odds_of_an_advanced_battle_are_simulated_with_its_rules():
     game = make_game([("union", "MF", "fort_smith", 2), ("confederate", "MF", "little_rock", 2)],
-                     options=["H-1", "H-2", "AO-8.1", "AO-8.2"])
+                     options=["H-1", "H-2", "A-7", "AO-8.1", "AO-8.2"])
     app = app_for(game)
     app.session.click_box("fort_smith")
     app.map_view._on_hover(properties={"id": "little_rock"})
-    assert app.session.battle_odds["not_modelled"] == ["AO-8.1 battlefield morale"]  # leaders are modelled
-    assert "Approximate" in app.battle_chart.caption.value and "AO-8.1" in app.battle_chart.caption.value
+    odds = app.session.battle_odds
+    # A-7 and AO-8.1 are only simulated: the odds say so, and nothing is left out
+    assert odds["method"].startswith("simulated") and odds["not_modelled"] == []
+    assert "simulated" in app.battle_chart.caption.value and "Approximate" not in app.battle_chart.caption.value
+    # the caveat is for exact odds asked with those rules on
+    from ahd.odds import not_modelled
+    assert not_modelled(game.options) == ["A-7 daily command limits", "AO-8.1 battlefield morale"]

@@ -517,7 +517,7 @@ class Session(HasTraits):
             "neither": result.neither, "expected_rounds": result.expected_rounds,
             "attacker_survivors": survivors[0], "defender_survivors": survivors[1],
             "method": "exact" if exact else f"simulated ({result.n:,} battles)",
-            "not_modelled": not_modelled(game.options),
+            "not_modelled": not_modelled(game.options, result.method),
         }
 
     # ------------------------------------------------------------ the war's timeline
