@@ -18,9 +18,9 @@ from .odds import (ATTACKER, DEFENDER, Fighter, OddsError, _CODES, _CRACK, _CROS
 from .options import Options
 from .units import UNIT_TYPES
 
-#: T-4 (A-7 command) by year and side, die 1..6; T-5 morale by quality (militia: 2 in 1861, 3 later).
-#: The engine's tables (``advanced.T4``, ``combat.MORALE``), indexed for numpy below.
-_DAY = 4  # A-7 (a), AO-8.11: a day is four rounds
+#: A-7 (a), AO-8.11: a day is four rounds. (T-4 and T-5 are the engine's own tables, ``advanced.T4``
+#: and ``combat.MORALE``, indexed for numpy in ``_advanced_tables``.)
+_DAY = 4
 
 @dataclass(slots=True)
 class SimulatedOdds:

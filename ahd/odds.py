@@ -670,7 +670,7 @@ def _simulated(state, attacker, options, battle=None) -> dict:
     from .calendar import Turn
     extra = {"year": Turn.of(state.turn).year, "attacker_side": attacker.name.lower()}
     if (battle is not None and "A-7" in options and battle.day == battle_day(battle.round)
-            and set(battle.command) == {battle.attacker, battle.defender}):
+            and not battle.command_pending and set(battle.command) == {battle.attacker, battle.defender}):
         extra["command"] = {ATTACKER: battle.command[battle.attacker], DEFENDER: battle.command[battle.defender]}
     return extra
 

@@ -131,6 +131,18 @@ def test_bad_arguments(args, message):
         battle_odds(*args)
 
 
+@pytest.mark.parametrize("kwargs, message", [
+    ({"options": ["A-7"], "year": 1850}, "year must be one of 1861-1865"),
+    ({"options": ["AO-8.1"], "year": "1862"}, "year must be one of"),
+    ({"options": ["A-7"], "attacker_side": "north"}, "attacker_side must be 'union' or 'confederate'"),
+    ({"options": ["A-7"], "command": {"attacker": 9, "defender": 2}}, "current day's command of both sides"),
+    ({"options": ["A-7"], "command": {"attacker": 3}}, "current day's command of both sides"),
+])
+def test_bad_arguments_of_the_simulated_rules(kwargs, message):
+    with pytest.raises(OddsError, match=message):
+        simulate_battles(["MF"], ["MF"], 10, **kwargs)
+
+
 @pytest.mark.parametrize("points", [-1, 1.5, True, 13, "3"])
 def test_bad_leader_points(points):
     for function in (battle_odds, lambda *a, **k: simulate_battles(*a, 10, **k)):
