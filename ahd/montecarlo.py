@@ -204,6 +204,9 @@ def _fire(options: Options, firing: str, rnd: int, own: dict, enemy: dict, activ
     idx = np.flatnonzero(active)
     if idx.size == 0:
         return flipped
+    count = idx.size
+    if count == active.size:  # every battle still running: a slice, not a gathering copy
+        idx = slice(None)
     limit = None if limit is None else limit[idx]
     if "O-2.2" in options:  # the order of priorities needs the engine's search: one plan per position
         plan = _plans_by_position(options, firing, rnd, own, enemy, idx, points, limit)
@@ -213,12 +216,12 @@ def _fire(options: Options, firing: str, rnd: int, own: dict, enemy: dict, activ
     hits = (rng.random(targets.shape) < p) & (targets >= 0)
     enemy_hp = enemy["hp"][idx]
     n_enemy = enemy_hp.shape[1]
-    flat = (np.arange(idx.size)[:, None] * n_enemy + targets)[hits]
-    damage = np.bincount(flat, minlength=idx.size * n_enemy).reshape(idx.size, n_enemy)
+    flat = (np.arange(count)[:, None] * n_enemy + targets)[hits]
+    damage = np.bincount(flat, minlength=count * n_enemy).reshape(count, n_enemy)
     after = np.maximum(enemy_hp - damage, 0).astype(np.int8)
-    enemy["hp"][idx] = after
-    if flipped is not None:
+    if flipped is not None:  # before the update: with a slice, enemy_hp is a view of it
         flipped[idx] = (enemy_hp == 2) & (after == 1)
+    enemy["hp"][idx] = after
     return flipped
 
 
@@ -300,7 +303,7 @@ def _plans_by_position(options: Options, firing: str, rnd: int, own: dict, enemy
     own_state = np.where(own_alive, own_hp, 0)
     enemy_state = np.where(enemy_alive, enemy_hp, 0)
     n_own, n_enemy = own_hp.shape[1], enemy_hp.shape[1]
-    fire = (np.minimum(limit, n_own)[:, None] if limit is not None else np.zeros((idx.size, 0))).astype(np.int64)
+    fire = (np.minimum(limit, n_own)[:, None] if limit is not None else np.zeros((own_hp.shape[0], 0))).astype(np.int64)
     states = np.concatenate([own_state, enemy_state, fire], axis=1).astype(np.int64)
     digits = 3 ** np.arange(states.shape[1], dtype=np.int64)  # the last digit (A-7: at most 8) is the top one
     codes, first, inverse = np.unique(states @ digits, return_index=True, return_inverse=True)
