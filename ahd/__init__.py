@@ -7,20 +7,21 @@
 
 The engine needs only the standard library and numpy; it never imports Jupyter packages.
 """
-from .actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, EndMarch, EndMovement, EndRecruitment,
+from .core.actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, EndMarch, EndMovement, EndRecruitment,
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley, action_from_dict,
                       PlaceLeader, LeaderMove, LeaderFollow, LeaderReinforce, LeaderPoint, Contain, Assault,
                       BreakOut, Rally, NoRally)
-from .board import Board, Box, default_board, load_board
-from .calendar import Turn
-from .errors import AhdError, DataFileError, IllegalActionError, RecordError
-from .game import Game, load, new_game
-from .options import Options
-from .scenario import Scenario, load_scenario
-from .sides import CHANCE, Side
-from .simulate import SimulationResults, simulate
-from .state import Outcome
+from .core.board import Board, Box, default_board, load_board
+from .core.calendar import Turn
+from .core.errors import AhdError, DataFileError, IllegalActionError, RecordError
+from .core.game import Game, load, new_game
+from .core.options import Options
+from .core.scenario import Scenario, load_scenario
+from .core.sides import CHANCE, Side
+from .analysis.simulate import SimulationResults, simulate
+from .analysis.war_odds import war_odds
+from .core.state import Outcome
 
 __all__ = [
     "Action", "BeginMarch", "CavalryRetreat", "ChooseBattle", "ChooseFirer", "FireChosen", "EndMarch", "EndMovement", "EndRecruitment",
@@ -30,6 +31,6 @@ __all__ = [
     "Rally", "NoRally",
     "Board", "Box", "default_board", "load_board", "Turn",
     "AhdError", "DataFileError", "IllegalActionError", "RecordError",
-    "Game", "load", "new_game", "simulate", "SimulationResults", "Options", "Scenario", "load_scenario", "CHANCE", "Side", "Outcome",
+    "Game", "load", "new_game", "simulate", "war_odds", "SimulationResults", "Options", "Scenario", "load_scenario", "CHANCE", "Side", "Outcome",
 ]
 __version__ = "0.1.0"

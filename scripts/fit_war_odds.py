@@ -5,7 +5,7 @@
 Games are played between a mix of bots (heuristic, heuristic with 20% random moves, random) on every
 built-in scenario (year scenarios sometimes played on to turn 40), game ``i`` seeded from
 ``SeedSequence(seed).spawn(games)[i]``, so the data do not depend on ``workers``. Each game gives
-one sample per half-turn: the features of ``ahd.war_odds.features`` and the final result (Union
+one sample per half-turn: the features of ``ahd.odds.war.features`` and the final result (Union
 win 1, Confederate 0, scenario draw ½). Games are split by index: every fourth game is held out.
 A logistic regression per game kind (campaign / scored) is fitted by Newton's method with a small
 ridge penalty; the held-out Brier score, the base-rate Brier score and a reliability table are
@@ -26,10 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ahd.bots import RandomBot  # noqa: E402
-from ahd.game import new_game  # noqa: E402
-from ahd.heuristic import HeuristicBot  # noqa: E402
-from ahd.sides import CHANCE, Side  # noqa: E402
-from ahd.war_odds import FEATURES, features, game_kind  # noqa: E402
+from ahd.core.game import new_game  # noqa: E402
+from ahd.bots.heuristic import HeuristicBot  # noqa: E402
+from ahd.core.sides import CHANCE, Side  # noqa: E402
+from ahd.odds.war import FEATURES, features, game_kind  # noqa: E402
 
 SCENARIOS = (("1861", 0.4), ("short", 0.15), ("1862", 0.15), ("1863", 0.15), ("1864", 0.15))
 BOTS = (("heuristic", 0.45), ("noisy", 0.35), ("random", 0.2))

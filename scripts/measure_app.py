@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from widgets import serve  # noqa: E402
-from ahd.bench import machine  # noqa: E402
+from ahd.analysis.bench import machine  # noqa: E402
 
 
 def main() -> None:

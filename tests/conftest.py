@@ -11,9 +11,9 @@ from typing import Iterable
 import pytest
 
 import ahd
-from ahd.positions import (PASSES, march, pass_decision, pass_until, position, position_game,  # noqa: F401
+from ahd.core.positions import (PASSES, march, pass_decision, pass_until, position, position_game,  # noqa: F401
                            to_confederate_movement)
-from ahd.sides import Side
+from ahd.core.sides import Side
 
 _RULES_SEEN: Counter = Counter()
 
@@ -33,7 +33,7 @@ def pytest_terminal_summary(terminalreporter):
 
 def scenario(units: Iterable[tuple], *, control: dict | None = None, turn: int = 2, marches: int = 2,
              last_turn: int = 40, end: str = "campaign"):
-    """A test position as a Scenario: :func:`ahd.positions.position` with the id ``test``."""
+    """A test position as a Scenario: :func:`ahd.core.positions.position` with the id ``test``."""
     return position(units, control=control, turn=turn, marches=marches, last_turn=last_turn, end=end,
                     title="test position", id="test")
 
@@ -108,9 +108,9 @@ def engine_battle_frequency(game: ahd.Game, n: int, seed: int = 0) -> tuple[floa
     ``seed``), under the odds' default policies: open fire (no retreat), automatic targets, and the
     heuristic bot for any other battle decision (leader points). Returns the frequency of an attacker
     win and its binomial standard error."""
-    from ahd.actions import FireAuto, OpenFire
-    from ahd.heuristic import HeuristicBot
-    from ahd.sides import CHANCE
+    from ahd.core.actions import FireAuto, OpenFire
+    from ahd.bots.heuristic import HeuristicBot
+    from ahd.core.sides import CHANCE
     bot = HeuristicBot(seed=0)
     attacker = game.state.battle.attacker
     wins = 0

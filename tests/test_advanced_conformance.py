@@ -15,9 +15,9 @@ import pytest
 
 import ahd
 from ahd.bots import RandomBot
-from ahd.leaders import OFF, REMOVED
-from ahd.options import SWITCHES
-from ahd.sides import CHANCE, Side
+from ahd.core.leaders import OFF, REMOVED
+from ahd.core.options import SWITCHES
+from ahd.core.sides import CHANCE, Side
 
 from conftest import snapshot
 

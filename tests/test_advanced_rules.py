@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 import ahd
-from ahd.options import PRESETS, SWITCHES
-from ahd.sides import CHANCE, Side
+from ahd.core.options import PRESETS, SWITCHES
+from ahd.core.sides import CHANCE, Side
 
 from conftest import assert_refused, make_game, march, pass_until
 
@@ -253,7 +253,7 @@ def test_a_lone_coastal_defence_cannot_retreat_and_others_leave_it_behind():
     rolls(game, 6, 4, 4)  # everybody misses: round 2
     assert game.battle.round == 2 and game.battle.firing is C
     assert game.decision == "targets"  # no retreat (nor reinforcement) to offer: straight to fire
-    from ahd import combat
+    from ahd.core import combat
     assert combat.retreat_barrier(game.state, game.battle, C, "meridian").rule == "A-5"
     # with a militia beside it, a retreat takes only the militia; the defence ends with the battle
     other = invasion(with_rules("A-5"), defenders=("MF",))
@@ -325,7 +325,7 @@ def test_supply_line_is_cut_by_enemy_units_and_the_check_is_the_phasing_player_s
 
 @pytest.mark.rule("A-2.2")
 def test_supply_lines_use_rail_and_river_only():
-    from ahd import advanced
+    from ahd.core import advanced
     game = make_game([("union", "MF", "ironton", 2)], options=with_rules("A-2"))
     reach = advanced.supply_reach(game.state, "ironton", U)
     assert "st_louis" in reach and "thayer" not in reach   # Ironton–Thayer is a road
@@ -334,7 +334,7 @@ def test_supply_lines_use_rail_and_river_only():
 @pytest.mark.rule("A-2.2")
 @pytest.mark.rule("4.2.6")
 def test_confederate_supply_lines_never_use_the_potomac():
-    from ahd import advanced
+    from ahd.core import advanced
     game = make_game([("confederate", "MF", "washington", 2), ("union", "MF", "chicago")],
                      options=with_rules("A-2", "A-6"), control={"union": ["manassas_junction"]})  # A-6: no 11.b win
     assert advanced.supply_reach(game.state, "washington", C) == {"washington"}  # not by river to Fredericksburg
@@ -581,7 +581,7 @@ def test_e7_lee_splits_his_three_points_in_steps_of_one(split):
 @pytest.mark.rule("AO-8.2.2")
 def test_e7_four_points_or_a_point_to_a_non_firer_are_refused():
     """E-7: +4 or four +1 are invalid: Lee has three points."""
-    from ahd import leaders
+    from ahd.core import leaders
     game = lee_attack(LEADERS_ON)
     assert_refused(game, ahd.LeaderPoint("lee", "U-MF-01"), "AO-8.2.2")    # not a firing unit
     assert_refused(game, ahd.LeaderPoint("grant", "C-FV-01"), "AO-8.2.2")  # not present
@@ -732,13 +732,13 @@ def test_maryland_failure_may_retry_and_no_roll_without_the_switch_or_in_union_h
     to_confederate_half(plain)
     assert plain.decision == "movement"
     # Missouri is not all Confederate: no roll for it
-    from ahd import advanced
+    from ahd.core import advanced
     assert "Missouri" not in advanced.border_states_eligible(game.state)
 
 
 @pytest.mark.rule("AO-8.3")
 def test_border_state_modifiers():
-    from ahd import advanced
+    from ahd.core import advanced
     game = make_game([("union", "MF", "chicago"), ("confederate", "MF", "atlanta")], turn=32,
                      options=with_rules("AO-8.3"), control={"union": ["richmond"]})
     mods = dict((why, m) for m, why in advanced.border_modifiers(game.state))
@@ -798,7 +798,7 @@ def contained_union_movement(options):
 def test_contained_units_leave_by_land_only_after_a_break_out():
     game = contained_union_movement(with_rules("A-4"))
     assert game.decision == "movement"
-    from ahd import movement
+    from ahd.core import movement
     assert ahd.BeginMarch("fort_monroe") not in game.legal_actions()
     error = movement.check_path(game.state, game.unit("U-MF-01"), ("fort_monroe", "yorktown"), ("river",))
     assert error is not None and error.rule == "A-4"
@@ -811,7 +811,7 @@ def test_contained_units_leave_by_land_only_after_a_break_out():
     assert game.marches_left == marches - 1
     assert all(game.unit(u).marches == 1 for u in ("U-MF-01", "U-MF-02"))
     # attacking in a contained box costs the Union its fort entrenchment for this battle
-    from ahd import combat
+    from ahd.core import combat
     assert not combat.is_entrenched_in_battle(game.state, battle, game.unit("U-MF-01"))
     # the Confederates always miss, the Union always hits: the break-out succeeds
     from conftest import pass_decision
@@ -856,7 +856,7 @@ def test_confederates_may_entrench_beside_the_contained_garrison():
     game.apply(ahd.BeginMarch("fort_monroe"))
     assert ahd.Entrench("C-MF-01") in game.legal_actions()
     # the exception is the Confederates': the Union garrison may not entrench beside them
-    from ahd import movement
+    from ahd.core import movement
     game.state.units["U-MF-01"].marches = 0
     error = movement.entrench_barrier(game.state, game.unit("U-MF-01"))
     assert error is not None and error.rule == "4.2.5" and "enemy" in error.reason
@@ -1031,7 +1031,7 @@ def test_no_intervention_without_the_switch_or_its_conditions():
 
 @pytest.mark.rule("AO-8.4")
 def test_foreign_losses_return_to_europe_on_a_five_or_six_and_are_never_promoted():
-    from ahd import combat
+    from ahd.core import combat
     game = intervention_game(with_rules("AO-8.4", "A-6"))
     pass_until(game, lambda g: g.phasing is C)
     game.apply(ahd.NavalMove("X-FV-01", "charleston_sc"))
@@ -1147,9 +1147,10 @@ def test_two_leader_marches_in_all_with_units_or_alone():
 
 @pytest.mark.rule("AO-8.2.2")
 def test_the_odds_count_the_leaders_present_and_the_heuristic_spreads_points_as_they_assume():
-    from ahd.combat import effective_value, leader_points_plan
-    from ahd.heuristic import HeuristicBot
-    from ahd.odds import _fighter, battle_odds, odds_for
+    from ahd.core.combat import effective_value, leader_points_plan
+    from ahd.bots.heuristic import HeuristicBot
+    from ahd.odds import battle_odds, odds_for
+    from ahd.odds.game_odds import _fighter
     game = lee_near_an_attack_on_cincinnati(LEADERS_ON)
     assert game.decision == "targets" and game.battle.firing is U  # the defender fires first
     battle = game.state.battle

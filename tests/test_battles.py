@@ -10,8 +10,8 @@ import re
 import pytest
 
 import ahd
-from ahd import combat
-from ahd.sides import CHANCE, Side
+from ahd.core import combat
+from ahd.core.sides import CHANCE, Side
 
 from conftest import assert_refused, ids_at, make_game, march, pass_until
 
@@ -398,7 +398,7 @@ def test_units_that_retreated_this_turn_may_not_reinforce():
     assert ahd.Reinforce("C-MF-02") in game.legal_actions()
     game.apply(ahd.Retreat("london"))  # the lone defender retreats: the battle is lost
     assert game.unit("C-MF-01").retreated
-    error = combat.reinforcement_barrier(game.state, ahd.state.Battle("lexington", U, C, round=2, firing=C), "C-MF-01")
+    error = combat.reinforcement_barrier(game.state, ahd.core.state.Battle("lexington", U, C, round=2, firing=C), "C-MF-01")
     assert error is not None and error.rule == "5.2.4" and "retreated" in str(error)
 
 

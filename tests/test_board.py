@@ -7,8 +7,8 @@ from importlib import resources
 import pytest
 
 import ahd
-from ahd.board import VICTORY_CITIES, board_from_dict, load_board
-from ahd.sides import Side
+from ahd.core.board import VICTORY_CITIES, board_from_dict, load_board
+from ahd.core.sides import Side
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ import pytest
 
 import ahd
 from ahd.bots import RandomBot, make_bot, play
-from ahd.heuristic import HeuristicBot
+from ahd.bots.heuristic import HeuristicBot
 
 SCENARIOS = ("1861", "short", "1862", "1863", "1864")
 
@@ -54,7 +54,7 @@ def test_heuristic_union_beats_random():
 
 
 def test_make_bot():
-    from ahd.search import SearchBot
+    from ahd.bots.search import SearchBot
     assert isinstance(make_bot("heuristic", 1), HeuristicBot)
     assert isinstance(make_bot("random", 1), RandomBot)
     search = make_bot("search:iterations=3,candidates=4,horizon=2,depth=5,margin=0.02", 1)

@@ -4,11 +4,11 @@ from __future__ import annotations
 import pytest
 
 import ahd
-from ahd.campaign import CampaignPlan, Orders, follow, idle_score, objectives
-from ahd.heuristic import HeuristicBot, _distances
+from ahd.bots.campaign import CampaignPlan, Orders, follow, idle_score, objectives
+from ahd.bots.heuristic import HeuristicBot, _distances
 from ahd.odds import odds
-from ahd.positions import pass_until, position_game
-from ahd.search import SearchBot, SearchError
+from ahd.core.positions import pass_until, position_game
+from ahd.bots.search import SearchBot, SearchError
 from conftest import units_at
 
 RICHMOND = [("confederate", "FS", "richmond", 4), ("confederate", "FV", "richmond", 4)]

@@ -14,8 +14,8 @@ import re
 import pytest
 
 import ahd
-from ahd import combat
-from ahd.sides import CHANCE, Side
+from ahd.core import combat
+from ahd.core.sides import CHANCE, Side
 
 from conftest import (assert_refused, assert_refused_as_one_of, ids_at, make_game, march, pass_until,
                       to_confederate_movement)

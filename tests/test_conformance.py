@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 
 import ahd
-from ahd.actions import action_from_dict
+from ahd.core.actions import action_from_dict
 from ahd.bots import RandomBot
-from ahd.sides import CHANCE, Side
-from ahd.units import MILITIA_MIX
+from ahd.core.sides import CHANCE, Side
+from ahd.core.units import MILITIA_MIX
 
 from conftest import snapshot
 
@@ -95,7 +95,7 @@ SCENARIOS = ("1861", "short", "1862", "1863", "1864")
 
 def random_options(seed: int) -> list[str]:
     import numpy as np
-    from ahd.options import SWITCHES
+    from ahd.core.options import SWITCHES
     rng = np.random.default_rng(10_000 + seed)
     return sorted(rule for rule in SWITCHES if rng.random() < 0.5)
 

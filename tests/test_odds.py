@@ -59,7 +59,7 @@ def test_leader_points_by_hand():
 
 @pytest.mark.rule("AO-8.2.2")
 def test_leader_points_go_where_they_raise_a_hit_chance_spread_first():
-    from ahd.combat import leader_point_shot, leader_points_plan
+    from ahd.core.combat import leader_point_shot, leader_points_plan
     assert leader_points_plan([2, 2, 2], 3, False) == [3, 3, 3]  # Lee 3 split 1+1+1
     assert leader_points_plan([2, 2], 3, False) == [4, 3]
     assert leader_points_plan([6, 2], 2, False) == [6, 4]  # a sure hit gains nothing
@@ -82,7 +82,7 @@ def test_exact_and_monte_carlo_agree_with_leaders(options):
 
 @pytest.mark.rule("H-2")
 def test_hit_probabilities_and_h2():
-    from ahd.combat import hit_probability
+    from ahd.core.combat import hit_probability
     assert [hit_probability(v, True) for v in (-1, 0, 1, 3, 5, 6, 8)] == [0, 0, 1 / 6, 3 / 6, 5 / 6, 5 / 6, 5 / 6]
     assert [hit_probability(v, False) for v in (0, 5, 6, 8)] == [0, 5 / 6, 1, 1]
     # basic units never reach value 6, so H-2 changes no basic battle (it matters with leaders)
@@ -247,9 +247,9 @@ def test_fast_firing_policy_is_the_engines():
     """``_assignment`` computes the engine's greedy spread on the codes: it must agree with
     ``combat.greedy_targets`` (run by ``_assignment_engine``) on any battle."""
     import numpy as np
-    from ahd.bench import _random_force
-    from ahd.odds import _assignment, _assignment_engine, _encode
-    from ahd.options import Options
+    from ahd.analysis.bench import _random_force
+    from ahd.odds.exact import _assignment, _assignment_engine, _encode
+    from ahd.core.options import Options
     rng = np.random.default_rng(3)
     for options in (Options.parse(None), Options.parse({"H-2": False})):
         for k in range(400):
@@ -265,10 +265,10 @@ def test_vectorised_firing_policy_is_the_exact_methods():
     """The simulator's targets for thousands of battles at once (``_greedy_plans``) are the plan
     ``_assignment`` gives each position (up to swapping identical units)."""
     import numpy as np
-    from ahd.bench import _random_force
-    from ahd.montecarlo import _greedy_plans, _plans_by_position
-    from ahd.odds import _REDUCED, _encode
-    from ahd.options import Options
+    from ahd.analysis.bench import _random_force
+    from ahd.odds.montecarlo import _greedy_plans, _plans_by_position
+    from ahd.odds.exact import _REDUCED, _encode
+    from ahd.core.options import Options
     rng = np.random.default_rng(5)
     for k in range(60):
         options = Options.parse({"H-2": bool(k % 2)})

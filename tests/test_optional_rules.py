@@ -6,8 +6,8 @@ import json
 import pytest
 
 import ahd
-from ahd.options import PRESETS, SWITCHES, Options
-from ahd.sides import CHANCE, Side
+from ahd.core.options import PRESETS, SWITCHES, Options
+from ahd.core.sides import CHANCE, Side
 
 from conftest import assert_refused, ids_at, make_game, pass_until, to_confederate_movement
 

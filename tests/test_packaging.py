@@ -33,7 +33,7 @@ def test_environment_yml_lists_the_same_dependencies_as_pyproject():
 
 
 def test_engine_imports_no_jupyter_package():
-    code = ("import sys, ahd, ahd.bots, ahd.cli, ahd.bench; "
+    code = ("import sys, ahd, ahd.bots, ahd.cli, ahd.analysis.bench; "
             "bad = [m for m in ('ipywidgets', 'ipyleaflet', 'bqplot', 'IPython', 'voila', 'traitlets', "
             "'ipykernel', 'jupyter_client') if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -1,11 +1,11 @@
-"""ahd.positions: custom start positions (the tests' and tutorials' one way to build them)."""
+"""ahd.core.positions: custom start positions (the tests' and tutorials' one way to build them)."""
 from __future__ import annotations
 
 import pytest
 
 import ahd
-from ahd.positions import march, pass_until, position, position_game, to_confederate_movement
-from ahd.sides import Side
+from ahd.core.positions import march, pass_until, position, position_game, to_confederate_movement
+from ahd.core.sides import Side
 
 U, C = Side.UNION, Side.CONFEDERATE
 

@@ -1,4 +1,4 @@
-"""The progress bar adapter follows ``ahd.simulate``'s progress callback."""
+"""The progress bar adapter follows ``ahd.analysis.simulate``'s progress callback."""
 from __future__ import annotations
 
 import pytest

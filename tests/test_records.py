@@ -7,7 +7,7 @@ import pytest
 
 import ahd
 from ahd.bots import RandomBot, play
-from ahd.sides import CHANCE, Side
+from ahd.core.sides import CHANCE, Side
 
 from conftest import assert_refused, make_game, snapshot
 

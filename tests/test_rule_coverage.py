@@ -42,6 +42,6 @@ def test_every_implemented_advanced_rule_has_a_marked_test():
 
 def test_every_advanced_switch_is_an_implemented_rule():
     """A switch is registered only once its rule is implemented (listed above, hence tested)."""
-    from ahd.options import SWITCHES
+    from ahd.core.options import SWITCHES
     for switch in (rule for rule in SWITCHES if rule.startswith("A")):
         assert any(rule == switch or rule.startswith(switch + ".") for rule in ADVANCED_GAME), switch

@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 
 import ahd
-from ahd.scenario import load_scenario
-from ahd.sides import Side
-from ahd.victory import SCORE_TABLE
+from ahd.core.scenario import load_scenario
+from ahd.core.sides import Side
+from ahd.core.victory import SCORE_TABLE
 
 from conftest import pass_until
 
@@ -121,7 +121,7 @@ def test_scenario_end_scores_every_band(year, offset, winner, level):
     start, score, _, _ = YEARS[year]
     scenario = load_scenario(year)
     data = dict(scenario.data, start_turn=score, score_turn=score, units=[])  # an empty board at the last turn
-    game = ahd.new_game(ahd.scenario.scenario_from_dict(data, "<test>"), seed=1, dice="manual")
+    game = ahd.new_game(ahd.core.scenario.scenario_from_dict(data, "<test>"), seed=1, dice="manual")
     draw = SCORE_TABLE[score]
     set_maxima_difference(game, draw + offset)
     pass_until(game, lambda g: g.is_over)
@@ -129,7 +129,7 @@ def test_scenario_end_scores_every_band(year, offset, winner, level):
     assert outcome.rule == "S-VT" and outcome.turn == score
     assert outcome.level == level and outcome.winner is winner
     if abs(offset) == 3:  # the end bands are open: further differences score the same
-        game2 = ahd.new_game(ahd.scenario.scenario_from_dict(data, "<test>"), seed=1, dice="manual")
+        game2 = ahd.new_game(ahd.core.scenario.scenario_from_dict(data, "<test>"), seed=1, dice="manual")
         set_maxima_difference(game2, draw + offset + (2 if offset > 0 else -2))
         pass_until(game2, lambda g: g.is_over)
         assert game2.outcome.level == level
@@ -139,7 +139,7 @@ def test_scenario_end_scores_every_band(year, offset, winner, level):
 def test_immediate_victory_still_ends_a_year_scenario():
     scenario = load_scenario("1862")
     data = dict(scenario.data, units=[{"side": "confederate", "type": "MF", "box": "washington"}])
-    game = ahd.new_game(ahd.scenario.scenario_from_dict(data, "<test>"), seed=1, dice="manual")
+    game = ahd.new_game(ahd.core.scenario.scenario_from_dict(data, "<test>"), seed=1, dice="manual")
     pass_until(game, lambda g: g.is_over)
     assert game.outcome.rule == "11.b" and game.outcome.winner is Side.CONFEDERATE
     assert game.outcome.turn == 8
@@ -149,7 +149,7 @@ def test_immediate_victory_still_ends_a_year_scenario():
 def test_play_on_records_the_score_and_continues_to_turn_40():
     scenario = load_scenario("1864")
     data = dict(scenario.data, start_turn=37, units=[])
-    game = ahd.new_game(ahd.scenario.scenario_from_dict(data, "<test>"), seed=1, dice="manual", play_on=True)
+    game = ahd.new_game(ahd.core.scenario.scenario_from_dict(data, "<test>"), seed=1, dice="manual", play_on=True)
     pass_until(game, lambda g: g.turn.number == 38)
     assert not game.is_over
     assert game.scenario_result.rule == "S-VT"
@@ -163,7 +163,7 @@ def test_play_on_records_the_score_and_continues_to_turn_40():
 def test_without_play_on_the_score_ends_the_game():
     scenario = load_scenario("1864")
     data = dict(scenario.data, start_turn=37, units=[])
-    game = ahd.new_game(ahd.scenario.scenario_from_dict(data, "<test>"), seed=1, dice="manual")
+    game = ahd.new_game(ahd.core.scenario.scenario_from_dict(data, "<test>"), seed=1, dice="manual")
     pass_until(game, lambda g: g.is_over)
     assert game.outcome.turn == 37 and game.outcome.rule == "S-VT" and game.scenario_result is None
 

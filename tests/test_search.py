@@ -5,7 +5,7 @@ import pytest
 
 import ahd
 from ahd.bots import RandomBot, play
-from ahd.search import SEARCHED, SearchBot, SearchError
+from ahd.bots.search import SEARCHED, SearchBot, SearchError
 from conftest import units_at
 from test_bots import GAMES, SCENARIOS, Strict, play_strict
 
@@ -73,7 +73,7 @@ def test_trivial_decisions_are_answered_at_once():
     bot = SearchBot(1, iterations=50)
     assert bot.choose(OneOption()) == ahd.EndMovement() and bot.stats["rollouts"] == 0
     # decisions it does not search (promotion, recruitment...) get the heuristic's answer, no rollouts
-    from ahd.heuristic import HeuristicBot
+    from ahd.bots.heuristic import HeuristicBot
     game = ahd.new_game("1861", seed=4)
     seen = set()
     while len(seen) < 2 and not game.is_over:
@@ -112,7 +112,7 @@ def test_assault_plans_send_the_whole_stack_where_one_unit_would_lose():
     """The heuristic weighs one unit's attack alone; the search bot also tries the whole stack's."""
     from conftest import make_game
     from ahd.odds import battle_odds
-    from ahd.campaign import Orders, follow
+    from ahd.bots.campaign import Orders, follow
     game = make_game([("union", "MF", "fort_smith", 4), ("confederate", "MF", "little_rock", 2, True)])
     mf = "MF:crossing" if game.state.board.enters_over_water("little_rock", "fort_smith") else "MF"
     alone = battle_odds([mf], ["MF:entrenched"] * 2).attacker_wins

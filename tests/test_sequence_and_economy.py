@@ -10,9 +10,9 @@ from collections import Counter
 import pytest
 
 import ahd
-from ahd.control import has_marker
-from ahd.sides import CHANCE, Side
-from ahd.units import UNIT_TYPES
+from ahd.core.control import has_marker
+from ahd.core.sides import CHANCE, Side
+from ahd.core.units import UNIT_TYPES
 
 from conftest import assert_refused, ids_at, make_game, march, pass_decision, pass_until
 

@@ -1,12 +1,12 @@
-"""Balance-study summaries (ahd.study) and their charts (widgets.study) agree with the games."""
+"""Balance-study summaries (ahd.analysis.study) and their charts (widgets.study) agree with the games."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 import ahd
-from ahd.simulate import GameResult, SimulationResults, wilson
-from ahd.study import endings, maxima_trajectory, preset_rows
+from ahd.analysis.simulate import GameResult, SimulationResults, wilson
+from ahd.analysis.study import endings, maxima_trajectory, preset_rows
 
 
 def result(index, winner, rule, maxima):

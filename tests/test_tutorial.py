@@ -7,8 +7,8 @@ pytest.importorskip("ipyleaflet")
 
 import ahd
 import widgets
-from ahd.options import Options
-from ahd.sides import Side
+from ahd.core.options import Options
+from ahd.core.sides import Side
 from widgets import tutorial
 
 U, C = Side.UNION, Side.CONFEDERATE
@@ -19,7 +19,7 @@ def states(*verdicts):
 
 
 def test_show_full_app_or_map_only():
-    game = ahd.positions.position_game([("union", "MF", "evansville", 3)])
+    game = ahd.core.positions.position_game([("union", "MF", "evansville", 3)])
     app = tutorial.show(game)
     assert isinstance(app, widgets.GameApp) and app.game is game and app.session.show_war_odds is False
     small = tutorial.show(game, full=False)
@@ -137,7 +137,7 @@ def test_battle_readers():
     assert tutorial.modifier_battle("FV", "FS", entrenched=True).battle.box == "fredericksburg"
     assert tutorial.effective_values(tutorial.modifier_battle("FV", "FS", entrenched=True)) == (1, 3)
     with pytest.raises(ValueError):
-        tutorial.next_shot(ahd.positions.position_game([("union", "MF", "indianapolis")]))
+        tutorial.next_shot(ahd.core.positions.position_game([("union", "MF", "indianapolis")]))
     assert tutorial.next_shot(game) == ("C-FV-01", "U-MF-01", 4)
 
 
@@ -153,9 +153,9 @@ def test_misses_until_reaches_round_three_and_the_crossing_bonus_ends():
 
 
 def _lexington_attack(options, union, leaders=None):
-    game = ahd.positions.position_game([("union", "MF", "cincinnati", union), ("confederate", "MF", "lexington", 2)],
+    game = ahd.core.positions.position_game([("union", "MF", "cincinnati", union), ("confederate", "MF", "lexington", 2)],
                                        turn=12, options=options, leaders=leaders)
-    ahd.positions.march(game, "cincinnati", *(ahd.Move(f"U-MF-{i:02d}", ("cincinnati", "lexington"), ("rail",))
+    ahd.core.positions.march(game, "cincinnati", *(ahd.Move(f"U-MF-{i:02d}", ("cincinnati", "lexington"), ("rail",))
                                               for i in range(1, union + 1)))
     return game
 

@@ -8,8 +8,8 @@ import pytest
 
 import ahd
 from ahd.bots import RandomBot, play
-from ahd.odds import war_odds
-from ahd.war_odds import FEATURES, WarOddsError, features, load_model
+from ahd import war_odds
+from ahd.odds.war import FEATURES, WarOddsError, features, load_model
 
 
 def advanced(scenario, seed, decisions):
@@ -58,7 +58,7 @@ def test_live_odds_follow_the_position():
     for city in ("new_orleans", "memphis", "atlanta"):
         state.control[city] = ahd.Side.UNION
     state._maxima = None
-    from ahd.war_odds import live_value
+    from ahd.odds.war import live_value
     assert live_value(state, game.scenario) > live_value(game.state, game.scenario)
 
 
@@ -107,7 +107,7 @@ def test_bad_arguments(kwargs, error, message):
 
 
 def test_the_stored_calibration_beats_the_base_rate_and_its_table_adds_up():
-    from ahd.war_odds import calibration
+    from ahd.odds.war import calibration
     tables = calibration()
     assert set(tables) == {"campaign", "scored"}
     for table in tables.values():

@@ -13,7 +13,7 @@ pytest.importorskip("ipyleaflet")  # the app extra; ./run.sh installs it
 import ahd
 import ahd.odds
 import widgets
-from ahd.sides import Side
+from ahd.core.sides import Side
 from widgets.layers import BOX_STYLES
 from widgets.session import Session
 
@@ -353,7 +353,7 @@ def test_the_war_chart_follows_the_live_war_odds_per_half_turn():
 
 
 def test_the_reliability_chart_plots_the_stored_calibration():
-    from ahd.war_odds import calibration
+    from ahd.odds.war import calibration
     from widgets.charts import reliability_chart
     table = calibration()["campaign"]
     figure = reliability_chart(table)

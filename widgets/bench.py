@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 
-from ahd.bench import machine
+from ahd.analysis.bench import machine
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> None:
     imported = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                     check=True).stdout)
     import widgets
-    from ahd.actions import BeginMarch
+    from ahd.core.actions import BeginMarch
     from ahd.bots import make_bot
 
     builds = []

@@ -138,7 +138,7 @@ class ArmyChart:
 
 
 def reliability_chart(table) -> bq.Figure:
-    """A reliability diagram of an ``ahd.war_odds.Calibration``: observed Union wins against the mean
+    """A reliability diagram of an ``ahd.odds.war.Calibration``: observed Union wins against the mean
     prediction in each bin (marker area ∝ positions), with the diagonal of perfect calibration."""
     rows = np.array([row[2:] for row in table.reliability], dtype=float)  # positions, predicted, observed
     x, y = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=1.0)

@@ -21,8 +21,8 @@ import ipywidgets as w
 import numpy as np
 
 from ahd.odds import ATTACKER, DEFENDER, BattleOdds, Fighter, OddsError, SimulatedOdds, battle_odds, simulate_battles
-from ahd.options import SWITCHES, Options
-from ahd.units import UNIT_TYPES
+from ahd.core.options import SWITCHES, Options
+from ahd.core.units import UNIT_TYPES
 
 from .charts import ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ahd import Game
-from ahd.actions import (Action, Assault, BeginMarch, BreakOut, CavalryRetreat, ChooseBattle, Contain, Entrench,
+from ahd.core.actions import (Action, Assault, BeginMarch, BreakOut, CavalryRetreat, ChooseBattle, Contain, Entrench,
                          Invade, LeaderMove, Move, NavalMove, PlaceLeader, Promote, Recruit, Reinforce, Retreat,
                          Starve)
-from ahd.errors import IllegalActionError
+from ahd.core.errors import IllegalActionError
 
 
 def action_box(game: Game, action: Action) -> str | None:

@@ -14,8 +14,8 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from ahd import Game
-from ahd.board import Board
-from ahd.sides import Side
+from ahd.core.board import Board
+from ahd.core.sides import Side
 
 #: Map extent (south, west, north, east) holding every box with a margin.
 BOUNDS = ((28.6, -96.6), (43.0, -72.4))

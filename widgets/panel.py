@@ -7,8 +7,8 @@ from html import escape
 
 import ipywidgets as w
 
-from ahd.options import PRESETS
-from ahd.scenario import BUILT_IN as BUILT_IN_SCENARIOS
+from ahd.core.options import PRESETS
+from ahd.core.scenario import BUILT_IN as BUILT_IN_SCENARIOS
 
 from .gestures import action_box
 from .session import PLAYERS, Session

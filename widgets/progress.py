@@ -1,4 +1,4 @@
-"""A progress bar for long computations that report ``progress(done, total)``, such as ``ahd.simulate``.
+"""A progress bar for long computations that report ``progress(done, total)``, such as ``ahd.analysis.simulate``.
 
     from widgets.progress import ProgressBar
     bar = ProgressBar("basic")

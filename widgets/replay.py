@@ -7,7 +7,7 @@ from typing import Any
 import ipywidgets as w
 
 from ahd import Game
-from ahd.replay import Replay
+from ahd.core.replay import Replay
 
 from .charts import ArmyChart, BattleOddsChart, WarChart
 from .mapview import MapView

@@ -15,12 +15,12 @@ from traitlets import Bool, Dict, HasTraits, Int, List, Unicode
 
 import ahd
 from ahd import Game
-from ahd.actions import Action, Invade, Move, NavalMove
+from ahd.core.actions import Action, Invade, Move, NavalMove
 from ahd.bots import make_bot
-from ahd.errors import AhdError, IllegalActionError
+from ahd.core.errors import AhdError, IllegalActionError
 from ahd.odds import BattleOdds, not_modelled, odds_for, war_odds
-from ahd.replay import Replay
-from ahd.sides import CHANCE, Side
+from ahd.core.replay import Replay
+from ahd.core.sides import CHANCE, Side
 
 from .gestures import Plan, action_box, plan_for, refusal_for
 

@@ -1,4 +1,4 @@
-"""bqplot charts and tables for balance studies (``ahd.study`` summaries of ``ahd.simulate`` runs)."""
+"""bqplot charts and tables for balance studies (``ahd.analysis.study`` summaries of ``ahd.analysis.simulate`` runs)."""
 from __future__ import annotations
 
 import html
@@ -9,7 +9,7 @@ import bqplot as bq
 import ipywidgets as w
 import numpy as np
 
-from ahd.study import Trajectory
+from ahd.analysis.study import Trajectory
 
 from .layers import CONFEDERATE_GREY, UNION_BLUE
 

@@ -1,7 +1,7 @@
 """Helpers for the tutorial notebooks: a position on the live map, and exercises that check themselves.
 
-    from ahd import combat, recruitment
-from ahd.positions import position_game
+    from ahd.core import combat, recruitment
+from ahd.core.positions import position_game
     from widgets import tutorial
     game = position_game([("union", "MF", "evansville", 3)], control={"union": ["louisville"]})
     tutorial.show(game)                 # the playable board (map, panel, charts) on that position
@@ -21,11 +21,11 @@ from typing import Any, Callable, Iterable
 import ipywidgets as w
 
 from ahd import Game, Options
-from ahd.actions import (BeginMarch, ChooseFirer, EndMovement, FireAuto, LeaderFollow, LeaderPoint, Move,
+from ahd.core.actions import (BeginMarch, ChooseFirer, EndMovement, FireAuto, LeaderFollow, LeaderPoint, Move,
                          OpenFire, Recruit, Reinforce, Retreat, Roll, Volley)
-from ahd import combat, recruitment
-from ahd.positions import march, pass_until, position_game
-from ahd.sides import CHANCE, Side
+from ahd.core import combat, recruitment
+from ahd.core.positions import march, pass_until, position_game
+from ahd.core.sides import CHANCE, Side
 
 from .app import GameApp
 from .mapview import MapView

@@ -17,16 +17,16 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import combat, movement
-from .actions import (Action, BeginMarch, CavalryRetreat, ChooseFirer, EndMarch, EndMovement, EndRecruitment,
+from ..core import combat, movement
+from ..core.actions import (Action, BeginMarch, CavalryRetreat, ChooseFirer, EndMarch, EndMovement, EndRecruitment,
                       Entrench, FireAuto, HoldGround, Invade, LeaderPoint, Move, NavalMove, NoPromotion, OpenFire,
                       Promote, Rally, Recruit, Reinforce, Retreat)
-from .board import VICTORY_CITIES, Board
-from .game import Game
-from .odds import OddsError, battle_odds, odds
-from .sides import Side
-from .state import State
-from .units import Unit
+from ..core.board import VICTORY_CITIES, Board
+from ..core.game import Game
+from ..odds import OddsError, battle_odds, odds
+from ..core.sides import Side
+from ..core.state import State
+from ..core.units import Unit
 
 CAPITAL = {Side.UNION: "washington", Side.CONFEDERATE: "richmond"}
 

@@ -36,14 +36,14 @@ import time
 
 import numpy as np
 
-from . import movement
-from .actions import Action, BeginMarch, CavalryRetreat, HoldGround, OpenFire, Reinforce, Retreat
+from ..core import movement
+from ..core.actions import Action, BeginMarch, CavalryRetreat, HoldGround, OpenFire, Reinforce, Retreat
 from .campaign import CampaignPlan, Orders, follow, idle_score
-from .errors import AhdError
-from .game import Game
+from ..core.errors import AhdError
+from ..core.game import Game
 from .heuristic import HeuristicBot, _win_chance, attack_forces
-from .sides import CHANCE, Side
-from .war_odds import live_value
+from ..core.sides import CHANCE, Side
+from ..odds.war import live_value
 
 SEARCHED = ("movement", "march", "battle_options", "cavalry_retreat")
 #: searched by default: all of them (a cheaper bot searches only ``("movement", "battle_options",

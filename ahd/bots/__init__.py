@@ -1,35 +1,14 @@
-"""Players that choose actions: the interface and the random player."""
+"""The computer players: a random player, the heuristic, and the search bot with its campaign plans.
+
+``make_bot(name, seed)`` builds one by name; ``play(game, union, confederate)`` plays a game out.
+"""
 from __future__ import annotations
 
-from typing import Protocol
+from .base import Bot, RandomBot, play
+from .heuristic import HeuristicBot
+from .search import SearchBot
 
-import numpy as np
-
-from .actions import Action
-from .game import Game
-
-
-class Bot(Protocol):
-    """A player: given a game at one of its decisions, return a legal action."""
-
-    name: str
-
-    def choose(self, game: Game) -> Action: ...
-
-
-class RandomBot:
-    """Picks uniformly among the legal actions, with its own seeded generator."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None) -> None:
-        self.rng = rng if rng is not None else np.random.default_rng(seed)
-
-    def choose(self, game: Game) -> Action:
-        actions = game.legal_actions()
-        if not actions:
-            raise ValueError("no legal action: the game is over")
-        return actions[int(self.rng.integers(len(actions)))]
+__all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "make_bot", "play"]
 
 
 def _flag(text: str) -> bool:
@@ -49,8 +28,6 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     4 dice samples per option) or ``search:seconds=0.5,candidates=4,horizon=2`` or
     ``search:searched=movement+battle_options`` (see ``ahd.search``).
     """
-    from .heuristic import HeuristicBot
-    from .search import SearchBot
     bots = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
     if not isinstance(name, str):
         raise ValueError(f"a player is named by a string ({', '.join(bots)}), got {name!r}")
@@ -77,18 +54,3 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         except ValueError:
             raise ValueError(f"bad value for {key} in {name!r}: {value!r}") from None
     return SearchBot(seed=seed, **settings)
-
-
-def play(game: Game, union: Bot, confederate: Bot, max_actions: int = 200_000) -> Game:
-    """Play until the game ends (chance is resolved by the game's own dice)."""
-    from .sides import CHANCE, Side
-    players = {Side.UNION: union, Side.CONFEDERATE: confederate}
-    for _ in range(max_actions):
-        player = game.current_player
-        if player is None:
-            return game
-        if player == CHANCE:
-            game.roll()
-            continue
-        game.apply(players[player].choose(game))
-    raise RuntimeError(f"game not finished after {max_actions} actions")

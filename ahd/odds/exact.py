@@ -35,15 +35,12 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
-from . import combat
+from ..core import combat
+from ..core.options import Options
+from ..core.units import REDUCED, UNIT_TYPES, UnitType, parse_type
 
-from .options import Options
-from .units import REDUCED, UNIT_TYPES, UnitType, parse_type
-
-if TYPE_CHECKING:
-    from .montecarlo import SimulatedOdds
 
 ATTACKER, DEFENDER = "attacker", "defender"
 DEFAULT_MAX_STATES = 200_000
@@ -544,36 +541,6 @@ def estimate_states(attacker: Sequence, defender: Sequence, attacker_reserves: S
     return total
 
 
-def odds(attacker: Sequence, defender: Sequence, *, method: str = "auto", samples: int = AUTO_SAMPLES,
-         seed: int = 0, max_states: int = AUTO_MAX_STATES, **kwargs) -> "BattleOdds | SimulatedOdds":
-    """The odds of a battle by the best means for its size: ``method="auto"`` (exact if it needs at
-    most ``max_states`` states, else ``samples`` simulated battles), ``"exact"`` or ``"monte carlo"``.
-    The result's ``method`` says which was used. Other arguments as for ``battle_odds``."""
-    if method not in ("auto", "exact", "monte carlo"):
-        raise OddsError(f"unknown method {method!r}: 'auto', 'exact' or 'monte carlo'")
-    from .montecarlo import simulate_battles
-    if method == "monte carlo":
-        return simulate_battles(attacker, defender, samples, seed=seed, **kwargs)
-    if method == "exact":
-        return battle_odds(attacker, defender, **kwargs)
-    if not_modelled(kwargs.get("options")):
-        return simulate_battles(attacker, defender, samples, seed=seed, **kwargs)
-    reserves = (kwargs.get("attacker_reserves", ()), kwargs.get("defender_reserves", ()))
-    if estimate_states(attacker, defender, *reserves) <= 50 * max_states:
-        try:
-            return battle_odds(attacker, defender, max_states=max_states, **kwargs)
-        except OddsError as exc:
-            if "too large" not in str(exc):
-                raise
-    return simulate_battles(attacker, defender, samples, seed=seed, **kwargs)
-
-
-def war_odds(game, mode: str = "live", **kwargs):
-    """The Union's chance to win the war from ``game``'s position: see ``ahd.war_odds.war_odds``."""
-    from .war_odds import war_odds as _war_odds
-    return _war_odds(game, mode, **kwargs)
-
-
 # --------------------------------------------------------------------------- rules left to the simulation
 #: Switches whose effect on a battle only the simulation models (the exact chain's states would need
 #: each day's commands and every unit's rout): with one on, ``odds`` and ``odds_for`` simulate.
@@ -587,15 +554,3 @@ def not_modelled(options, method: str = "exact") -> list[str]:
     if method != "exact":
         return []
     return [f"{rule} {what}" for rule, what in SIMULATED.items() if rule in options]
-
-
-def __getattr__(name: str):
-    """``simulate_battles`` and ``SimulatedOdds`` live in :mod:`ahd.montecarlo`, ``odds_for`` (odds from
-    a game) in :mod:`ahd.game_odds`; both use this module's helpers, and all are part of its interface."""
-    if name in ("simulate_battles", "SimulatedOdds"):
-        from . import montecarlo
-        return getattr(montecarlo, name)
-    if name in ("odds_for", "_fighter"):
-        from . import game_odds
-        return getattr(game_odds, name)
-    raise AttributeError(f"module 'ahd.odds' has no attribute {name!r}")

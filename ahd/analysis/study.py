@@ -15,7 +15,7 @@ from typing import Mapping
 
 import numpy as np
 
-from .sides import Side
+from ..core.sides import Side
 from .simulate import SimulationResults
 
 

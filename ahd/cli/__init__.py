@@ -4,10 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .bots import make_bot, play
-from .errors import AhdError
-from .game import Game, new_game
-from .options import PRESET_TEXT, PRESETS, SWITCHES, Options
+from ..bots import make_bot, play
+from ..core.errors import AhdError
+from ..core.game import Game, new_game
+from ..core.options import PRESET_TEXT, PRESETS, SWITCHES, Options
 
 BOTS = ("random", "heuristic", "search")
 BOT_HELP = ("random, heuristic or search (1 s per decision; settings after a colon, e.g. "
@@ -54,7 +54,7 @@ def cmd_demo(args, out) -> int:
 
 
 def cmd_odds(args, out) -> int:
-    from .odds import odds
+    from ..odds import odds
     options = Options.parse(args.preset)
     for rule in args.option:
         options = options.with_rule(rule.upper())
@@ -69,7 +69,7 @@ def cmd_odds(args, out) -> int:
     if result.method == "exact":
         print(f"Exact odds ({result.states} battle states):", file=out)
     else:
-        from .odds import not_modelled
+        from ..odds import not_modelled
         why = ""
         if args.method == "auto":
             simulated = not_modelled(options)
@@ -91,7 +91,7 @@ def cmd_options(args, out) -> int:
 
 
 def cmd_simulate(args, out) -> int:
-    from .simulate import simulate
+    from ..analysis.simulate import simulate
     options = Options.parse(args.preset)
     for rule in args.option:
         options = options.with_rule(rule.upper())
@@ -108,7 +108,7 @@ def cmd_simulate(args, out) -> int:
 
 
 def cmd_bench(args, out) -> int:
-    from .bench import run, run_bots, run_odds
+    from ..analysis.bench import run, run_bots, run_odds
     if args.odds:
         run_odds(out=out)
     elif args.bots:

@@ -9,15 +9,15 @@ with ``workers`` processes (1 = in this process).
 from __future__ import annotations
 
 import math
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
-from .bots import make_bot
-from .game import new_game
-from .sides import CHANCE, Side
+from ..bots import make_bot
+from ..core.game import new_game
+from ..core.sides import CHANCE, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +131,8 @@ def run_chunks(function: Callable, jobs: list, n: int, *, workers: int = 1, exec
     results: list = []
     own = None
     if executor is None and workers > 1:
+        # imported here, not with the module: `import ahd` stays free of multiprocessing (Pyodide has none)
+        from concurrent.futures import ProcessPoolExecutor
         executor = own = ProcessPoolExecutor(max_workers=workers)
     try:
         if executor is None:

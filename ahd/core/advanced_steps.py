@@ -4,7 +4,7 @@ its ``legal``/``check``/``do`` handlers; the rule details live in :mod:`ahd.adva
 """
 from __future__ import annotations
 
-from . import advanced, combat, leaders
+from . import advanced, combat, leaders, movement
 from .actions import (Action, Assault, BreakOut, Contain, LeaderFollow, LeaderMove, PlaceLeader,
                       Starve)
 from .errors import IllegalActionError
@@ -90,11 +90,11 @@ class AdvancedSteps:
         for leader in sorted(s.leaders.values(), key=lambda l: l.name):
             if leader.side is s.phasing and leader.on_map:
                 actions.extend(LeaderFollow(leader.name, uid) for uid in leaders.legal_follows(s, leader))
-                actions.extend(LeaderMove(leader.name, p, k) for p, k in leaders.legal_moves_alone(s, leader))
+                actions.extend(LeaderMove(leader.name, p, k) for p, k in movement.legal_leader_moves(s, leader))
         return actions
 
     def _check_leader_move(self, action: LeaderMove) -> IllegalActionError | None:
-        return leaders.check_move_alone(self.state, action.leader, tuple(action.path), tuple(action.lines))
+        return movement.check_leader_move(self.state, action.leader, tuple(action.path), tuple(action.lines))
 
     def _do_leader_move(self, action: LeaderMove) -> None:
         s = self.state

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from . import leaders
 from .errors import IllegalActionError
 from .sides import Side
 from .state import State
@@ -393,3 +394,21 @@ def march_origins(state: State) -> list[str]:
         if unit.location not in origins and can_act_in_march(state, unit):
             origins.add(unit.location)
     return sorted(origins)
+
+
+# --------------------------------------------------------------------------- leaders alone (AO-8.2.1)
+def check_leader_move(state, name: str, path: tuple[str, ...], lines: tuple[str, ...]) -> IllegalActionError | None:
+    """AO-8.2.1: a leader moving alone moves as a militia infantry (C-3), never into enemy units."""
+    leader, error = leaders.movable(state, name)
+    if error:
+        return error
+    if len(path) >= 2 and path[-1] in state.board and state.has_units(path[-1], leader.side.enemy):
+        return IllegalActionError("AO-8.2.1", "a leader alone never moves into enemy units (except to reinforce)")
+    return check_path(state, leaders.as_infantry(state, leader), tuple(path), tuple(lines))
+
+
+def legal_leader_moves(state, leader: "leaders.Leader") -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    if leader.marches >= leaders.MAX_LEADER_MARCHES:
+        return []
+    return [(p, k) for p, k in legal_paths(state, leaders.as_infantry(state, leader))
+            if not state.has_units(p[-1], leader.side.enemy)]

@@ -7,9 +7,9 @@ import statistics
 import sys
 import time
 
-from .bots import RandomBot
-from .game import new_game
-from .sides import CHANCE
+from ..bots import RandomBot
+from ..core.game import new_game
+from ..core.sides import CHANCE
 
 
 def machine() -> str:
@@ -101,8 +101,8 @@ def run_odds(battles: int = 30, out=sys.stdout) -> dict:
     """Battle-odds time by battle size: the exact method, and ``odds`` (auto: exact up to
     ``AUTO_MAX_STATES`` states, else Monte Carlo); Monte Carlo battles per second."""
     import numpy as np
-    from .odds import (AUTO_MAX_STATES, AUTO_SAMPLES, OddsError, _assignment, _volley, battle_odds, odds,
-                       simulate_battles)
+    from ..odds import AUTO_MAX_STATES, AUTO_SAMPLES, OddsError, battle_odds, odds, simulate_battles
+    from ..odds.exact import _assignment, _volley
     print(f"machine: {machine()}; {_load()}", file=out)
     print(f"targets: <= 5 ms median up to 4 v 4, <= 50 ms up to 8 v 8. odds() is exact up to {AUTO_MAX_STATES} "
           f"battle states, else {AUTO_SAMPLES:,} simulated battles (result.method says which)", file=out)
@@ -170,10 +170,10 @@ def run_bots(games: int = 40, search_games: int = 20, search: str = "search:iter
     """Bot strength with 95% intervals, heuristic game time, throughput, live war-odds latency and
     the live model's calibration. Every figure says how many games it rests on."""
     import numpy as np
-    from .bots import make_bot, play
-    from .heuristic import HeuristicBot
+    from ..bots import make_bot, play
+    from ..bots.heuristic import HeuristicBot
     from .simulate import simulate
-    from .war_odds import load_model, war_odds
+    from ..odds.war import load_model, war_odds
     print(f"machine: {machine()}; {_load()} at start", file=out)
     figures: dict = {}
 

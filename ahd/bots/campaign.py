@@ -28,14 +28,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from . import movement
-from .actions import Action, BeginMarch, EndMarch, EndMovement, Move
-from .board import VICTORY_CITIES
-from .game import Game
+from ..core import movement
+from ..core.actions import Action, BeginMarch, EndMarch, EndMovement, Move
+from ..core.board import VICTORY_CITIES
+from ..core.game import Game
 from .heuristic import HeuristicBot, _distances, attack_forces
-from .odds import odds
-from .sides import Side
-from .state import State
+from ..odds import odds
+from ..core.sides import Side
+from ..core.state import State
 
 
 class Orders(NamedTuple):

@@ -98,7 +98,7 @@ def as_infantry(state, leader: Leader) -> Unit:
     return Unit(f"leader-{leader.name}", leader.side, UNIT_TYPES["MF"], leader.location)
 
 
-def _movable(state, name: str) -> tuple[Leader | None, IllegalActionError | None]:
+def movable(state, name: str) -> tuple[Leader | None, IllegalActionError | None]:
     leader = state.leaders.get(name)
     if leader is None or not leader.on_map:
         return None, IllegalActionError("AO-8.2.1", f"{name!r} is not a leader on the map")
@@ -109,27 +109,9 @@ def _movable(state, name: str) -> tuple[Leader | None, IllegalActionError | None
     return leader, None
 
 
-def check_move_alone(state, name: str, path: tuple[str, ...], lines: tuple[str, ...]) -> IllegalActionError | None:
-    from .movement import check_path
-    leader, error = _movable(state, name)
-    if error:
-        return error
-    if len(path) >= 2 and path[-1] in state.board and state.has_units(path[-1], leader.side.enemy):
-        return IllegalActionError("AO-8.2.1", "a leader alone never moves into enemy units (except to reinforce)")
-    return check_path(state, as_infantry(state, leader), tuple(path), tuple(lines))
-
-
-def legal_moves_alone(state, leader: Leader) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    from .movement import legal_paths
-    if leader.marches >= MAX_LEADER_MARCHES:
-        return []
-    return [(p, k) for p, k in legal_paths(state, as_infantry(state, leader))
-            if not state.has_units(p[-1], leader.side.enemy)]
-
-
 def check_follow(state, name: str, unit_id: str) -> IllegalActionError | None:
     """AO-8.2.1: a leader moves free with a unit of his box (march, naval move, invasion)."""
-    leader, error = _movable(state, name)
+    leader, error = movable(state, name)
     if error:
         return error
     unit = state.units.get(unit_id)

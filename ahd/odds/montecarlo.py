@@ -13,10 +13,10 @@ from typing import Sequence
 
 import numpy as np
 
-from .odds import (ATTACKER, DEFENDER, Fighter, OddsError, _CODES, _CRACK, _CROSSING, _ENTRENCHED, _REDUCED,
+from .exact import (ATTACKER, DEFENDER, Fighter, OddsError, _CODES, _CRACK, _CROSSING, _ENTRENCHED, _REDUCED,
                    _TYPE_VALUE, _assignment, _encode, _expand, _fighters, _never, _retreat_policy, leader_points)
-from .options import Options
-from .units import UNIT_TYPES
+from ..core.options import Options
+from ..core.units import UNIT_TYPES
 
 #: A-7 (a), AO-8.11: a day is four rounds. (T-4 and T-5 are the engine's own tables, ``advanced.T4``
 #: and ``combat.MORALE``, indexed for numpy in ``_advanced_tables``.)
@@ -159,9 +159,9 @@ def _fighting(side: dict, idx=None):
 
 def _advanced_tables(options: Options, year: int, attacker_side: str, command: dict | None) -> dict:
     """The T-4 columns (A-7) and T-5 morale by type code (AO-8.1) the battles need, checked."""
-    from .advanced import T4
-    from .combat import MORALE
-    from .sides import Side
+    from ..core.advanced import T4
+    from ..core.combat import MORALE
+    from ..core.sides import Side
     tables: dict = {}
     if ("A-7" in options or "AO-8.1" in options) and year not in T4:
         raise OddsError(f"year must be one of {min(T4)}-{max(T4)}, got {year!r}")

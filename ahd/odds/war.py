@@ -1,6 +1,6 @@
-"""Odds of the war: the chance that the Union wins the game from a position.
+"""Odds of the war: the live model of the chance that the Union wins the game from a position.
 
-Two modes (``ahd.odds.war_odds``):
+Two modes (``ahd.war_odds``; this module is the live one, ``ahd.analysis.war_odds`` adds the deep one):
 
 - ``"live"``: a logistic model of a few features of the position (army maxima, units on the map,
   victory cities held, capitals, turns left to the deciding turn). Its coefficients are in
@@ -21,19 +21,18 @@ from __future__ import annotations
 
 import json
 import math
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from .board import VICTORY_CITIES
-from .calendar import LAST_TURN
-from .errors import AhdError
-from .sides import CHANCE, Side
-from .victory import SCORE_TABLE, SHORT_GAME_MARGIN
+from ..core.board import VICTORY_CITIES
+from ..core.calendar import LAST_TURN
+from ..core.errors import AhdError
+from ..core.sides import CHANCE, Side
+from ..core.victory import SCORE_TABLE, SHORT_GAME_MARGIN
 
 MODES = ("live", "deep")
 
@@ -157,76 +156,31 @@ def live_value(state, scenario, play_on: bool = False) -> float:
     return predict(kind, x)[0]
 
 
-def _finished(game) -> WarOdds:
+def finished(game) -> WarOdds:
     winner = game.outcome.winner
     p = 1.0 if winner is Side.UNION else 0.0 if winner is Side.CONFEDERATE else 0.5
     return WarOdds(p, 0.0, p, p, "final", "outcome", 0, p)
 
 
-# --------------------------------------------------------------------------- deep playouts
-def _playout_chunk(args: tuple) -> list[tuple[int, float]]:
-    from .bots import make_bot
-    from .game import Game
-    data, indices, seeds, union, confederate = args
-    out = []
-    base = Game.from_dict(data)
-    for index, seq in zip(indices, seeds):
-        dice, u_seed, c_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in seq.spawn(3))
-        game = base.copy(dice_seed=dice)
-        bots = {Side.UNION: make_bot(union, u_seed), Side.CONFEDERATE: make_bot(confederate, c_seed)}
-        while not game.is_over:
-            player = game.current_player
-            if player == CHANCE:
-                game.roll()
-                continue
-            game.apply(bots[player].choose(game))
-        winner = game.outcome.winner
-        out.append((index, 1.0 if winner is Side.UNION else 0.0 if winner is Side.CONFEDERATE else 0.5))
-    return out
+def war_odds(game, mode: str = "live") -> WarOdds:
+    """The live model's chance that the Union wins ``game`` from its current position.
 
-
-def deep(game, n: int = 200, *, seed: int = 0, union: str = "heuristic", confederate: str = "heuristic",
-         workers: int = 1, executor: Executor | None = None, progress: Callable[[int, int], None] | None = None,
-         chunk: int = 5) -> WarOdds:
-    from .bots import make_bot
-    from .simulate import run_chunks, wilson
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise WarOddsError(f"n must be a positive number of playouts, got {n!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise WarOddsError(f"workers must be a positive integer, got {workers!r}")
-    make_bot(union), make_bot(confederate)  # unknown names fail here, clearly
-    data = game.to_dict()  # the position travels as its record: replayable in any process
-    seeds = np.random.SeedSequence(seed).spawn(n)
-    jobs = [(data, list(range(i, min(i + chunk, n))), seeds[i:i + chunk], union, confederate)
-            for i in range(0, n, chunk)]
-    results: list[tuple[int, float]] = run_chunks(_playout_chunk, jobs, n, workers=workers, executor=executor,
-                                                  progress=progress)
-    wins = sum(v for _, v in results)
-    p = wins / n
-    low, high = wilson(int(round(wins)), n)
-    return WarOdds(p, math.sqrt(p * (1 - p) / n), low, high, "deep", f"{union} vs {confederate}", n, wins)
-
-
-def war_odds(game, mode: str = "live", **kwargs) -> WarOdds:
-    """The Union's chance to win ``game`` from its current position (see the module docstring).
-
-    ``mode="live"`` takes no further arguments; ``mode="deep"`` takes ``n`` (playouts, default 200),
-    ``seed``, ``union``/``confederate`` (bot names), ``workers``, ``executor``, ``progress``.
-    A finished game gives its result (1, 0 or ½ for a draw) with no uncertainty.
+    The deep estimate (playouts between computer players) is ``ahd.war_odds(game, "deep", ...)``:
+    it needs the computer players, a layer above the odds. A finished game gives its result
+    (1, 0 or ½ for a draw) with no uncertainty.
     """
-    if mode not in MODES:
+    if mode == "deep":
+        raise WarOddsError("deep war odds play the game out between computer players: "
+                           "use ahd.war_odds(game, 'deep', ...) (ahd.analysis.war_odds)")
+    if mode != "live":
         raise WarOddsError(f"unknown mode {mode!r}: choose 'live' (a fitted model, fast) or 'deep' (playouts)")
     if not hasattr(game, "state") or not hasattr(game, "scenario"):
         raise WarOddsError(f"war_odds needs a Game (ahd.new_game(...)), got {type(game).__name__}")
     if game.is_over:
-        return _finished(game)
-    if mode == "live":
-        if kwargs:
-            raise WarOddsError(f"live mode takes no options, got {sorted(kwargs)}")
-        kind, x = game_features(game)
-        p, se, low, high = predict(kind, x)
-        return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"])
-    return deep(game, **kwargs)
+        return finished(game)
+    kind, x = game_features(game)
+    p, se, low, high = predict(kind, x)
+    return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"])
 
 
 @dataclass(frozen=True, slots=True)

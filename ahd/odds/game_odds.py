@@ -5,9 +5,10 @@ need). Re-exported by :mod:`ahd.odds`.
 """
 from __future__ import annotations
 
-from . import combat
-from .odds import ATTACKER, AUTO_MAX_STATES, AUTO_SAMPLES, DEFENDER, Fighter, not_modelled, odds
-from .units import REDUCED
+from ..core import combat
+from .auto import odds
+from .exact import ATTACKER, AUTO_MAX_STATES, AUTO_SAMPLES, DEFENDER, Fighter, not_modelled
+from ..core.units import REDUCED
 
 
 def _fighter(state, unit, *, battle=None, crossing: bool = False, entrenched: bool | None = None) -> Fighter:
@@ -32,8 +33,8 @@ def odds_for(game, action=None, *, max_states: int = AUTO_MAX_STATES, samples: i
     battles: see ``odds``; the result's ``method`` says which. With AO-8.2 on, each side's leaders in
     the battle box give their points (a leader who might still join or follow a mover is not counted).
     """
-    from .actions import Evacuate, Invade, Move, Reinforce, Retreat
-    from .sides import Side
+    from ..core.actions import Evacuate, Invade, Move, Reinforce, Retreat
+    from ..core.sides import Side
     state = game.state
     battle = state.battle
     options = game.options
@@ -77,7 +78,7 @@ def _leaders(state, box: str, attacker, options) -> dict[str, int]:
     """AO-8.2.2: the summed values of each side's leaders in ``box``, as ``battle_odds`` arguments."""
     if "AO-8.2" not in options:
         return {}
-    from .leaders import leader_value_in
+    from ..core.leaders import leader_value_in
     return {"attacker_leaders": leader_value_in(state, box, attacker),
             "defender_leaders": leader_value_in(state, box, attacker.enemy)}
 
@@ -87,8 +88,8 @@ def _simulated(state, attacker, options, battle=None) -> dict:
     whose day has begun, both sides' current command."""
     if not not_modelled(options):
         return {}
-    from .advanced import battle_day
-    from .calendar import Turn
+    from ..core.advanced import battle_day
+    from ..core.calendar import Turn
     extra = {"year": Turn.of(state.turn).year, "attacker_side": attacker.name.lower()}
     if (battle is not None and "A-7" in options and battle.day == battle_day(battle.round)
             and not battle.command_pending and set(battle.command) == {battle.attacker, battle.defender}):
