@@ -26,7 +26,7 @@ setup() {
     if [ ! -f "$stamp" ]; then
         echo "Setting up .venv (first run or changed dependencies; about a minute)..."
         if ! { .venv/bin/python -m pip install --upgrade pip &&
-               .venv/bin/python -m pip install -e ".[app,test]"; } > .venv/install.log 2>&1; then
+               .venv/bin/python -m pip install -e ".[app,lab,test]"; } > .venv/install.log 2>&1; then
             cat .venv/install.log
             echo "error: installing the dependencies failed (log above, also in .venv/install.log)" >&2
             exit 1
@@ -51,6 +51,19 @@ ensure_chromium() {
     fi
 }
 
+ensure_proxy() {
+    # JupyterHub's proxy for tests/test_jupyterhub.py: configurable-http-proxy from npm, into .venv/node
+    export PATH="$PWD/.venv/node/node_modules/.bin:$PATH"
+    if command -v configurable-http-proxy >/dev/null 2>&1; then return 0; fi
+    if command -v npm >/dev/null 2>&1; then
+        echo "Installing configurable-http-proxy (npm) for the JupyterHub test..."
+        npm install --prefix .venv/node configurable-http-proxy > .venv/proxy-install.log 2>&1 ||
+            { tail -20 .venv/proxy-install.log; echo "warning: npm install configurable-http-proxy failed; the JupyterHub test will fail" >&2; }
+    else
+        echo "warning: npm is missing (apt-get install npm); the JupyterHub test will fail" >&2
+    fi
+}
+
 case "${1:-}" in
     app)
         setup
@@ -60,6 +73,7 @@ case "${1:-}" in
     test)
         setup
         ensure_chromium
+        ensure_proxy
         shift
         if [ $# -gt 0 ]; then
             exec .venv/bin/python -m pytest -n auto "$@"

@@ -2,8 +2,10 @@
 
     python -m widgets.serve [--port 8866] [--tree]
 
-Uses ``notebooks/voila.json`` (loopback only, kernel culling, and the xsrf setting that lets a
-closed page shut its kernel down; see ../README.md).
+Serves ``widgets/apps/app.ipynb`` (package data, so that it also runs from an installed wheel) with
+``widgets/apps/voila.json`` (loopback only, kernel culling, and the xsrf setting that lets a closed page
+shut its kernel down; see ../README.md); ``--tree`` serves the checkout's ``notebooks/`` with the same
+settings.
 """
 from __future__ import annotations
 
@@ -17,6 +19,9 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+#: The app notebook and its voila.json (package data: found in a checkout and in an installed wheel).
+APPS = Path(__file__).resolve().parent / "apps"
+#: The tutorials, scenarios and analyses of a checkout (``--tree``); a wheel does not hold them.
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 #: A Jupyter data folder holding the ``ahd`` voila template: voila's lab template without the Font
 #: Awesome stylesheets it asks a CDN for, so that the pages make no request outside the machine.
@@ -105,9 +110,11 @@ def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, ti
     port = port or free_port()
     command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
                f"--template={TEMPLATE}"]
-    if not tree:  # the app alone. No preheated kernel: voila's culling (voila.json) would shut the waiting
-        command.insert(3, "app.ipynb")  # kernel down after 10 idle minutes, and the next visitor's page fails
-    process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=subprocess.DEVNULL if quiet else None,
+    # the app alone, or the notebooks' folder; voila reads voila.json from its working folder, APPS.
+    # No preheated kernel: voila's culling (voila.json) would shut the waiting kernel down after 10 idle
+    # minutes, and the next visitor's page fails
+    command.insert(3, str(NOTEBOOKS) if tree else "app.ipynb")
+    process = subprocess.Popen(command, cwd=APPS, stdout=subprocess.DEVNULL if quiet else None,
                                stderr=subprocess.DEVNULL if quiet else None, env=_environment())
     server = VoilaServer(process, port, tree)
     deadline = time.monotonic() + timeout
