@@ -94,7 +94,7 @@ def test_malformed_board_names_file_and_key(raw, mutate, key, problem):
 def test_board_file_errors(tmp_path):
     bad = tmp_path / "board.json"
     bad.write_text("{not json")
-    with pytest.raises(ahd.DataFileError, match="board.json: <file>: not valid JSON"):
+    with pytest.raises(ahd.DataFileError, match="board.json: line 1: not valid JSON"):
         load_board(bad)
     with pytest.raises(ahd.DataFileError, match="cannot read"):
         load_board(tmp_path / "nope.json")

@@ -14,10 +14,16 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import DataFileError
+from .jsonfile import JsonProblem, check_keys, parse, read_file
 from .sides import Side
 
 LINK_KINDS = ("road", "rail", "river")
 OWNERS = ("union", "confederate", "neutral")
+#: The keys of a board file. Top-level keys starting with "_" are comments.
+BOARD_KEYS = ("boxes", "links", "water_borders", "water_border_sides", "excluded_tripleA_connections")
+BOX_KEYS = ("id", "name", "tripleA_name", "state", "initial_owner", "union_recruit", "confederate_recruit",
+            "port", "fort", "lat", "lon", "board_xy")
+LINK_KEYS = ("a", "b", "kind", "downstream", "downstream_note", "potomac", "note")
 
 #: The seven Confederate recruiting cities of rule 11.a.
 VICTORY_CITIES = ("new_orleans", "mobile", "atlanta", "memphis", "charleston_sc", "wilmington", "richmond")
@@ -164,15 +170,27 @@ def _require(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path
     if key not in data:
         raise DataFileError(path, f"{where}.{key}", "missing")
     value = data[key]
-    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-        raise DataFileError(path, f"{where}.{key}", f"expected {getattr(kind, '__name__', kind)}, got {value!r}")
+    numeric = kind is int or kind == (int, float)
+    if numeric and isinstance(value, bool) or not isinstance(value, kind):
+        name = getattr(kind, "__name__", None) or " or ".join(k.__name__ for k in kind)
+        raise DataFileError(path, f"{where}.{key}", f"expected {name}, got {_short(value)}")
     return value
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _keys(data: dict, allowed: tuple[str, ...], path: object, where: str) -> None:
+    check_keys(data, allowed, lambda key, problem: DataFileError(path, key, problem), where)
 
 
 def board_from_dict(data: Any, path: object = "<memory>") -> Board:
     """Build a Board from the JSON structure of ``board.json``; validate every field."""
     if not isinstance(data, dict):
         raise DataFileError(path, "<root>", "expected a JSON object")
+    _keys({k: v for k, v in data.items() if not str(k).startswith("_")}, BOARD_KEYS, path, "")
     raw_boxes = _require(data, "boxes", list, path, "board")
     boxes: dict[str, Box] = {}
     for i, raw in enumerate(raw_boxes):
@@ -180,6 +198,7 @@ def board_from_dict(data: Any, path: object = "<memory>") -> Board:
         if not isinstance(raw, dict):
             raise DataFileError(path, where, "expected an object")
         box_id = _require(raw, "id", str, path, where)
+        _keys(raw, BOX_KEYS, path, where)
         where = f"boxes[{i}] ({box_id})"
         if box_id in boxes:
             raise DataFileError(path, f"{where}.id", "duplicate box id")
@@ -192,8 +211,14 @@ def board_from_dict(data: Any, path: object = "<memory>") -> Board:
             if values[key] < 0:
                 raise DataFileError(path, f"{where}.{key}", "must not be negative")
         xy = _require(raw, "board_xy", list, path, where)
-        if len(xy) != 2 or not all(isinstance(v, (int, float)) for v in xy):
-            raise DataFileError(path, f"{where}.board_xy", "expected [x, y]")
+        if len(xy) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in xy):
+            raise DataFileError(path, f"{where}.board_xy", f"expected [x, y] (two integers), got {_short(xy)}")
+        lat = _require(raw, "lat", (int, float), path, where)
+        lon = _require(raw, "lon", (int, float), path, where)
+        if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+            raise DataFileError(path, f"{where}.lat", f"lat/lon must be degrees (-90..90, -180..180), got {lat}, {lon}")
+        if "tripleA_name" in raw:
+            _require(raw, "tripleA_name", str, path, where)
         boxes[box_id] = Box(
             id=box_id,
             name=_require(raw, "name", str, path, where),
@@ -203,8 +228,8 @@ def board_from_dict(data: Any, path: object = "<memory>") -> Board:
             red_value=values["confederate_recruit"],
             port=_require(raw, "port", bool, path, where),
             fort=_require(raw, "fort", bool, path, where),
-            lat=float(_require(raw, "lat", (int, float), path, where)),
-            lon=float(_require(raw, "lon", (int, float), path, where)),
+            lat=float(lat),
+            lon=float(lon),
             board_xy=(int(xy[0]), int(xy[1])),
         )
     links = []
@@ -213,6 +238,7 @@ def board_from_dict(data: Any, path: object = "<memory>") -> Board:
         where = f"links[{i}]"
         if not isinstance(raw, dict):
             raise DataFileError(path, where, "expected an object")
+        _keys(raw, LINK_KEYS, path, where)
         a = _require(raw, "a", str, path, where)
         b = _require(raw, "b", str, path, where)
         kind = _require(raw, "kind", str, path, where)
@@ -232,7 +258,13 @@ def board_from_dict(data: Any, path: object = "<memory>") -> Board:
                 raise DataFileError(path, f"{where}.downstream", f"must be {a!r}, {b!r} or null, got {downstream!r}")
         elif downstream is not None:
             raise DataFileError(path, f"{where}.downstream", "only rivers have a direction")
-        links.append(Link(a=a, b=b, kind=kind, downstream=downstream, potomac=bool(raw.get("potomac", False))))
+        potomac = raw.get("potomac", False)
+        if not isinstance(potomac, bool):
+            raise DataFileError(path, f"{where}.potomac", f"expected true or false, got {_short(potomac)}")
+        for key in ("note", "downstream_note"):
+            if key in raw and not isinstance(raw[key], str):
+                raise DataFileError(path, f"{where}.{key}", f"expected a string, got {_short(raw[key])}")
+        links.append(Link(a=a, b=b, kind=kind, downstream=downstream, potomac=potomac))
     water: dict[str, frozenset[str]] = {}
     raw_water = data.get("water_borders", {})
     if not isinstance(raw_water, dict):
@@ -244,8 +276,8 @@ def board_from_dict(data: Any, path: object = "<memory>") -> Board:
         if not isinstance(neighbours, list):
             raise DataFileError(path, f"water_borders.{box_id}", "expected a list of box ids")
         for other in neighbours:
-            if (box_id, other) not in link_pairs:
-                raise DataFileError(path, f"water_borders.{box_id}", f"{other!r} is not adjacent")
+            if not isinstance(other, str) or (box_id, other) not in link_pairs:
+                raise DataFileError(path, f"water_borders.{box_id}", f"{_short(other)} is not adjacent")
         water[box_id] = frozenset(neighbours)
     return Board(boxes, tuple(links), water, source=str(path))
 
@@ -254,13 +286,10 @@ def load_board(path: str | Path | None = None) -> Board:
     """Load a board file; with no path, the board shipped in the package."""
     if path is None:
         return default_board()
-    path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise DataFileError(path, "<file>", f"cannot read: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataFileError(path, "<file>", f"not valid JSON: {exc}") from None
+        data = parse(read_file(path))
+    except JsonProblem as exc:
+        raise DataFileError(path, exc.key, exc.problem) from None
     return board_from_dict(data, path)
 
 

@@ -35,4 +35,25 @@ class DataFileError(AhdError, ValueError):
 
 
 class RecordError(AhdError, ValueError):
-    """A game record (save file) that cannot be loaded: corrupt, truncated or foreign."""
+    """A game record (save file) that cannot be loaded: corrupt, truncated or foreign.
+
+    ``path`` is the file (None for a record given as text or a dict), ``key`` the record key or
+    action (``"seed"``, ``"actions[12].path[1]"``) when known; the message names both.
+    """
+
+    def __init__(self, message: str, *, path: object = None, key: str | None = None) -> None:
+        self.path = None if path is None else str(path)
+        self.key = key
+        self.problem = message
+        super().__init__(message if path is None else f"{path}: {message}")
+
+
+class ActionFieldError(AhdError, ValueError, TypeError):
+    """An action built with a field of the wrong type, e.g. ``BeginMarch(origin=[...])``:
+    names the action and the field. (Also a ValueError and a TypeError.)"""
+
+    def __init__(self, action: str, field: str, problem: str) -> None:
+        self.action = action
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{action}.{field}: {problem}")

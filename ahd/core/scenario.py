@@ -23,6 +23,7 @@ from .board import Board, default_board
 from .calendar import DRAFT_TURNS, LAST_TURN
 from .control import update_control
 from .errors import DataFileError
+from .jsonfile import JsonProblem, check_keys, parse, read_file
 from .leaders import t6_value
 from .options import Options
 from .sides import Side
@@ -109,22 +110,123 @@ def _get(data: dict, key: str, kind: type, path: str, where: str = "") -> Any:
         raise _fail(path, full, "missing")
     value = data[key]
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)) or not isinstance(value, kind):
-        raise _fail(path, full, f"expected {kind.__name__}, got {value!r}")
+        raise _fail(path, full, f"expected {_KIND_NAMES.get(kind, kind.__name__)}, got {_short(value)}")
     return value
+
+
+_KIND_NAMES = {int: "an integer", str: "a string", list: "a list", dict: "an object", bool: "true or false"}
+
+#: The keys of a scenario file (docs/scenario-format.md, docs/scenario.schema.json); any other key is an error.
+SCENARIO_KEYS = ("format", "version", "id", "rule", "title", "description", "start_turn", "first_turn_marches",
+                 "last_turn", "end", "score_turn", "units", "control", "leaders", "stated_maxima", "based_on",
+                 # a position in progress (Game.to_scenario; "Positions" in docs/scenario-format.md)
+                 "march_roll", "options", "cavalry_held", "border_states", "foreign", "invaded_ports",
+                 "contained", "washington_penalty")
+UNIT_KEYS = ("side", "type", "box", "count", "entrenched", "strength", "foreign")
+LEADER_KEYS = ("name", "box", "removed")
+CONTROL_KEYS = ("union", "confederate", "neutral")
+MAXIMA_KEYS = ("union", "confederate")
+#: The most counters of one side a scenario may put on the map (a documented limit: veteran and crack
+#: counters are unlimited by 1.3.a, militia is bounded by the counter mix; 1864 places 44 Union counters).
+MAX_COUNTERS = 100
+#: The largest army maximum a scenario may state.
+MAX_STATED = 200
+
+
+def _short(value: Any) -> str:
+    """``repr`` of a value from a file, cut short for a message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _keys(data: dict, allowed: tuple[str, ...], path: str, where: str = "") -> None:
+    check_keys(data, allowed, lambda key, problem: _fail(path, key, problem), where)
+
+
+def _check_shape(data: dict, path: str) -> None:
+    """Keys, kinds and bounds of a scenario (after ``based_on`` is applied): nothing is ignored."""
+    _keys(data, SCENARIO_KEYS, path)
+    if "description" in data and not isinstance(data["description"], str):
+        raise _fail(path, "description", f"expected a string, got {_short(data['description'])}")
+    if "score_turn" in data and data.get("end") != "table":
+        raise _fail(path, "score_turn", f"only with \"end\": \"table\" (S-0), not with end {_short(data.get('end'))}")
+    units = _get(data, "units", list, path)
+    totals = {side: 0 for side in Side}
+    for i, raw in enumerate(units):
+        where = f"units[{i}]"
+        if not isinstance(raw, dict):
+            raise _fail(path, where, f"expected an object {{side, type, box, count, entrenched}}, got {_short(raw)}")
+        _keys(raw, UNIT_KEYS, path, where)
+        count = raw.get("count", 1)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise _fail(path, f"{where}.count", f"must be a positive integer, got {_short(count)}")
+        if count > MAX_COUNTERS:
+            raise _fail(path, f"{where}.count", f"{count:,} counters: a side has at most {MAX_COUNTERS} on the map "
+                                                 f"(documented limit; militia is bounded by the counter mix, 1.3.a)")
+        side = raw.get("side")
+        if isinstance(side, str) and side.strip().lower() in totals:
+            totals[Side(side.strip().lower())] += count
+    for side, total in totals.items():
+        if total > MAX_COUNTERS:
+            raise _fail(path, "units", f"{total} {side.adjective} counters on the map: a side has at most "
+                                       f"{MAX_COUNTERS} (documented limit)")
+    leaders = data.get("leaders", [])
+    if not isinstance(leaders, list):
+        raise _fail(path, "leaders", f"expected a list of {{name, box}}, got {_short(leaders)}")
+    seen: set[str] = set()
+    for i, raw in enumerate(leaders):
+        if isinstance(raw, dict):
+            _keys(raw, LEADER_KEYS, path, f"leaders[{i}]")
+            if "removed" in raw and not isinstance(raw["removed"], bool):
+                raise _fail(path, f"leaders[{i}].removed", f"expected true or false, got {_short(raw['removed'])}")
+            name = raw.get("name")
+            if isinstance(name, str):
+                if name.lower() in seen:
+                    raise _fail(path, f"leaders[{i}].name", f"leader {name!r} listed twice")
+                seen.add(name.lower())
+    control = data.get("control", {})
+    if not isinstance(control, dict):
+        raise _fail(path, "control", f"expected an object {{side: [box, ...]}}, got {_short(control)}")
+    _keys(control, CONTROL_KEYS, path, "control")
+    listed: dict[Any, str] = {}
+    for side_name, boxes in control.items():
+        if not isinstance(boxes, list):
+            raise _fail(path, f"control.{side_name}", f"expected a list of box ids, got {_short(boxes)}")
+        for j, box in enumerate(boxes):
+            if not isinstance(box, str):
+                raise _fail(path, f"control.{side_name}[{j}]", f"expected a box id (a string), got {_short(box)}")
+            if box in listed:
+                raise _fail(path, f"control.{side_name}[{j}]", f"box {box!r} is already listed in control.{listed[box]}")
+            listed[box] = side_name
+    stated = data.get("stated_maxima")
+    if stated is not None:
+        if not isinstance(stated, dict):
+            raise _fail(path, "stated_maxima", f"expected {{\"union\": int, \"confederate\": int}}, got {_short(stated)}")
+        _keys(stated, MAXIMA_KEYS, path, "stated_maxima")
+        for key in MAXIMA_KEYS:
+            value = _get(stated, key, int, path, "stated_maxima")
+            if not 0 <= value <= MAX_STATED:
+                raise _fail(path, f"stated_maxima.{key}", f"must be 0–{MAX_STATED}, got {value}")
 
 
 def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scenario:
     """Validate a scenario structure and build the Scenario."""
     board = board or default_board()
     if not isinstance(data, dict):
-        raise _fail(path, "<root>", "expected a JSON object")
+        raise _fail(path, "<root>", f"expected a JSON object, got {type(data).__name__}")
+    _keys(data, SCENARIO_KEYS, path)
     if "based_on" in data:
         base_id = _get(data, "based_on", str, path)
         if base_id not in BUILT_IN:
             raise _fail(path, "based_on", f"unknown scenario {base_id!r}; shipped: {', '.join(BUILT_IN)}")
         base = dict(load_scenario(base_id).data)
+        if data.get("end", "table") != "table" and "score_turn" not in data:
+            base.pop("score_turn", None)  # the base's T-8 row does not apply to another end
         base.update({k: v for k, v in data.items() if k != "based_on"})
         data = base
+    elif "format" not in data:
+        raise _fail(path, "format", f"missing: not a scenario file (expected \"format\": {FORMAT!r})")
+    _check_shape(data, path)
     if data.get("format") != FORMAT:
         raise _fail(path, "format", f"expected {FORMAT!r}, got {data.get('format')!r}: not a scenario file")
     if _get(data, "version", int, path) != 1:
@@ -229,19 +331,13 @@ def load_scenario(name_or_path: "str | Path | Scenario", board: Board | None = N
     key = ALIASES.get(key.lower(), key)
     if key in BUILT_IN:
         ref = resources.files("ahd") / "data" / "scenarios" / f"{key}.json"
-        return scenario_from_dict(json.loads(ref.read_text(encoding="utf-8")), f"ahd/data/scenarios/{key}.json", board)
+        return scenario_from_dict(parse(ref.read_bytes()), f"ahd/data/scenarios/{key}.json", board)
     path = Path(key)
     if not path.suffix and not path.exists():
-        raise ValueError(f"unknown scenario {key!r}: shipped scenarios are {', '.join(BUILT_IN)}, "
-                         f"or give the path of a scenario file")
+        raise DataFileError(key, "<file>", f"unknown scenario {key!r}: shipped scenarios are {', '.join(BUILT_IN)}, "
+                                           f"or give the path of a scenario file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataFileError(path, "<file>", f"cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise DataFileError(path, "<file>", "not a text file") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataFileError(path, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+        data = parse(read_file(path))
+    except JsonProblem as exc:
+        raise DataFileError(path, exc.key, exc.problem) from None
     return scenario_from_dict(data, str(path), board)
