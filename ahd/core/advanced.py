@@ -59,28 +59,46 @@ def supply_reach(state: State, box: str, side: Side) -> set[str]:
     return seen
 
 
-def is_supplied(state: State, box: str, side: Side) -> bool:
-    """A-2.1 by the equivalent test of A-2.2: the reachable boxes hold two or more of the side's own
-    controlled recruiting cities, or (Union) the stack is in a port or reaches a Union-controlled port."""
+def supply_components(state: State, side: Side) -> dict[str, int]:
+    """A-2.2: the graph G of the boxes ``side`` controls that hold no enemy units, joined by rail and
+    river links (Confederates: not the Potomac). Returns each box of G -> the number of its component."""
+    component: dict[str, int] = {}
+    for box in state.board.boxes:
+        if box in component or state.control[box] is not side or state.has_units(box, side.enemy):
+            continue
+        number = len(set(component.values()))
+        for reached in supply_reach(state, box, side):  # from a box of G: exactly its component
+            component[reached] = number
+    return component
+
+
+def is_supplied(state: State, box: str, side: Side, components: dict[str, int] | None = None) -> bool:
+    """A-2.1 by the test of A-2.2 (as corrected): a stack in an own RC is supplied if its component
+    of G holds another own RC; a stack elsewhere if a line from its box (which need not be friendly)
+    reaches an own RC whose component of G holds another own RC; (Union) standing in or reaching a
+    Union-controlled port also supplies. Two RCs joined only through the stack's box when that box
+    is not in G do not supply each other, so they do not supply the stack (the old "two RCs
+    reachable" test wrongly supplied it). ``components``: supply_components(state, side), if known."""
     board = state.board
-    if side is Side.UNION and board.boxes[box].port:
+    reach = supply_reach(state, box, side)  # the stack's box and the boxes of G a line reaches
+    if side is Side.UNION and any(board.boxes[b].port and state.control[b] is Side.UNION for b in reach):
         return True
-    cities = 0
-    for b in supply_reach(state, box, side):
-        if state.control[b] is side:
-            if board.boxes[b].value_for(side) > 0:
-                cities += 1
-                if cities >= 2:
-                    return True
-            if side is Side.UNION and board.boxes[b].port:
-                return True
-    return False
+    if components is None:
+        components = supply_components(state, side)
+    cities: dict[int, int] = {}  # own RCs per component of G
+    for b, number in components.items():
+        if board.boxes[b].value_for(side) > 0:  # every box of G is controlled by the side
+            cities[number] = cities.get(number, 0) + 1
+    # a stack in an own RC of G: its component (reached) holds its own city; it needs another one
+    return any(board.boxes[b].value_for(side) > 0 and cities[components[b]] >= 2
+               for b in reach if b in components)
 
 
 def unsupplied_stacks(state: State, side: Side) -> list[str]:
     """A-2.1: boxes holding two or more of ``side``'s units that are out of supply (a lone unit is supplied)."""
+    components = supply_components(state, side)
     return [box for box, units in sorted(state.by_box.items())
-            if sum(1 for u in units if u.side is side) >= 2 and not is_supplied(state, box, side)]
+            if sum(1 for u in units if u.side is side) >= 2 and not is_supplied(state, box, side, components)]
 
 
 # --------------------------------------------------------------------------- A-7 battle days

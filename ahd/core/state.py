@@ -132,10 +132,9 @@ class State:
         new.__dict__.update(self.__dict__)
         new.reverted = []
         new.units = {uid: u.clone() for uid, u in self.units.items()}
-        new.by_box = {box: [] for box in self.by_box}
-        for unit in new.units.values():
-            if unit.on_map:
-                new.by_box[unit.location].append(unit)
+        # each box keeps its units in their order of arrival (not id order): the legal actions are
+        # listed in this order, and after an undo they must come back exactly as before
+        new.by_box = {box: [new.units[u.id] for u in units] for box, units in self.by_box.items()}
         new.control = dict(self.control)
         new.cavalry_held = set(self.cavalry_held)
         new.serial = dict(self.serial)

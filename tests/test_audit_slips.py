@@ -1,0 +1,93 @@
+"""Rules slips found by the independent audit of issue 18, each reproduced with typed-in dice.
+
+1. A-5 / 9.b / 5.2.6: a coastal defence is not a unit (0.5).
+2., 3. AO-8.2.1: a leader follows only units of his box as they move, never by cavalry jump.
+4. 5.b / AO-8.2.1: no retreat after a leader reinforces alone.
+5. A-4 (a): a port lost by a 9.b reversion is no longer "captured by naval invasion".
+6. 11.c / 9.b / 9.d: a 9.b reversion is a control change, followed by the victory checks.
+7. A-2.2: the corrected supply test (two RCs joined only through a box outside G).
+8. Undo gives back the legal actions in the same order.
+"""
+from __future__ import annotations
+
+import pytest
+
+import ahd
+from ahd.core import advanced
+from ahd.core.sides import CHANCE, Side
+
+from conftest import assert_refused, make_game, march, pass_until
+
+U, C = Side.UNION, Side.CONFEDERATE
+BASIC = ["H-1", "H-2", "H-3"]
+
+
+def with_rules(*rules):
+    return BASIC + list(rules)
+
+
+def rolls(game, *values):
+    for value in values:
+        assert game.current_player == CHANCE, game.decision
+        game.apply(ahd.Roll(value))
+
+
+# =========================================================================== 7. A-2.2
+#: Macon (Missouri) joins St. Joseph and Quincy, two Union cities, by rail; with St. Louis,
+#: Springfield (Illinois) and Kansas City Confederate, each of the two is cut off from any other.
+ISOLATED = ["macon_mo", "st_louis", "springfield_il", "kansas_city"]
+
+
+@pytest.mark.rule("A-2.2")
+@pytest.mark.rule("A-2.1")
+def test_two_cities_joined_only_through_the_stack_s_box_do_not_supply_it():
+    # the Union stack shares Macon with a Confederate unit: its box is not in G
+    game = make_game([("union", "MF", "macon_mo", 2), ("confederate", "MF", "macon_mo"),
+                      ("confederate", "MF", "atlanta")], options=with_rules("A-2"), control={"confederate": ISOLATED})
+    assert advanced.supply_reach(game.state, "macon_mo", U) == {"macon_mo", "st_joseph", "quincy"}
+    assert game.decision == "supply"            # the old "two RCs reachable" test supplied it
+    assert {a.unit for a in game.legal_actions()} == {"U-MF-01", "U-MF-02"}
+    # the same stack in a box that is simply not friendly (no enemy units there)
+    alone = make_game([("union", "MF", "macon_mo", 2), ("confederate", "MF", "atlanta")], options=with_rules("A-2"),
+                      control={"confederate": ISOLATED})
+    assert alone.decision == "movement"         # occupied: Macon is Union, and St. Joseph–Macon–Quincy is in G
+    alone.state.set_control("macon_mo", C)
+    assert not advanced.is_supplied(alone.state, "macon_mo", U)
+    assert advanced.unsupplied_stacks(alone.state, U) == ["macon_mo"]
+    # reaching one city whose component holds another supplies: Quincy–St. Louis by river
+    alone.state.set_control("st_louis", U)
+    assert advanced.is_supplied(alone.state, "macon_mo", U)
+    alone.state.set_control("st_louis", C)
+    # a stack in its own city: its component must hold another city (St. Joseph alone does not)
+    game = make_game([("union", "MF", "st_joseph", 2), ("confederate", "MF", "atlanta")], options=with_rules("A-2"),
+                     control={"confederate": ISOLATED})
+    assert game.decision == "supply"
+
+
+# =========================================================================== 8. undo
+@pytest.mark.parametrize("block", range(3))
+def test_undo_gives_back_the_legal_actions_in_the_same_order(block):
+    """Players that pick actions by index must not diverge after an undo: in seeded random games,
+    every decision is applied, undone and applied again, and the legal actions (a list, in order)
+    must be the same as before each time."""
+    from ahd.bots import RandomBot
+    compared = 0
+    for seed in range(4 + block * 4, 8 + block * 4):
+        game = ahd.new_game(("1861", "1862", "1863", "1864")[seed % 4],
+                            options=("basic", "advanced", "everything")[seed % 3], seed=seed)
+        bot = RandomBot(seed)
+        for _ in range(250):
+            if game.is_over:
+                break
+            before = game.legal_actions()
+            action = bot.choose(game)
+            game.apply(action)
+            if game.is_over or not game.can_undo():
+                continue
+            after = game.legal_actions()
+            game.undo()
+            assert game.legal_actions() == before, (seed, game.decision)
+            game.apply(action)
+            assert game.legal_actions() == after, (seed, game.decision)
+            compared += 1
+    assert compared > 500
