@@ -19,6 +19,7 @@ from .core.game import Game, load, new_game
 from .core.options import Options
 from .core.scenario import Scenario, load_scenario
 from .core.sides import CHANCE, Side
+from .core import rulebook
 from .analysis.simulate import SimulationResults, simulate
 from .analysis.war_odds import war_odds
 from .core.state import Outcome
