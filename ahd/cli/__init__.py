@@ -1,12 +1,12 @@
-"""Command line: ``python -m ahd demo | play | bench``."""
+"""Command line: ``python -m ahd demo | play | simulate | odds | options | bench | validate``."""
 from __future__ import annotations
 
 import argparse
 import sys
 
 from ..bots import make_bot, play
-from ..core.errors import AhdError
-from ..core.game import Game, new_game
+from ..core.errors import AhdError, DataFileError
+from ..core.game import RECORD_FORMAT, Game, load, new_game
 from ..core.options import PRESET_TEXT, PRESETS, SWITCHES, Options
 
 BOTS = ("random", "heuristic", "search")
@@ -120,6 +120,41 @@ def cmd_bench(args, out) -> int:
     return 0
 
 
+def cmd_validate(args, out) -> int:
+    """Is FILE a valid scenario or game record (told apart by its "format")? 0 and a summary, or 1 and
+    the loader's message naming the file, the key or action and the problem; never a traceback."""
+    from ..core.jsonfile import JsonProblem, parse, read_file
+    from ..core.scenario import FORMAT as SCENARIO_FORMAT, scenario_from_dict
+    path = args.file
+    try:
+        try:
+            data = parse(read_file(path))
+        except JsonProblem as exc:
+            raise DataFileError(path, exc.key, exc.problem) from None
+        kind = data.get("format") if isinstance(data, dict) else None
+        if kind == RECORD_FORMAT:
+            game = load(path)
+            state = (f"over: {game.outcome}" if game.is_over
+                     else f"now {game.turn}, {game.phasing.adjective} {game.decision}")
+            print(f"{path}: valid game record: scenario {game.scenario.id}, seed {game.seed}, "
+                  f"{len(game.history)} actions; {state}", file=out)
+        elif kind == SCENARIO_FORMAT or isinstance(data, dict) and "based_on" in data:
+            scenario = scenario_from_dict(data, str(path))
+            print(f"{path}: valid scenario {scenario.id!r} ({scenario.title}): turns {scenario.start_turn}-"
+                  f"{scenario.last_turn}, end {scenario.end}, {len(scenario.units)} counters on the map", file=out)
+        else:
+            found = f"got {kind!r}" if kind is not None else "it has none"
+            raise DataFileError(path, "format", f"neither a scenario nor a game record: expected \"format\": "
+                                                f"\"{SCENARIO_FORMAT}\" or \"{RECORD_FORMAT}\", {found}")
+    except AhdError as exc:
+        print(f"invalid: {exc}", file=out)
+        return 1
+    except Exception as exc:  # a bug of the loader: still a message, not a traceback
+        print(f"invalid: {path}: could not be checked ({type(exc).__name__}: {exc})", file=out)
+        return 1
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m ahd", description="A House Divided rules engine")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -186,6 +221,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seed", type=int, default=1, help="--bots: seed of the games (default 1)")
     b.add_argument("--workers", type=int, default=2, help="--bots: processes (default 2)")
     b.set_defaults(func=cmd_bench)
+    v = sub.add_parser("validate", help="check a scenario file or a game record: a summary (exit 0) or what is "
+                                        "wrong (exit 1)")
+    v.add_argument("file", help="a scenario (.json) or a saved game record")
+    v.set_defaults(func=cmd_validate)
     return parser
 
 
@@ -196,4 +235,7 @@ def main(argv: list[str] | None = None, out=None) -> int:
         return args.func(args, out)
     except (AhdError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # e.g. --save to a folder that does not exist
+        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -6,10 +6,12 @@ can read aloud. Big decisions are decomposed (a march = begin, order each unit, 
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .board import default_board
+from .errors import ActionFieldError
 from .units import describe_unit_id
 
 _ARROW = " → "
@@ -19,9 +21,63 @@ def _name(box: str) -> str:
     return default_board().name(box)
 
 
+#: How each kind of field is checked: a field annotated ``str``, ``int``, ``tuple[str, ...]`` or
+#: ``tuple[tuple[str, str], ...]`` must hold exactly that (a bool is not an int).
+_FIELD_KINDS = {"str": "str", "int": "int", "tuple[str, ...]": "strs", "tuple[tuple[str, str], ...]": "pairs"}
+_KIND_TEXT = {"str": "a string", "int": "an integer", "strs": "a tuple of strings",
+              "pairs": "a tuple of (string, string) pairs"}
+_CHECKS: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _field_problem(kind: str, value: Any) -> str | None:
+    """Why ``value`` is not of field kind ``kind`` (None: it is)."""
+    if kind == "str":
+        ok = isinstance(value, str)
+    elif kind == "int":
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif kind == "strs":
+        if isinstance(value, tuple):
+            for i, item in enumerate(value):
+                if not isinstance(item, str):
+                    return f"item {i} must be a string, got {_short(item)}"
+            return None
+        ok = False
+    else:
+        if isinstance(value, tuple):
+            for i, item in enumerate(value):
+                if not (isinstance(item, tuple) and len(item) == 2 and all(isinstance(s, str) for s in item)):
+                    return f"item {i} must be a pair of strings (shooter, target), got {_short(item)}"
+            return None
+        ok = False
+    return None if ok else f"must be {_KIND_TEXT[kind]}, got {type(value).__name__} {_short(value)}"
+
+
+def _checks(cls: type) -> tuple[tuple[str, str], ...]:
+    checks = _CHECKS.get(cls)
+    if checks is None:
+        checks = _CHECKS[cls] = tuple((f.name, _FIELD_KINDS[str(f.type).replace("typing.", "")]) for f in fields(cls))
+    return checks
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     kind: ClassVar[str] = "action"
+
+    def __post_init__(self) -> None:
+        """Refuse a field of the wrong type (ActionFieldError naming the action and the field)."""
+        for name, kind in _checks(type(self)):
+            value = getattr(self, name)
+            if kind == "str":
+                if isinstance(value, str):
+                    continue
+            problem = _field_problem(kind, value)
+            if problem:
+                raise ActionFieldError(type(self).__name__, name, problem)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.kind}
@@ -430,30 +486,58 @@ ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (
 )}
 
 
+#: Limits on an action read from a record: a name (unit, box, leader, line) has at most MAX_NAME
+#: characters and a list (path, lines, targets) at most MAX_ITEMS items.
+MAX_NAME = 64
+MAX_ITEMS = 200
+
+
+class ActionDataError(ValueError):
+    """A malformed action in a record: ``field`` is the field at fault (None: the whole action)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        self.field = field
+        super().__init__(message)
+
+
 def action_from_dict(data: Any) -> Action:
-    """Inverse of ``Action.to_dict``; raises ValueError on anything malformed."""
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ValueError(f"not an action: {data!r}")
+    """Inverse of ``Action.to_dict``; raises ValueError (ActionDataError) on anything malformed."""
+    if not isinstance(data, dict):
+        raise ActionDataError(f"not an action: expected an object {{\"type\": ...}}, got {_short(data)}")
+    if "type" not in data:
+        raise ActionDataError("not an action: no \"type\"", "type")
+    if not isinstance(data["type"], str):
+        raise ActionDataError(f"the action type must be a string, got {_short(data['type'])}", "type")
     cls = ACTION_TYPES.get(data["type"])
     if cls is None:
-        raise ValueError(f"unknown action type {data['type']!r}")
+        close = difflib.get_close_matches(data["type"], list(ACTION_TYPES), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ActionDataError(f"unknown action type {_short(data['type'])}{hint}", "type")
     kwargs = {}
-    for f in fields(cls):
-        if f.name not in data:
-            raise ValueError(f"action {data['type']!r} lacks field {f.name!r}")
-        value = data[f.name]
-        expected = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")
-        if expected.startswith("tuple"):
-            if not isinstance(value, list):
-                raise ValueError(f"action {data['type']!r}: {f.name} must be a list")
+    names = [f.name for f in fields(cls)]
+    for key in data:
+        if key != "type" and key not in names:
+            close = difflib.get_close_matches(str(key), names, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f"; its fields: {', '.join(names) or 'none'}"
+            raise ActionDataError(f"action {data['type']!r} has an unknown field {_short(key)}{hint}", str(key))
+    for name, kind in _checks(cls):
+        if name not in data:
+            raise ActionDataError(f"action {data['type']!r} lacks field {name!r}", name)
+        value = data[name]
+        if kind == "strs" and isinstance(value, list):
+            value = tuple(value)
+        elif kind == "pairs" and isinstance(value, list):
             value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
-        elif expected == "int":
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"action {data['type']!r}: {f.name} must be an integer")
-        elif expected == "str" and not isinstance(value, str):
-            raise ValueError(f"action {data['type']!r}: {f.name} must be a string")
-        kwargs[f.name] = value
-    extra = set(data) - {"type"} - set(kwargs)
-    if extra:
-        raise ValueError(f"action {data['type']!r} has unknown fields {sorted(extra)}")
+        problem = _field_problem(kind, value)
+        if problem:
+            problem = problem.replace("a tuple", "a list").replace("got tuple", "got list").replace("got dict", "got object")
+            raise ActionDataError(f"action {data['type']!r}: {name} {problem}", name)
+        if kind in ("strs", "pairs") and len(value) > MAX_ITEMS:
+            raise ActionDataError(f"action {data['type']!r}: {name} has {len(value):,} items; at most {MAX_ITEMS}", name)
+        names = (value,) if kind == "str" else value if kind == "strs" else sum(value, ()) if kind == "pairs" else ()
+        for text in names:
+            if len(text) > MAX_NAME:
+                raise ActionDataError(f"action {data['type']!r}: {name} holds a name of {len(text):,} characters; "
+                                      f"names have at most {MAX_NAME}", name)
+        kwargs[name] = value
     return cls(**kwargs)

@@ -7,6 +7,7 @@ roll is an action in the record, so ``seed + record`` replays bit for bit.
 """
 from __future__ import annotations
 
+import difflib
 import json
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,10 @@ from .actions import Action, Roll, action_from_dict
 from .board import Board, default_board
 from .calendar import Turn
 from .engine import CHANCE_STEPS, SEGMENT_OF_STEP, Engine, Event
-from .errors import AhdError, IllegalActionError, RecordError
-from .options import Options
-from .scenario import Scenario, load_scenario, scenario_from_dict
+from .errors import AhdError, DataFileError, IllegalActionError, RecordError
+from .jsonfile import JsonProblem, parse, read_file, unknown_key_problem
+from .options import SWITCHES, Options
+from .scenario import BUILT_IN, Scenario, load_scenario, scenario_from_dict
 from .sides import CHANCE, Side
 from .state import Battle, Outcome, State
 from .units import ASIDE, EUROPE, OUT, POOL, RESERVE, Unit
@@ -27,6 +29,10 @@ from .units import ASIDE, EUROPE, OUT, POOL, RESERVE, Unit
 RECORD_FORMAT = "house-divided-record"
 RECORD_VERSION = 1
 DICE_MODES = ("auto", "manual")
+#: The keys of a game record (docs/record-format.md, docs/record.schema.json); any other key is an error.
+RECORD_KEYS = ("format", "version", "scenario", "options", "seed", "play_on", "dice", "actions")
+#: The largest seed (seeds are below 2**128, so a record's seed has at most 39 digits).
+MAX_SEED = 2 ** 128 - 1
 
 
 class Game:
@@ -39,9 +45,11 @@ class Game:
         self._options = Options.parse(options)
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (2 ** 63))
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"seed must be an integer from 0 to 2**128 - 1, got {_short(seed)}")
         self._seed = int(seed)
+        if not isinstance(play_on, (bool, np.bool_)):
+            raise ValueError(f"play_on must be True or False, got {_short(play_on)}")
         self._play_on = bool(play_on)
         self.dice = dice
         self._history: list[tuple[Action, bool]] = []
@@ -327,46 +335,107 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "Game":
-        """Replay a record; a corrupt, truncated or foreign one raises RecordError."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RecordError(f"not a game record: invalid JSON ({exc})") from None
-        return cls.from_dict(data)
+        """Replay a record given as JSON text (``str`` or UTF-8 ``bytes``, with or without a BOM);
+        a corrupt, truncated, foreign or oversized one raises RecordError."""
+        return cls._from_record(text, None)
 
     @classmethod
     def from_dict(cls, data: Any) -> "Game":
-        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
-            raise RecordError("not a House Divided game record (missing format "
-                              f"{RECORD_FORMAT!r})")
-        if data.get("version") != RECORD_VERSION:
-            raise RecordError(f"unsupported record version {data.get('version')!r}; "
-                              f"this program reads version {RECORD_VERSION}")
+        """Replay a record given as its JSON structure; RecordError names the key or action at fault."""
+        return cls._replay_record(data, None)
+
+    @classmethod
+    def _from_record(cls, text: str | bytes, path: object) -> "Game":
+        try:
+            data = parse(text)
+        except JsonProblem as exc:
+            problem = exc.problem.replace("not valid JSON", "invalid JSON")
+            raise RecordError(f"{exc.key}: not a game record: {problem}", path=path, key=exc.key) from None
+        return cls._replay_record(data, path)
+
+    @classmethod
+    def _replay_record(cls, data: Any, path: object) -> "Game":
+        def bad(key: str, problem: str) -> RecordError:
+            return RecordError(f"{key}: {problem}", path=path, key=key)
+
+        if not isinstance(data, dict):
+            raise bad("<root>", f"not a House Divided game record: expected a JSON object, got {type(data).__name__}")
+        if data.get("format") != RECORD_FORMAT:
+            found = data.get("format")
+            what = " (this is a scenario file: play it with new_game)" if found == "house-divided-scenario" else ""
+            raise bad("format", f"not a House Divided game record: expected {RECORD_FORMAT!r}, "
+                                f"got {_short(found) if 'format' in data else 'no format'}{what}")
+        version = data.get("version")
+        if isinstance(version, bool) or version != RECORD_VERSION:
+            raise bad("version", f"unsupported record version {_short(version)}; this program reads version {RECORD_VERSION}")
+        for key in data:
+            if key not in RECORD_KEYS:
+                raise bad(str(key), unknown_key_problem(key, RECORD_KEYS))
         for key in ("scenario", "options", "seed", "actions"):
             if key not in data:
-                raise RecordError(f"the record lacks {key!r}: truncated or damaged")
-        if not isinstance(data["actions"], list) or not isinstance(data["options"], list):
-            raise RecordError("the record's actions and options must be lists")
-        try:
-            scenario = data["scenario"]
-            if isinstance(scenario, dict):
-                scenario = scenario_from_dict(scenario, "<record>")
-            game = cls(scenario, options=data["options"], seed=data["seed"], dice="manual",
-                       play_on=bool(data.get("play_on", False)))
-        except (AhdError, ValueError, TypeError) as exc:
-            raise RecordError(f"the record's set-up is invalid: {exc}") from None
-        for index, raw in enumerate(data["actions"]):
+                raise bad(key, f"the record lacks {key!r}: truncated or damaged")
+        scenario, options, seed = data["scenario"], data["options"], data["seed"]
+        if isinstance(scenario, str):
+            if scenario not in BUILT_IN:
+                raise bad("scenario", f"unknown scenario {_short(scenario)}: a record names a shipped scenario "
+                                      f"({', '.join(BUILT_IN)}) or holds the scenario itself")
+        elif isinstance(scenario, dict):
             try:
-                action = action_from_dict({k: v for k, v in raw.items() if k != "auto"}
-                                          if isinstance(raw, dict) else raw)
+                scenario = scenario_from_dict(scenario, "<record>")
+            except DataFileError as exc:
+                raise bad(f"scenario.{exc.key}", exc.problem) from None
+        else:
+            raise bad("scenario", f"expected a shipped scenario's id or a scenario object, got {_short(scenario)}")
+        if not isinstance(options, list) or not all(isinstance(rule, str) for rule in options):
+            raise bad("options", f"expected a list of rule IDs (strings), got {_short(options)}")
+        for index, rule in enumerate(options):
+            if rule not in SWITCHES:
+                close = difflib.get_close_matches(rule, list(SWITCHES), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else f"; known switches: {', '.join(SWITCHES)}"
+                raise bad(f"options[{index}]", f"unknown rule switch {_short(rule)}{hint}")
+            if options.index(rule) != index:
+                raise bad(f"options[{index}]", f"rule switch {rule!r} listed twice")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise bad("seed", f"expected an integer from 0 to 2**128 - 1, got {_short(seed)}")
+        play_on = data.get("play_on", False)
+        if not isinstance(play_on, bool):
+            raise bad("play_on", f"expected true or false, got {_short(play_on)}")
+        dice = data.get("dice", "auto")
+        if not isinstance(dice, str) or dice not in DICE_MODES:
+            raise bad("dice", f"expected one of {', '.join(map(repr, DICE_MODES))}, got {_short(dice)}")
+        actions = data["actions"]
+        if not isinstance(actions, list):
+            raise bad("actions", f"expected a list of actions, got {_short(actions)}")
+        try:
+            game = cls(scenario, options=options, seed=seed, dice="manual", play_on=play_on)
+        except (AhdError, ValueError, TypeError) as exc:
+            raise bad("<set-up>", f"the record's set-up is invalid: {exc}") from None
+        for index, raw in enumerate(actions):
+            where = f"actions[{index}]"
+            auto = False
+            if isinstance(raw, dict) and "auto" in raw:
+                auto = raw["auto"]
+                if not isinstance(auto, bool):
+                    raise bad(f"{where}.auto", f"action {index} of the record is malformed: auto must be true or "
+                                               f"false, got {_short(auto)}")
+                if auto and raw.get("type") != Roll.kind:
+                    raise bad(f"{where}.auto", f"action {index} of the record is malformed: only a die roll is "
+                                               f"automatic, not {_short(raw.get('type'))}")
+                raw = {k: v for k, v in raw.items() if k != "auto"}
+            try:
+                action = action_from_dict(raw)
             except ValueError as exc:
-                raise RecordError(f"action {index} of the record is malformed: {exc}") from None
+                field = getattr(exc, "field", None)
+                raise bad(f"{where}.{field}" if field else where,
+                          f"action {index} of the record is malformed: {exc}") from None
             error = game.why_not(action)
             if error is not None:
-                raise RecordError(f"action {index} of the record ({action}) is illegal: {error}")
-            game._replay_one(action, bool(raw.get("auto", False)))
-        dice = data.get("dice", "auto")
-        game.dice = dice if dice in DICE_MODES else "auto"
+                raise bad(where, f"action {index} of the record ({_cut(str(action))}) is illegal: {_cut(str(error), 400)}")
+            try:
+                game._replay_one(action, auto)
+            except RecordError as exc:
+                raise bad(where, f"action {index}: {exc}") from None
+        game.dice = dice
         return game
 
     def copy(self, *, dice_seed: int | None = None) -> "Game":
@@ -405,14 +474,19 @@ def new_game(scenario: "str | Path | Scenario" = "1861", *, options: Any = None,
 
 
 def load(path: str | Path) -> Game:
-    """Load a saved game; a missing, corrupt or foreign file raises RecordError."""
+    """Load a saved game; a missing, corrupt, foreign or oversized file raises RecordError naming the
+    file, the key or action and the problem (limits: docs/record-format.md)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a game record (not text)") from None
-    try:
-        return Game.from_json(text)
-    except RecordError as exc:
-        raise RecordError(f"{path}: {exc}") from None
+        data = read_file(path)
+    except JsonProblem as exc:
+        raise RecordError(f"{exc.key}: {exc.problem}", path=path, key=exc.key) from None
+    return Game._from_record(data, path)
+
+
+def _short(value: Any) -> str:
+    """``repr`` of a value from a file, cut short for a message."""
+    return _cut(repr(value), 60)
+
+
+def _cut(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -150,7 +150,7 @@ def parse(data: str | bytes | bytearray | memoryview) -> Any:
     """Decode a JSON document within the limits above; JsonProblem on any problem."""
     text = decode(data)
     if not text.strip():
-        raise JsonProblem("<file>", "empty: no JSON at all")
+        raise JsonProblem("<file>", "not valid JSON: the file is empty")
     depth = nesting_depth(text)
     if depth > MAX_DEPTH:
         raise JsonProblem("<file>", f"arrays and objects nested {depth:,} deep; the limit is {MAX_DEPTH}")
