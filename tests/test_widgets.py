@@ -15,7 +15,7 @@ import ahd.odds
 import widgets
 from ahd.core.sides import Side
 from widgets.layers import BOX_STYLES
-from widgets.session import Session
+from widgets.session import GameFiles, Session
 
 from conftest import make_game, snapshot
 
@@ -234,11 +234,12 @@ def test_layer_count_stays_bounded_over_a_whole_game():
 
 def test_save_and_load_through_the_widget(tmp_path):
     app = widgets.play("1861", union="human", confederate="human", war_odds=False)
+    app.panel.files = GameFiles(tmp_path)
     s = app.session
     s.click_box("harpers_ferry")
     s.click_box("baltimore")
     path = tmp_path / "game.json"
-    app.panel.filename.value = str(path)
+    app.panel.filename.value = "game.json"
     app.panel.save.click()
     assert path.is_file() and "Download" in app.panel.download.value
     saved = s.game.to_json()
@@ -262,13 +263,101 @@ def test_save_and_load_through_the_widget(tmp_path):
 ])
 def test_a_bad_file_is_explained_not_raised(tmp_path, content, words):
     app = widgets.play("short", war_odds=False)
+    app.panel.files = GameFiles(tmp_path)
     record = app.game.to_json()
     path = tmp_path / "bad.json"
     path.write_text(content)
-    app.panel.filename.value = str(path)
+    app.panel.filename.value = "bad.json"
     app.panel.load.click()
     assert words in app.session.status and app.session.status_kind == "refused"
     assert app.game.to_json() == record
+
+
+def _upload(app, content: bytes, name: str = "game.json") -> None:
+    import datetime
+    app.panel.upload.value = ({"name": name, "type": "application/json", "size": len(content),
+                               "content": memoryview(content),
+                               "last_modified": datetime.datetime.now(datetime.timezone.utc)},)
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"not json", "invalid JSON"),
+    (b"\xff\xfe\x00garbage", "not a game record"),
+    (json.dumps({"format": "other"}).encode(), "not a House Divided game record"),
+    (b'{"format": "house-divided-record", "version": 1, "scenario": "1861"}', "lacks"),
+])
+def test_an_upload_of_a_corrupt_save_shows_the_loaders_message_and_changes_nothing(content, words, monkeypatch):
+    monkeypatch.setenv("AHD_CLASSROOM", "1")
+    app = widgets.play("1861", union="human", confederate="human", war_odds=False)
+    app.session.click_box("harpers_ferry")
+    app.session.click_box("baltimore")
+    record, version = app.game.to_json(), app.session.version
+    _upload(app, content)
+    assert words in app.session.status and app.session.status_kind == "refused"
+    assert app.game.to_json() == record and app.session.version == version
+    assert app.panel.upload.value == ()  # ready for another try
+    # and a good file afterwards still loads
+    _upload(app, widgets.play("short", war_odds=False).game.to_json().encode())
+    assert app.game.scenario.id == "short" and app.session.status.startswith("Loaded")
+
+
+def test_in_classroom_mode_the_panel_reads_and_writes_no_server_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("AHD_CLASSROOM", "1")
+    monkeypatch.setenv("AHD_GAMES_DIR", str(tmp_path))  # ignored in a classroom
+    monkeypatch.chdir(tmp_path)
+    app = widgets.play("1861", union="human", confederate="human", war_odds=False)
+    panel = app.panel
+    assert not panel.files.on_server
+    assert panel.server_files.layout.display == "none"  # no file box, no Save/Load by name
+    assert panel.to_computer.layout.display != "none" and panel.upload.layout.display != "none"
+    # even the hidden buttons touch no file
+    panel.filename.value = str(tmp_path / "x.json")
+    panel.save.click()
+    panel.load.click()
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(ahd.AhdError, match="keeps no files"):
+        panel.files.path("x.json")
+    # saving is a download of the game itself
+    panel.to_computer.click()
+    import base64
+    import re
+    link = panel.download.value
+    assert "download='house-divided-1861-turn-1.json'" in link
+    data = base64.b64decode(re.search(r"base64,([^']+)'", link).group(1)).decode()
+    assert data == app.game.to_json()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name, words", [
+    ("../escape.json", "'..' is not allowed"),
+    ("sub/../../escape.json", "'..' is not allowed"),
+    ("/tmp/escape.json", "is a path"),
+    ("~/escape.json", "is a path"),
+    ("link/escape.json", "link leading out"),
+    ("", "give the file a name"),
+])
+def test_in_local_mode_paths_stay_inside_the_games_folder(tmp_path, monkeypatch, name, words):
+    games, outside = tmp_path / "games", tmp_path / "outside"
+    games.mkdir()
+    outside.mkdir()
+    (games / "link").symlink_to(outside)
+    (outside / "escape.json").write_text(widgets.play("short", war_odds=False).game.to_json())
+    monkeypatch.setenv("AHD_GAMES_DIR", str(games))
+    monkeypatch.delenv("AHD_CLASSROOM", raising=False)
+    app = widgets.play("1861", union="human", confederate="human", war_odds=False)
+    assert app.panel.files.folder == games and app.panel.server_files.layout.display == ""
+    record = app.game.to_json()
+    app.panel.filename.value = name
+    app.panel.save.click()
+    assert words in app.session.status and app.session.status_kind == "refused"
+    app.panel.load.click()
+    assert words in app.session.status and app.game.to_json() == record
+    assert sorted(p.name for p in outside.iterdir()) == ["escape.json"]
+    assert sorted(p.name for p in games.iterdir()) == ["link"]
+    # a plain name, or one in a subfolder, is fine
+    app.panel.filename.value = "campaign/game one.json"
+    app.panel.save.click()
+    assert (games / "campaign" / "game one.json").is_file() and app.session.status_kind == "info"
 
 
 def test_considering_an_attack_shows_its_odds():

@@ -4,11 +4,28 @@
     widgets.play("1861", union="human", confederate="heuristic")
 
 It observes the engine (:mod:`ahd`) and hands it actions; it never decides a rule itself.
+The names below are imported on first use, so that ``widgets.cli`` (the ``house-divided`` command)
+runs the engine's commands with the engine alone installed.
 """
-from .app import GameApp, play
-from .explorer import BattleExplorer
-from .progress import ProgressBar
-from .replay import ReplayApp
-from .session import Session, box_summary
+from __future__ import annotations
 
+import importlib
+from typing import Any
+
+_WHERE = {
+    "GameApp": ".app", "play": ".app", "ReplayApp": ".replay", "Session": ".session",
+    "box_summary": ".session", "BattleExplorer": ".explorer", "ProgressBar": ".progress",
+}
 __all__ = ["GameApp", "play", "ReplayApp", "Session", "box_summary", "BattleExplorer", "ProgressBar"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -3,7 +3,9 @@ undo, files and the game log. Every control calls a Session method; nothing here
 from __future__ import annotations
 
 import base64
+import re
 from html import escape
+from pathlib import PurePosixPath
 
 import ipywidgets as w
 
@@ -11,7 +13,7 @@ from ahd.core.options import PRESETS
 from ahd.core.scenario import BUILT_IN as BUILT_IN_SCENARIOS
 
 from .gestures import action_box
-from .session import PLAYERS, Session
+from .session import PLAYERS, GameFiles, Session
 
 BIG = {"font_size": "15px"}
 QUICK_BUTTONS = 12
@@ -33,7 +35,7 @@ def _button(description: str, tooltip: str = "", **kwargs) -> w.Button:
 class Panel:
     """Controls for a :class:`Session`."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, files: GameFiles | None = None) -> None:
         self.session = session
         self.header = w.HTML()
         self.prompt = w.HTML()
@@ -75,15 +77,19 @@ class Panel:
         self.actions.observe(self._action_selected, names="value")
         self.play_selected = _button("Play the selected action", button_style="primary")
         self.play_selected.on_click(self._play_selected)
-        # files
-        self.filename = w.Text(value="ahd-game.json", description="File", style={"description_width": "40px"},
+        # files: by download and upload always; by name in one games folder on the server (local use only)
+        self.filename = w.Text(value="my-game.json", description="File", style={"description_width": "40px"},
                                layout=w.Layout(width="230px"))
-        self.save = _button("Save")
-        self.load = _button("Load")
+        self.save = _button("Save", "save in the games folder under this name")
+        self.load = _button("Load", "load this file of the games folder")
+        self.folder_note = w.HTML()
+        self.server_files = w.VBox([w.HBox([self.filename, self.save, self.load]), self.folder_note])
+        self.to_computer = _button("Save to my computer", "download the game to this computer")
         self.upload = w.FileUpload(accept=".json", multiple=False, description="Open a saved game")
         self.download = w.HTML()
         self.save.on_click(self._save)
-        self.load.on_click(lambda _: session.load(self.filename.value))
+        self.load.on_click(self._load)
+        self.to_computer.on_click(self._offer_download)
         self.upload.observe(self._uploaded, names="value")
         # new game
         self.scenario = w.Dropdown(options=list(BUILT_IN_SCENARIOS), value=session.game.scenario.id
@@ -109,12 +115,26 @@ class Panel:
             self.actions, self.play_selected,
             w.HTML("<b style='font-size:15px'>Game log</b> (newest first)"), self.log,
             w.HTML("<b style='font-size:15px'>Files and new games</b>"),
-            w.HBox([self.filename, self.save, self.load]), w.HBox([self.upload, self.download]),
+            self.server_files, w.HBox([self.to_computer, self.upload]), self.download,
             w.HBox([self.scenario, self.preset]), w.HBox([self.seed, self.new]),
         ], layout=w.Layout(width="100%"))
         session.observe(self._redraw, names=["version"])
         session.observe(self._show_status, names=["status", "status_kind"])
+        self.files = files if files is not None else GameFiles.from_environment()
         self._redraw()
+
+    @property
+    def files(self) -> GameFiles:
+        """Where Save and Load by name go: one games folder, or nowhere (a classroom server, where the
+        file box and those buttons are hidden and only download and upload remain)."""
+        return self._files
+
+    @files.setter
+    def files(self, files: GameFiles) -> None:
+        self._files = files
+        self.server_files.layout.display = "" if files.on_server else "none"
+        self.folder_note.value = (f"<span style='font-size:13px'>Games folder: {escape(str(files.folder))}</span>"
+                                  if files.on_server else "")
 
     # ------------------------------------------------------------ callbacks
     def _players_changed(self, change=None) -> None:
@@ -142,16 +162,31 @@ class Panel:
             self.session.act_index(self.actions.value)
 
     def _save(self, _=None) -> None:
-        self.session.save(self.filename.value)
+        if not self.files.on_server:  # never a server path in classroom mode, even if the button were shown
+            return self._offer_download()
+        self.session.save_to(self.files, self.filename.value)
+        if self.session.status_kind == "info":
+            self._offer_download(name=PurePosixPath(self.filename.value.replace("\\", "/")).name)
+
+    def _load(self, _=None) -> None:
+        if self.files.on_server:
+            self.session.load_from(self.files, self.filename.value)
+
+    def _offer_download(self, _=None, name: str | None = None) -> None:
+        """A link that downloads the game to the player's computer (nothing is written on the server)."""
+        game = self.session.game
+        name = name or f"house-divided-{game.scenario.id}-turn-{game.turn.number}.json"
+        name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "house-divided-game.json"
         data = base64.b64encode(self.session.to_json().encode()).decode()
-        self.download.value = (f"<a download='{escape(self.filename.value)}' href='data:application/json;base64,"
-                               f"{data}' style='font-size:15px'>Download the saved game</a>")
+        self.download.value = (f"<a download='{escape(name)}' href='data:application/json;base64,"
+                               f"{data}' style='font-size:15px'>Download the saved game ({escape(name)})</a>")
 
     def _uploaded(self, change) -> None:
         files = change["new"]
         if files:
             item = files[0] if isinstance(files, (list, tuple)) else next(iter(files.values()))
-            self.session.load(bytes(item["content"]))
+            self.session.load(bytes(item["content"]))  # a bad file: the loader's message, nothing changed
+            self.upload.value = ()  # so that the same file can be chosen again
 
     def _new_game(self, _=None) -> None:
         self.session.new_game(self.scenario.value, options=self.preset.value, seed=self.seed.value)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from pathlib import Path
+import os
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, Callable
 
 from traitlets import Bool, Dict, HasTraits, Int, List, Unicode
@@ -382,6 +383,19 @@ class Session(HasTraits):
         self.game.save(path)
         self._inform(f"Saved to {path}.")
 
+    @guarded
+    def save_to(self, files: "GameFiles", name: str) -> None:
+        """Save as ``name`` in the games folder of ``files`` (a name leading outside it is refused)."""
+        path = files.path(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.game.save(path)
+        self._inform(f"Saved to {path}.")
+
+    @guarded
+    def load_from(self, files: "GameFiles", name: str) -> None:
+        """Load ``name`` from the games folder of ``files`` (a name leading outside it is refused)."""
+        self._load_game(ahd.load(files.path(name)))
+
     def to_json(self) -> str:
         return self.game.to_json()
 
@@ -392,6 +406,9 @@ class Session(HasTraits):
             game = Game.from_json(path_or_text)
         else:
             game = ahd.load(path_or_text)
+        self._load_game(game)
+
+    def _load_game(self, game: Game) -> None:
         self.game = game
         self._marks = []
         self._select("")
@@ -565,3 +582,52 @@ def _game_after(replay: Replay, action_index: int) -> Game:
     """The replayed game after the last decision made before recorded action ``action_index``."""
     decision = max(i for i, mark in enumerate(replay.marks) if mark <= action_index)
     return replay.game_at(decision)
+
+
+# ====================================================================== files on the server
+#: Set by ``house-divided classroom`` for its kernels: the panel reads and writes no file on the server.
+CLASSROOM_ENV = "AHD_CLASSROOM"
+#: Set by ``house-divided app --games DIR``: the one folder the panel saves to and loads from.
+GAMES_ENV = "AHD_GAMES_DIR"
+DEFAULT_GAMES = "house-divided-games"  # in the home folder
+
+
+class GameFiles:
+    """Where the panel may save and load games by name: inside one ``folder`` (local use), or nowhere
+    (``folder=None``, a classroom server: games go to the student's own computer by download and come
+    back by upload)."""
+
+    def __init__(self, folder: str | Path | None) -> None:
+        self.folder = None if folder is None else Path(folder).expanduser()
+
+    @classmethod
+    def from_environment(cls) -> "GameFiles":
+        if os.environ.get(CLASSROOM_ENV, "") not in ("", "0"):
+            return cls(None)
+        return cls(os.environ.get(GAMES_ENV) or Path.home() / DEFAULT_GAMES)
+
+    @property
+    def on_server(self) -> bool:
+        return self.folder is not None
+
+    def path(self, name: str) -> Path:
+        """The file ``name`` of the games folder. An absolute path, ``..``, ``~`` or a link leading out of
+        the folder is refused with an :class:`AhdError` that says so."""
+        if self.folder is None:
+            raise AhdError("this server keeps no files: use \"Save to my computer\" and \"Open a saved game\"")
+        name = (name or "").strip()
+        folder = self.folder.resolve()
+        if not name:
+            raise AhdError(f"give the file a name (it is kept in the games folder {folder})")
+        posix = PurePosixPath(name.replace("\\", "/"))
+        if posix.is_absolute() or PureWindowsPath(name).drive or name.startswith("~"):
+            raise AhdError(f"{name!r} is a path: give only a file name; games are kept in the games folder {folder}")
+        if ".." in posix.parts:
+            raise AhdError(f"{name!r} leads out of the games folder {folder}: '..' is not allowed")
+        target = folder.joinpath(*posix.parts)
+        resolved = target.resolve()  # follows links
+        if resolved != folder and folder not in resolved.parents:
+            raise AhdError(f"{name!r} is a link leading out of the games folder {folder}")
+        if resolved == folder:
+            raise AhdError(f"{name!r} is the games folder itself: give a file name")
+        return target
