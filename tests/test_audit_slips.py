@@ -91,3 +91,86 @@ def test_undo_gives_back_the_legal_actions_in_the_same_order(block):
             assert game.legal_actions() == after, (seed, game.decision)
             compared += 1
     assert compared > 500
+
+
+# =========================================================================== 2., 3. AO-8.2.1 following
+LEADERS = with_rules("AO-8.2")
+
+
+@pytest.mark.rule("AO-8.2.1")
+@pytest.mark.rule("4.2.4")
+def test_a_leader_follows_only_units_that_leave_his_box_while_he_is_there():
+    """Grant at Baltimore, Sherman at Washington; a unit invades Mobile from Washington; Grant then
+    moves to Washington: he cannot follow the invasion (he was not there), Sherman can."""
+    game = make_game([("union", "MF", "washington", 3), ("union", "MF", "baltimore"),
+                      ("confederate", "MF", "atlanta")], turn=12, options=LEADERS)
+    assert game.decision == "leader_arrival"      # C-2: Grant (turn 6) and Sherman (turn 9) arrive
+    game.apply(ahd.PlaceLeader("grant", "baltimore"))
+    game.apply(ahd.PlaceLeader("sherman", "washington"))
+    pass_until(game, lambda g: g.decision == "leader_arrival" and g.phasing is C)
+    game.apply(ahd.PlaceLeader("lee", "atlanta"))
+    pass_until(game, lambda g: g.decision == "march_roll" and g.phasing is U)
+    game.apply(ahd.Roll(6))
+    game.apply(ahd.Invade("U-MF-01", "mobile"))
+    game.apply(ahd.LeaderMove("grant", ("baltimore", "washington"), ("rail",)))
+    assert game.state.leaders["grant"].location == "washington"
+    error = assert_refused(game, ahd.LeaderFollow("grant", "U-MF-01"), "AO-8.2.1")
+    assert "as they move" in error.reason
+    assert ahd.LeaderFollow("sherman", "U-MF-01") in game.legal_actions()
+    # a unit leaving Washington now is one Grant may go with
+    march(game, "washington", ahd.Move("U-MF-02", ("washington", "harpers_ferry"), ("road",)))
+    assert ahd.LeaderFollow("grant", "U-MF-02") in game.legal_actions()
+    game.apply(ahd.LeaderFollow("sherman", "U-MF-01"))
+    assert game.state.leaders["sherman"].location == "mobile"
+    # Sherman went with the invasion: he no longer goes with a unit that left Washington before
+    assert_refused(game, ahd.LeaderFollow("sherman", "U-MF-02"), "AO-8.2.1")
+
+
+@pytest.mark.rule("AO-8.2.1")
+@pytest.mark.rule("4.2.1")
+def test_a_leader_never_follows_a_cavalry_jump():
+    game = make_game([("union", "MF", "cincinnati"), ("confederate", "CV", "lexington"),
+                      ("confederate", "MF", "lexington")], turn=12, options=LEADERS)
+    game.apply(ahd.PlaceLeader("grant", "cincinnati"))
+    game.apply(ahd.PlaceLeader("sherman", "cincinnati"))
+    pass_until(game, lambda g: g.decision == "leader_arrival" and g.phasing is C)
+    game.apply(ahd.PlaceLeader("lee", "lexington"))
+    march(game, "lexington",
+          ahd.Move("C-CV-01", ("lexington", "cincinnati", "dayton"), ("rail", "rail")),   # jumps Cincinnati
+          ahd.Move("C-MF-01", ("lexington", "louisville"), ("rail",)))
+    assert game.unit("C-CV-01").location == "dayton" and game.unit("C-CV-01").jumped
+    error = assert_refused(game, ahd.LeaderFollow("lee", "C-CV-01"), "AO-8.2.1")
+    assert "cavalry jump" in error.reason
+    assert ahd.LeaderFollow("lee", "C-MF-01") in game.legal_actions()
+    game.apply(ahd.LeaderFollow("lee", "C-MF-01"))
+    assert game.state.leaders["lee"].location == "louisville"
+
+
+# =========================================================================== 4. 5.b, AO-8.2.1
+@pytest.mark.rule("5.b")
+@pytest.mark.rule("AO-8.2.1")
+@pytest.mark.rule("5.2.5")
+def test_no_retreat_after_a_leader_reinforces_alone():
+    """Three Confederate FV attack Cincinnati; Lee (3) waits in Louisville and joins in round 2."""
+    def attack():
+        game = make_game([("union", "MF", "cincinnati", 3), ("confederate", "FV", "lexington", 3),
+                          ("confederate", "MF", "louisville")], options=LEADERS)
+        pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
+        game.state.leaders["lee"].location, game.state.leaders["lee"].value = "louisville", 3
+        game._engine.invalidate()
+        game._legal_cache = None
+        march(game, "lexington", *(ahd.Move(f"C-FV-0{i}", ("lexington", "cincinnati"), ("rail",)) for i in (1, 2, 3)))
+        game.apply(ahd.EndMovement())
+        pass_until(game, lambda g: g.decision == "battle_options" and g.battle.firing is C, roll=6)
+        return game
+
+    game = attack()
+    assert ahd.Retreat("lexington") in game.legal_actions()
+    game.apply(ahd.LeaderReinforce("lee"))
+    assert not any(isinstance(a, ahd.Retreat) for a in game.legal_actions())
+    assert_refused(game, ahd.Retreat("lexington"), "5.2.5")
+    assert ahd.Reinforce("C-MF-01") in game.legal_actions()      # the unit quota is still there
+    # as after a unit's reinforcement
+    other = attack()
+    other.apply(ahd.Reinforce("C-MF-01"))
+    assert_refused(other, ahd.Retreat("lexington"), "5.2.5")

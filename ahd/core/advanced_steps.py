@@ -99,6 +99,7 @@ class AdvancedSteps:
     def _do_leader_move(self, action: LeaderMove) -> None:
         s = self.state
         leader = s.leaders[action.leader]
+        leaders.note_leader_moved(s, leader)
         leader.location = action.path[-1]
         leader.marches += 1
         route = " → ".join(s.board.name(b) for b in action.path)
@@ -112,6 +113,7 @@ class AdvancedSteps:
         s = self.state
         leader = s.leaders[action.leader]
         unit = s.units[action.unit]
+        leaders.note_leader_moved(s, leader)
         leader.location = unit.location
         leader.marches += 1
         self.log("leader", f"{leader.title} goes with {unit.label} to {s.board.name(unit.location)} (AO-8.2.1)")

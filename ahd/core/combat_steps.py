@@ -180,6 +180,7 @@ class CombatSteps:
         leader = s.leaders[action.leader]
         origin = leader.location
         leader.location = battle.box
+        battle.reinforced_now = True  # 5.b: a retreat comes before reinforcing, by a unit or a leader alone
         self.log("reinforce", f"{leader.title} joins the battle from {s.board.name(origin)} (AO-8.2.1)")
         if "A-7" in s.options and battle.firing in battle.command:  # effects from arrival
             battle.command[battle.firing] = min(advanced.COMMAND_CAP, battle.command[battle.firing] + leader.value)

@@ -210,6 +210,7 @@ class Engine(CombatSteps, AdvancedSteps):
         s.invasion_port = None
         s.march_roll = None
         s.moved_from = {}
+        s.followers = {}
         s.breakouts = 0
         advanced.prune_containment(s)
         self.on_half_turn()
@@ -389,6 +390,7 @@ class Engine(CombatSteps, AdvancedSteps):
         s = self.state
         unit = s.units[unit_id]
         s.moved_from[unit.id] = unit.location
+        leaders.note_departure(s, unit, unit.location, cavalry_jump=False)  # AO-8.2.1
         origin = "Europe" if unit.location == EUROPE else s.board.name(unit.location)
         movement.apply_sea_move(s, unit, to, invasion)
         s.marches_left -= 1
@@ -423,6 +425,8 @@ class Engine(CombatSteps, AdvancedSteps):
         s = self.state
         unit = s.units[action.unit]
         s.moved_from[unit.id] = unit.location
+        leaders.note_departure(s, unit, unit.location, cavalry_jump=movement.jump_rule(  # AO-8.2.1
+            s, unit, tuple(action.path), tuple(action.lines)) == "4.2.1")
         movement.apply_move(s, unit, tuple(action.path))
         s.march_ordered.append(unit.id)
         route = " → ".join(s.board.name(b) for b in action.path)

@@ -109,8 +109,24 @@ def movable(state, name: str) -> tuple[Leader | None, IllegalActionError | None]
     return leader, None
 
 
+def note_departure(state, unit: Unit, origin: str, cavalry_jump: bool) -> None:
+    """AO-8.2.1: ``unit`` leaves ``origin``; the leaders of its side there then may go with it
+    (recorded as it moves), unless it moves by cavalry jump."""
+    present = tuple(sorted(l.name for l in leaders_in(state, origin, unit.side)))
+    state.followers[unit.id] = (present, cavalry_jump)
+
+
+def note_leader_moved(state, leader: Leader) -> None:
+    """AO-8.2.1: a leader who leaves a box no longer goes with the units that left it before."""
+    for uid, (present, jump) in list(state.followers.items()):
+        if leader.name in present:
+            state.followers[uid] = (tuple(n for n in present if n != leader.name), jump)
+
+
 def check_follow(state, name: str, unit_id: str) -> IllegalActionError | None:
-    """AO-8.2.1: a leader moves free with a unit of his box (march, naval move, invasion)."""
+    """AO-8.2.1: a leader moves free with a unit of his box as it moves (march, naval move,
+    invasion): only if he was in its box when it left (and has not moved since), never by cavalry
+    jump."""
     leader, error = movable(state, name)
     if error:
         return error
@@ -120,6 +136,14 @@ def check_follow(state, name: str, unit_id: str) -> IllegalActionError | None:
         return IllegalActionError("AO-8.2.1", f"{unit_id} has not moved this half-turn")
     if origin != leader.location or unit.location == leader.location:
         return IllegalActionError("AO-8.2.1", f"{leader.title} may only go with a unit that moved from his box")
+    present, cavalry_jump = state.followers.get(unit_id, ((), False))
+    if cavalry_jump:
+        return IllegalActionError("AO-8.2.1", f"{unit.label} moved by cavalry jump; a leader never moves by "
+                                              f"cavalry jump")
+    if leader.name not in present:
+        return IllegalActionError("AO-8.2.1", f"{leader.title} was not in {state.board.name(origin)} when "
+                                              f"{unit.label} left; a leader goes only with units of his box "
+                                              f"as they move")
     return None
 
 

@@ -193,6 +193,16 @@ def check_move(state: State, unit_id: str, path: tuple[str, ...], lines: tuple[s
     return error or check_path(state, unit, tuple(path), tuple(lines))
 
 
+def jump_rule(state: State, unit: Unit, path: tuple[str, ...], lines: tuple[str, ...]) -> str | None:
+    """The jump a legal path makes, if it passes a box with enemy units: "4.2.2" (Union downstream
+    river jump) or "4.2.1" (cavalry jump); None without a jump. Call before the unit moves."""
+    if not any(state.has_units(b, unit.side.enemy) for b in path[1:-1]):
+        return None
+    board = state.board
+    downstream = set(lines) == {"river"} and all(board.is_downstream(a, b) for a, b in zip(path, path[1:]))
+    return "4.2.2" if unit.side is Side.UNION and downstream else "4.2.1"
+
+
 def apply_move(state: State, unit: Unit, path: tuple[str, ...]) -> None:
     dest = path[-1]
     state.place(unit, dest)

@@ -110,6 +110,8 @@ class State:
         self.border_used: set[str] = set()     # AO-8.3: border states whose event succeeded
         self.border_pending: list[str] = []    # AO-8.3: border states still to roll this half-turn
         self.moved_from: dict[str, str] = {}  # AO-8.2.1: unit -> origin of its last move this half-turn
+        # AO-8.2.1: unit -> (leaders in its box as it left on its last move, was that move a cavalry jump?)
+        self.followers: dict[str, tuple[tuple[str, ...], bool]] = {}
         self.leaders = new_leaders()  # AO-8.2: never units
         # combat segment
         self.battles: list[str] = []
@@ -140,6 +142,7 @@ class State:
         new.serial = dict(self.serial)
         new.unsupplied = list(self.unsupplied)
         new.moved_from = dict(self.moved_from)
+        new.followers = dict(self.followers)
         new.border_used = set(self.border_used)
         new.invaded_ports = set(self.invaded_ports)
         new.contained = set(self.contained)
