@@ -9,6 +9,7 @@ included). About a minute with a warm pip cache.
 """
 from __future__ import annotations
 
+import http.cookiejar
 import os
 import re
 import shutil
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import time
 import tomllib
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -99,10 +101,18 @@ def test_house_divided_app_from_the_wheel_serves_the_app(installed, tmp_path):
             assert time.monotonic() < deadline, "no URL printed within 90 s:\n" + "".join(output)
             output.append(line)
             found = re.search(r"http://127\.0\.0\.1:%d/\S*" % port, line)
-            url = found.group(0) if found else None
-        with urllib.request.urlopen(url, timeout=120) as response:  # voila runs the notebook for this page
+            url = found.group(0) if found and not found.group(0).endswith("...") else None  # voila's own line hides it
+        # the printed URL (its token becomes a cookie), then, if that is a "starting your game" page, the page
+        # it sends the browser to; voila runs the notebook for the app's page
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        with opener.open(url, timeout=120) as response:
             html = response.read().decode()
         assert response.status == 200
+        forward = re.search(r"location\.replace\([\"']([^\"']+)|<a href=\"([^\"]+)\"", html)
+        if "application/vnd.jupyter.widget-view+json" not in html and forward:
+            with opener.open(urllib.parse.urljoin(url, forward.group(1) or forward.group(2)), timeout=120) as response:
+                html = response.read().decode()
+            assert response.status == 200
         assert "application/vnd.jupyter.widget-view+json" in html, html[-2000:]  # the app's widgets
         assert "Traceback" not in html and "ename" not in html  # no error output in the page
         print(f"\nFIGURES wheel app: {' '.join(command[1:3])} served {len(html)} bytes at {url.split('?')[0]}")
@@ -114,6 +124,24 @@ def test_house_divided_app_from_the_wheel_serves_the_app(installed, tmp_path):
             os.killpg(process.pid, 9)
             process.wait()
         process.stdout.close()
+        deadline = time.monotonic() + 15
+        while _processes_of(venv) and time.monotonic() < deadline:
+            time.sleep(0.3)
+    assert _processes_of(venv) == [], "the app left processes running"
+
+
+def _processes_of(venv: Path) -> list[str]:
+    """Command lines of the processes running from ``venv`` (the server, its kernels)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if str(venv) in cmdline:
+                found.append(f"{entry.name}: {cmdline}")
+    return found
 
 
 def test_the_extras_are_the_ones_documented():
