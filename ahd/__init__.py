@@ -14,7 +14,7 @@ from .core.actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, Cho
                       BreakOut, Rally, NoRally)
 from .core.board import Board, Box, default_board, load_board
 from .core.calendar import Turn
-from .core.errors import AhdError, DataFileError, IllegalActionError, RecordError
+from .core.errors import ActionFieldError, AhdError, DataFileError, IllegalActionError, RecordError
 from .core.game import Game, load, new_game
 from .core.options import Options
 from .core.scenario import Scenario, load_scenario
@@ -31,7 +31,7 @@ __all__ = [
     "PlaceLeader", "LeaderMove", "LeaderFollow", "LeaderReinforce", "LeaderPoint", "Contain", "Assault", "BreakOut",
     "Rally", "NoRally",
     "Board", "Box", "default_board", "load_board", "Turn",
-    "AhdError", "DataFileError", "IllegalActionError", "RecordError",
+    "ActionFieldError", "AhdError", "DataFileError", "IllegalActionError", "RecordError",
     "Game", "load", "new_game", "simulate", "war_odds", "SimulationResults", "Options", "Scenario", "load_scenario", "CHANCE", "Side", "Outcome",
 ]
 __version__ = "0.1.0"

@@ -350,7 +350,7 @@ class Game:
             data = parse(text)
         except JsonProblem as exc:
             problem = exc.problem.replace("not valid JSON", "invalid JSON")
-            raise RecordError(f"{exc.key}: not a game record: {problem}", path=path, key=exc.key) from None
+            raise RecordError(f"{exc.key}: {problem}", path=path, key=exc.key) from None
         return cls._replay_record(data, path)
 
     @classmethod
