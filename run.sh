@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One entry point for people and CI.
-#   ./run.sh app    set up (first run) and start the app (voila on http://127.0.0.1:8866/)
+#   ./run.sh app    set up (first run) and start the app (house-divided app: voila on 127.0.0.1:8866,
+#                   open the URL with the token it prints)
 #   ./run.sh test   set up (first run) and run the whole test suite
 # The first run creates .venv/ with python3.11 (or python3 >= 3.11) and installs the
 # project with its dependencies from PyPI; later runs reuse it.
@@ -68,7 +69,7 @@ case "${1:-}" in
     app)
         setup
         shift
-        exec .venv/bin/python -m widgets.serve "$@"
+        exec .venv/bin/python -m widgets.cli app "$@"   # = house-divided app
         ;;
     test)
         setup

@@ -1,6 +1,7 @@
 """The voila app in a real browser: Debian's chromium driven by playwright, all outside requests blocked.
 
-Starts voila on a free loopback port, opens the tree page and the app, starts a game, marches by
+Starts ``house-divided app --tree`` on a free loopback port (token on, XSRF on), checks that without the
+token the tree page and the app are refused, opens the tree page and the app, starts a game, marches by
 clicking on the map, sees the map and the log change, sees the odds chart change for a considered
 attack, saves a screenshot, closes the page properly and checks that the kernel was shut down, and
 that neither the tree page nor the app asked for anything outside the machine.
@@ -59,7 +60,7 @@ def open_tree_page(page, server, attempts: int = 2, timeout_ms: int = 45_000) ->
     for attempt in range(attempts):
         started = time.monotonic()
         if attempt == 0:
-            page.goto(server.url)
+            page.goto(server.join_url)
         else:
             page.reload()
         try:
@@ -80,6 +81,19 @@ def server():
     srv = serve.start(tree=True)
     yield srv
     srv.stop()
+
+
+def test_without_the_token_the_app_is_refused(server):
+    import http.client
+    for path in ("/", "/voila/render/app.ipynb", "/voila/tree/tutorials", f"/voila/render/app.ipynb?token=x{server.token}",
+                 "/api/kernels", "/voila/api/contents/"):
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        connection.request("GET", path)
+        response = connection.getresponse()
+        location = response.getheader("Location") or ""
+        connection.close()
+        assert response.status == 403 or (response.status == 302 and "/login" in location), (path, response.status)
+    assert server.kernel_pids() == []
 
 
 def test_the_app_in_a_real_browser(server, tmp_path):

@@ -1,16 +1,14 @@
-"""Serve the notebooks with voila on loopback, and find its kernels (for the app command and tests).
+"""Start ``house-divided app`` or ``house-divided classroom`` in a child process and find its kernels
+(for tests and benchmarks), and the paths both use.
 
-    python -m widgets.serve [--port 8866] [--tree]
+    python -m widgets.serve [--port 8866] [--tree]     (the same as: house-divided app)
 
-Serves ``widgets/apps/app.ipynb`` (package data, so that it also runs from an installed wheel) with
-``widgets/apps/voila.json`` (loopback only, kernel culling, and the xsrf setting that lets a closed page
-shut its kernel down; see ../README.md); ``--tree`` serves the checkout's ``notebooks/`` with the same
-settings.
+The server itself is :mod:`widgets.classroom`; the command line is :mod:`widgets.cli`.
 """
 from __future__ import annotations
 
-import argparse
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -19,17 +17,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-#: The app notebook and its voila.json (package data: found in a checkout and in an installed wheel).
-APPS = Path(__file__).resolve().parent / "apps"
-#: The tutorials, scenarios and analyses of a checkout (``--tree``; its app.ipynb is a link to the one in
-#: APPS). An installed wheel holds only the app, so there NOTEBOOKS is APPS.
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-if not (NOTEBOOKS / "app.ipynb").is_file():
-    NOTEBOOKS = APPS
-#: A Jupyter data folder holding the ``ahd`` voila template: voila's lab template without the Font
-#: Awesome stylesheets it asks a CDN for, so that the pages make no request outside the machine.
-JUPYTER_DATA = Path(__file__).resolve().parent / "jupyter"
-TEMPLATE = "ahd"
+from .paths import APPS, JUPYTER_DATA, NOTEBOOKS, TEMPLATE  # noqa: F401 -- where they always were
+
 #: Flags for Debian's chromium on these machines (no sandbox as root; no background network).
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -46,14 +35,30 @@ class VoilaServer:
     process: subprocess.Popen
     port: int
     tree: bool
+    token: str = ""
+    teacher_token: str = ""
+    mode: str = "app"
 
     @property
     def url(self) -> str:
+        """The server's root, without the token (a request to it is refused)."""
         return f"http://127.0.0.1:{self.port}/"
 
     @property
+    def join_url(self) -> str:
+        """The URL printed for people: the start page (or the tree page), with the token."""
+        return f"{self.url}?token={self.token}"
+
+    @property
     def app_url(self) -> str:
-        return self.url + ("voila/render/app.ipynb" if self.tree else "")
+        """The app: the URL ``house-divided app`` prints, or a classroom's join URL (its start page)."""
+        if self.tree:
+            return f"{self.url}voila/render/app.ipynb?token={self.token}"
+        return self.join_url if self.mode == "classroom" else f"{self.url}play?token={self.token}"
+
+    @property
+    def teacher_url(self) -> str:
+        return f"{self.url}teacher?key={self.teacher_token}"
 
     def kernel_pids(self) -> list[int]:
         """The kernels this server started (child processes running ipykernel)."""
@@ -91,60 +96,61 @@ class VoilaServer:
 
 def open_app(page, url: str, timeout_ms: int = 60_000) -> float:
     """Open the app in a playwright ``page`` and wait until the map, the charts, the panel's buttons and
-    the labels are there; returns the seconds it took."""
+    the labels are there; returns the seconds it took. (The start page opens the app by itself.)"""
     start_time = time.monotonic()
-    page.goto(url)
+    page.goto(url, wait_until="commit")
+    wait_for_app(page, timeout_ms)
+    return time.monotonic() - start_time
+
+
+def wait_for_app(page, timeout_ms: int = 60_000) -> None:
+    """Wait until the page shows the app: map, charts, the panel's buttons and the labels."""
     page.locator(".leaflet-container").first.wait_for(timeout=timeout_ms)
     page.locator(".bqplot").first.wait_for(timeout=timeout_ms)
     page.get_by_role("button", name="End movement (unused marches lapse)").wait_for(timeout=timeout_ms)
     page.locator("img.leaflet-image-layer").first.wait_for(state="attached", timeout=timeout_ms)
-    return time.monotonic() - start_time
 
 
-def _environment() -> dict[str, str]:
-    """This environment, with our Jupyter data folder (the ``ahd`` template) searched first."""
-    env = dict(os.environ)
-    env["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(JUPYTER_DATA), env.get("JUPYTER_PATH")) if p)
-    return env
-
-
-def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0) -> VoilaServer:
-    """Start voila on 127.0.0.1 and wait until it answers (polling a static file starts no kernel)."""
+def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0,
+          mode: str = "app", students: int | None = None, cull: str | None = None,
+          games: str | Path | None = None) -> VoilaServer:
+    """Start ``python -m widgets.cli app`` (or ``classroom`` on 127.0.0.1) with known random tokens and wait
+    until it answers (polling a static file starts no kernel). ``cull``: "IDLE,INTERVAL" seconds."""
     port = port or free_port()
-    command = [sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-               f"--template={TEMPLATE}"]
-    # the app alone, or the notebooks' folder; voila reads voila.json from its working folder, APPS.
-    # No preheated kernel: voila's culling (voila.json) would shut the waiting kernel down after 10 idle
-    # minutes, and the next visitor's page fails
-    command.insert(3, str(NOTEBOOKS) if tree else "app.ipynb")
-    process = subprocess.Popen(command, cwd=APPS, stdout=subprocess.DEVNULL if quiet else None,
-                               stderr=subprocess.DEVNULL if quiet else None, env=_environment())
-    server = VoilaServer(process, port, tree)
+    command = [sys.executable, "-m", "widgets.cli", mode, f"--port={port}"]
+    if mode == "app":
+        command += ["--tree"] if tree else []
+        command += [f"--games={games}"] if games else []
+    else:
+        command += ["--host=127.0.0.1", f"--students={students or 30}"]
+    env = dict(os.environ)
+    token, teacher = secrets.token_urlsafe(9), secrets.token_urlsafe(16)
+    env["HOUSE_DIVIDED_TOKEN"] = token
+    env["HOUSE_DIVIDED_TEACHER_TOKEN"] = teacher
+    if cull:
+        env["HOUSE_DIVIDED_CULL"] = cull
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL if quiet else None,
+                               stderr=subprocess.DEVNULL if quiet else None, env=env,
+                               cwd=Path(__file__).resolve().parents[1])
+    server = VoilaServer(process, port, tree, token, teacher if mode == "classroom" else "", mode)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"voila exited with code {process.returncode}")
+            raise RuntimeError(f"house-divided {mode} exited with code {process.returncode}")
         try:
             with urllib.request.urlopen(server.url + "voila/static/voila.js", timeout=2):
                 return server
         except OSError:
             time.sleep(0.2)
     server.stop()
-    raise RuntimeError(f"voila did not answer on port {port} within {timeout:.0f} s")
+    raise RuntimeError(f"house-divided {mode} did not answer on port {port} within {timeout:.0f} s")
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Serve the A House Divided app with voila on 127.0.0.1")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8866)))
-    parser.add_argument("--tree", action="store_true", help="serve every notebook of notebooks/ (a tree page)")
-    args = parser.parse_args(argv)
-    server = start(args.port, tree=args.tree, quiet=False)
-    print(f"\nA House Divided is running: open {server.app_url} in your browser (Ctrl-C stops it).\n", flush=True)
-    try:
-        server.process.wait()
-    except KeyboardInterrupt:
-        server.stop()
+def main(argv: list[str] | None = None) -> int:
+    """``python -m widgets.serve`` is ``house-divided app``."""
+    from .cli import main as cli_main
+    return cli_main(["app", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,177 @@
+"""``house-divided classroom`` on 127.0.0.1, driven by plain HTTP and by Debian's chromium (playwright).
+
+Without the token neither a page nor the kernel API answers; with it a student sees "Starting your
+game…", then the app, and plays a march by clicks; XSRF is on (a POST with the login cookie but without
+the ``_xsrf`` token is refused), and yet a page that is left properly shuts its kernel down at once; the
+(N+1)th student sees "The class is full"; a page closed without its unload (the whole browser context
+closed) leaves no kernel once the culler has passed; the teacher page needs its own token.
+The server runs with a short cull setting (HOUSE_DIVIDED_CULL) so that this takes seconds, not a minute.
+"""
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import time
+
+import pytest
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+import ahd  # noqa: E402
+from widgets import serve  # noqa: E402
+from widgets.layers import HEIGHT, WIDTH, to_svg_xy  # noqa: E402
+
+BOARD = ahd.default_board()
+STUDENTS = 2
+CULL = "8,2"  # a kernel with no page connected is ended after 8 s idle; the culler looks every 2 s
+
+
+def chromium() -> str:
+    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+    if path is None:
+        pytest.fail("Debian's chromium is not installed (apt-get install chromium; ./run.sh test does it)")
+    return path
+
+
+def request(server, method: str, path: str, *, headers: dict | None = None, body: str | None = None):
+    """(status, body) of one request, redirects not followed."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, response.read().decode(errors="replace")
+    finally:
+        connection.close()
+
+
+def box_on_screen(page, box_id: str) -> tuple[float, float]:
+    image = page.locator("img.leaflet-image-layer").first.bounding_box()
+    box = BOARD[box_id]
+    x, y = to_svg_xy(box.lat, box.lon)
+    return image["x"] + x / WIDTH * image["width"], image["y"] + y / HEIGHT * image["height"]
+
+
+def leave(page) -> None:
+    """Leave the page properly: its unload asks the server to shut its kernel down (with interception
+    on, playwright would drop that request)."""
+    page.unroute_all()
+    page.goto("about:blank")
+
+
+def wait_for_kernels(server, count: int, seconds: float) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while len(server.kernel_pids()) != count and time.monotonic() < deadline:
+        time.sleep(0.25)
+    return server.kernel_pids()
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = serve.start(mode="classroom", students=STUDENTS, cull=CULL)
+    yield srv
+    srv.stop()
+
+
+def test_without_the_token_no_page_and_no_kernel_api_answers(server):
+    for path in ("/", "/play", "/?token=wrong", "/play?token=" + server.token[:-1], "/voila/render/app.ipynb"):
+        status, body = request(server, "GET", path)
+        assert status == 403, (path, status)
+        assert "needs its link" in body and "kernelId" not in body
+    for method in ("GET", "POST", "DELETE"):
+        for path in ("/api/kernels", "/api/kernels/", f"/api/kernels?token={server.token}"):
+            status, _ = request(server, method, path, body="{}" if method == "POST" else None)
+            assert status == 403, (method, path, status)
+    # the teacher page needs the teacher's token: not the students' one
+    assert request(server, "GET", "/teacher")[0] == 403
+    assert request(server, "GET", f"/teacher?key={server.token}")[0] == 403
+    status, body = request(server, "GET", f"/teacher?key={server.teacher_token}")
+    assert status == 200 and server.join_url.split("?")[1] in body and "<svg" in body
+    assert "0</b> game(s) running of at most <b>2</b>" in body
+    assert server.kernel_pids() == []
+
+
+def test_a_class_in_the_browser(server):
+    outside: list[str] = []
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=serve.CHROMIUM_ARGS)
+
+        def student():
+            context = browser.new_context(viewport={"width": 1600, "height": 1500})
+            page = context.new_page()
+            page.route(re.compile(r"^(?!http://127\.0\.0\.1:%d/)(?!data:)" % server.port),
+                       lambda route: (outside.append(route.request.url), route.abort()))
+            return context, page
+
+        # student 1: "Starting your game…" at once, then the app
+        context1, page1 = student()
+        started = time.monotonic()
+        page1.goto(server.join_url, wait_until="commit")
+        page1.get_by_text("Starting your game…").first.wait_for(timeout=10_000)
+        # an impatient student reloads while the game starts: the first kernel does not stay behind
+        page1.goto(server.join_url, wait_until="commit")
+        serve.wait_for_app(page1)
+        render_s = time.monotonic() - started
+        assert page1.url.endswith("/play")  # the token is not left in the address bar
+        kernel_id = page1.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+        assert len(wait_for_kernels(server, 1, 10)) == 1
+
+        # a march by clicks: Harper's Ferry, then Baltimore
+        page1.get_by_role("button", name="New game").click()
+        page1.get_by_text("New 1861 game.").wait_for(timeout=30_000)
+        page1.mouse.click(*box_on_screen(page1, "harpers_ferry"))
+        page1.locator("path[stroke='#d62728']").first.wait_for(state="attached", timeout=30_000)
+        page1.mouse.click(*box_on_screen(page1, "baltimore"))
+        page1.get_by_text("Moved 1 unit to Baltimore.").wait_for(timeout=30_000)
+        # saving is by download only: no file box, no server Save/Load
+        assert page1.get_by_role("button", name="Save to my computer").is_visible()
+        assert page1.get_by_role("button", name="Load", exact=True).count() == 0 or \
+            not page1.get_by_role("button", name="Load", exact=True).is_visible()
+
+        # the kernel API refuses a request without the token; XSRF is on: with the login cookie but
+        # without the _xsrf token a POST is refused
+        assert request(server, "DELETE", f"/api/kernels/{kernel_id}")[0] == 403
+        assert request(server, "GET", f"/api/kernels/{kernel_id}")[0] == 403
+        assert request(server, "POST", f"/voila/api/shutdown/{kernel_id}")[0] == 403
+        cookies = {c["name"]: c["value"] for c in context1.cookies()}
+        login = next(f"{name}={value}" for name, value in cookies.items() if name.startswith("username-"))
+        assert "_xsrf" in cookies  # set by the page, sent back by voila's unload beacon
+        status, body = request(server, "POST", f"/voila/api/shutdown/{kernel_id}", headers={"Cookie": login})
+        assert status == 403 and "_xsrf" in body  # "'_xsrf' argument missing from POST"
+        status, _ = request(server, "DELETE", f"/api/kernels/{kernel_id}", headers={"Cookie": login})
+        assert status == 403
+        assert len(server.kernel_pids()) == 1
+
+        # student 2 plays; student 3 finds the class full (a page that says so, never a blank one)
+        context2, page2 = student()
+        serve.open_app(page2, server.join_url)
+        assert len(server.kernel_pids()) == 2
+        context3, page3 = student()
+        page3.goto(server.join_url)
+        page3.locator("#ahd-class-full").wait_for(timeout=10_000)
+        assert "2 of 2 games" in page3.content()
+        assert request(server, "GET", f"/play?token={server.token}")[0] == 503
+
+        # student 2's window is closed without its unload: the culler ends that kernel
+        closed = time.monotonic()
+        context2.close()
+        assert len(wait_for_kernels(server, 1, 30)) == 1
+        cull_s = time.monotonic() - closed
+
+        # student 3 tries again and gets the freed place
+        serve.open_app(page3, server.join_url)
+        assert len(server.kernel_pids()) == 2
+        leave(page3)
+        context3.close()
+
+        # student 1 leaves properly: the unload beacon (with its _xsrf) shuts the kernel down at once
+        left = time.monotonic()
+        leave(page1)
+        assert wait_for_kernels(server, 0, 6) == []
+        leave_s = time.monotonic() - left
+        context1.close()
+        browser.close()
+    assert outside == []
+    print(f"\nFIGURES classroom render={render_s:.2f}s closed-window kernel ended after {cull_s:.1f}s "
+          f"(cull {CULL}) left-page kernel ended after {leave_s:.1f}s")

@@ -1,0 +1,123 @@
+"""The ``house-divided`` command: serving the app, and every engine command of ``python -m ahd``.
+
+    house-divided app [--port N] [--tree] [--games DIR]        the app for one person, on 127.0.0.1
+    house-divided classroom [--host ADDR] [--port N] [--students N] [--data DIR]
+                                                               one server for a class (token, QR code, cap)
+    house-divided publish SCENARIO.json --out DIR              a folder that is a playable app of one scenario
+    house-divided play | simulate | bench | odds | options ... the engine's commands (see python -m ahd -h)
+
+Only ``app``, ``classroom`` and ``publish`` need the ``app`` extra (voila, ipywidgets, ...); anything else
+is handed unchanged to :func:`ahd.cli.main`, imported only then, so ``house-divided play`` works with the
+engine alone.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+SERVING = ("app", "classroom", "publish")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="house-divided",
+        description="A House Divided: serve the app (app, classroom, publish) or use the engine "
+                    "(play, simulate, bench, odds, options, ...: house-divided play -h).")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    app = sub.add_parser("app", help="serve the app for one person on 127.0.0.1",
+                         description="Serve the app with voila on 127.0.0.1 only. The printed URL carries a "
+                                     "random token: other local users and processes cannot start games.")
+    app.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8866)), help="port (default 8866)")
+    app.add_argument("--tree", action="store_true", help="serve every notebook of notebooks/ (a tree page)")
+    app.add_argument("--games", type=Path, default=None,
+                     help="the folder the panel saves games to and loads them from "
+                          "(default ~/house-divided-games); no path outside it is accepted")
+    app.add_argument("--cull-idle", type=int, default=120, metavar="SECONDS",
+                     help="end a game whose page has been closed for this long (default 120)")
+
+    room = sub.add_parser("classroom", help="serve the app to a class from one machine",
+                          description="One server for a class on a school network: prints a join URL with a "
+                                      "token and its QR code, and a teacher page's URL (another token). Every "
+                                      "page and API call needs the token; XSRF checks stay on; at most "
+                                      "--students games run at once; games are saved by download only.")
+    room.add_argument("--host", default="0.0.0.0",
+                      help="address to listen on (default 0.0.0.0: every interface; 127.0.0.1: this machine only)")
+    room.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8866)), help="port (default 8866)")
+    room.add_argument("--students", type=int, default=30,
+                      help="most games at once, one per student (default 30; about 130 MB of memory each)")
+    room.add_argument("--data", type=Path, default=None,
+                      help="folder for the server's own files (kernel connection files); default: a new "
+                           "private temporary folder, removed on exit. No game is ever stored there.")
+    room.add_argument("--cull-idle", type=int, default=50, metavar="SECONDS",
+                      help="end a game whose page has been closed for this long (default 50: within about "
+                           "a minute)")
+
+    pub = sub.add_parser("publish", help="write a folder that is a playable app of one scenario file",
+                         description="Write DIR: the app for SCENARIO.json with its notebook, voila "
+                                     "configuration, requirements and a Binder configuration.")
+    pub.add_argument("scenario", type=Path, metavar="SCENARIO.json")
+    pub.add_argument("--out", type=Path, required=True, metavar="DIR")
+    return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from .classroom import ServeOptions, serve
+    except ImportError as exc:  # the app extra is missing
+        print(f"error: serving needs the app extra ({exc.name or exc}): pip install \"house-divided[app]\"",
+              file=sys.stderr)
+        return 1
+    if args.command == "app":
+        games = args.games if args.games is not None else Path.home() / "house-divided-games"
+        options = ServeOptions(mode="app", host="127.0.0.1", port=args.port, tree=args.tree,
+                               games=games.expanduser().resolve(), cull_idle=args.cull_idle,
+                               cull_interval=max(1, min(15, args.cull_idle // 3)))
+    else:
+        if args.students < 1:
+            print("error: --students must be at least 1", file=sys.stderr)
+            return 2
+        options = ServeOptions(mode="classroom", host=args.host, port=args.port, students=args.students,
+                               data=args.data.expanduser().resolve() if args.data else None,
+                               cull_idle=args.cull_idle, cull_interval=max(1, min(10, args.cull_idle // 3)))
+    try:
+        return serve(options)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _publish(args: argparse.Namespace) -> int:
+    try:
+        from ahd import AhdError
+        from .publish import publish
+    except ImportError as exc:
+        print(f"error: publish is not available ({exc})", file=sys.stderr)
+        return 1
+    try:
+        out = publish(args.scenario, args.out)
+    except AhdError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"Published {args.scenario} to {out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and not argv[0].startswith("-") and argv[0] not in SERVING:
+        from ahd.cli import main as engine_main  # the engine alone: no Jupyter package is imported
+        return engine_main(argv)
+    args = _parser().parse_args(argv)
+    if args.command == "publish":
+        return _publish(args)
+    return _serve(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
