@@ -122,7 +122,8 @@ def scenario_schema() -> dict:
             },
             "leader": {
                 "type": "object",
-                "properties": {"name": {"enum": list(LEADERS)}, "box": box, "removed": {"type": "boolean"}},
+                "properties": {"name": {"enum": list(LEADERS)}, "box": box, "removed": {"type": "boolean"},
+                               "value": {"type": "integer", "minimum": 0, "maximum": 3}},
                 "required": ["name"],
                 "additionalProperties": False,
             },

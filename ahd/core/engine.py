@@ -248,7 +248,7 @@ class Engine(CombatSteps, AdvancedSteps):
 
     def _begin_movement(self) -> None:
         s = self.state
-        if s.turn == self.scenario.start_turn:
+        if s.turn == self.scenario.start_turn and self.scenario.first_turn_marches:  # 0: "roll"
             s.marches_left = self.scenario.first_turn_marches
             rule = "4.1" if self.scenario.start_turn == 1 else "S-0"
             self.log("marches", f"{s.phasing.adjective} half-turn: {s.marches_left} march(es) "

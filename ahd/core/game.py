@@ -42,7 +42,7 @@ class Game:
                  dice: str = "auto", play_on: bool = False, board: Board | None = None) -> None:
         self._board = board or default_board()
         self._scenario = load_scenario(scenario, self._board)
-        self._options = Options.parse(options)
+        self._options = Options.parse(self._scenario.options if options is None else options)
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (2 ** 63))
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
@@ -66,6 +66,8 @@ class Game:
         self._checkpoints = []
         self._half_turn_started = False
         self._engine.start()
+        if self._scenario.march_roll is not None and self.state.step == "march_roll":
+            self._engine.do(Roll(self._scenario.march_roll))  # a position exported after its march roll
         self._store_checkpoint()
 
     def _checkpoint(self) -> None:
@@ -456,17 +458,32 @@ class Game:
         new._legal_cache = None
         return new
 
+    def to_scenario(self) -> dict[str, Any]:
+        """The current position as a scenario (a JSON-serialisable dict in the scenario-file format)
+        that ``new_game`` or ``load_scenario`` turn back into the same position. Only at the start of a
+        game turn: the Union half-turn before its first march (docs/scenario-format.md, "Positions");
+        elsewhere AhdError says why."""
+        from .export import position_to_scenario
+        return position_to_scenario(self)
+
+    def _repr_svg_(self) -> str:
+        """The board and position as a static SVG (shown by Jupyter, GitHub and nbviewer)."""
+        from .svg import game_svg
+        return game_svg(self)
+
     def __repr__(self) -> str:
         return (f"<Game {self._scenario.id} seed={self._seed} {self.turn} {self.phasing.adjective} "
                 f"{self.decision}{' over' if self.is_over else ''}>")
 
 
-def new_game(scenario: "str | Path | Scenario" = "1861", *, options: Any = None, seed: int | None = None,
+def new_game(scenario: "str | Path | Scenario | dict" = "1861", *, options: Any = None, seed: int | None = None,
              dice: str = "auto", play_on: bool = False) -> Game:
     """Start a game.
 
-    ``scenario``: ``"1861"`` (S-1), ``"short"`` (S-13), ``"1862"``, ``"1863"``, ``"1864"`` or a scenario file path.
-    ``options``: Options, a preset name (``"novice-union"`` for S-12), rule IDs or {rule: on}.
+    ``scenario``: ``"1861"`` (S-1), ``"short"`` (S-13), ``"1862"``, ``"1863"``, ``"1864"``, a scenario file path
+    or a scenario dict (e.g. from ``Game.to_scenario()``).
+    ``options``: Options, a preset name (``"novice-union"`` for S-12), rule IDs or {rule: on}; None: the
+    scenario's ``options`` if it has them, else the default.
     ``dice``: ``"auto"`` (seeded generator) or ``"manual"`` (typed-in rolls).
     ``play_on``: for the year scenarios, record the S-VT score at its turn and go on to turn 40 (S-0).
     """

@@ -19,16 +19,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .advanced import FOREIGN_UNITS, T7
 from .board import Board, default_board
 from .calendar import DRAFT_TURNS, LAST_TURN
 from .control import update_control
 from .errors import DataFileError
 from .jsonfile import JsonProblem, check_keys, parse, read_file
-from .leaders import t6_value
+from .leaders import REMOVED, t6_value
 from .options import Options
 from .sides import Side
 from .state import State
-from .units import MILITIA_MIX, POOL, RESERVE, TYPE_ALIASES, UNIT_TYPES
+from .units import (ASIDE, EUROPE, FOREIGN_PREFIX, FULL, MILITIA_MIX, POOL, REDUCED, RESERVE, TYPE_ALIASES,
+                    UNIT_TYPES, Unit)
 from .recruitment import draft_schedule
 from .victory import SCORE_TABLE
 
@@ -46,6 +48,8 @@ class Placement:
     type: str
     box: str
     entrenched: bool = False
+    strength: str = "full"     # "reduced": the counter is flipped (5.1.c)
+    foreign: bool = False      # AO-8.4: a foreign veteran infantry unit (X-FV-nn)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,17 @@ class Scenario:
     stated_maxima: dict | None  # the army maxima the scenario text states (validation target)
     source: str
     data: Any  # the validated JSON, kept for game records of custom scenarios
+    # Positions in progress (Game.to_scenario; docs/scenario-format.md "Positions"): all optional.
+    march_roll: int | None = None  # the Union's first march roll, already made (first_turn_marches "roll")
+    options: tuple[str, ...] | None = None  # the rule switches used when new_game is given none
+    cavalry_held: tuple[str, ...] = ()      # 9.b: boxes held by cavalry alone
+    border_states: tuple[str, ...] = ()     # AO-8.3: border states whose support roll succeeded
+    foreign: dict | None = None             # AO-8.4: {"europe": n, "aside": m} once intervention happened
+    invaded_ports: tuple[str, ...] = ()     # A-4 (a)
+    contained: tuple[str, ...] = ()         # A-4: boxes where Union units are contained
+    washington_penalty: int = 0             # A-6: permanent reduction of the Union maximum
+    removed_leaders: tuple[str, ...] = ()   # AO-8.2.2: leaders removed, waiting to return
+    leader_values: tuple[tuple[str, int], ...] = ()  # values given instead of T-6 at start_turn (C-2)
 
     @property
     def is_built_in(self) -> bool:
@@ -78,24 +93,48 @@ class Scenario:
             for code, count in mix.items():
                 for _ in range(count):
                     state.new_unit(side, UNIT_TYPES[code], POOL)
+        for name in self.border_states:  # AO-8.3: each success added a Confederate militia infantry
+            state.border_used.add(name)
+            state.new_unit(Side.CONFEDERATE, UNIT_TYPES["MF"], POOL)
+        foreign = [p.box for p in self.units if p.foreign]
+        if self.foreign is not None:  # AO-8.4: intervention has happened
+            state.intervention = True
+            foreign += [EUROPE] * self.foreign.get("europe", 0) + [ASIDE] * self.foreign.get("aside", 0)
+        for number, box in enumerate(foreign, 1):
+            unit = Unit(f"{FOREIGN_PREFIX}FV-{number:02d}", Side.CONFEDERATE, UNIT_TYPES["FV"], box)
+            state.units[unit.id] = unit
+            if unit.on_map:
+                state.by_box[box].append(unit)
+        foreign_units = iter([u for u in state.units.values() if u.is_foreign and u.on_map])
         for p in self.units:
-            if p.type in MILITIA_MIX[p.side]:
+            if p.foreign:
+                unit = next(foreign_units)
+            elif p.type in MILITIA_MIX[p.side]:
                 unit = min((u for u in state.pool(p.side, p.type)), key=lambda u: u.id)
                 state.place(unit, p.box)
             else:
                 unit = state.new_unit(p.side, UNIT_TYPES[p.type], p.box)
             unit.entrenched = p.entrenched
+            unit.strength = p.strength
         reserve = sum(n for turn, n in draft_schedule(options).items() if turn >= self.start_turn)
         for unit in sorted(state.pool(Side.UNION, "MF"), key=lambda u: u.id, reverse=True)[:reserve]:
             state.place(unit, RESERVE)
         for box, side in self.control:
-            state.set_control(box, side)
+            state.set_control(box, side, cavalry_held=box in self.cavalry_held)
+        state.washington_penalty = self.washington_penalty
+        state.invaded_ports = set(self.invaded_ports)
+        state.contained = set(self.contained)
         update_control(state)
         if "AO-8.2" in options:  # S-0: leaders as listed, only with AO-8.2
             for name, box in self.leaders:
                 leader = state.leaders[name]
                 leader.location = box
                 leader.value = t6_value(name, self.start_turn)
+            for name in self.removed_leaders:
+                state.leaders[name].location = REMOVED
+                state.leaders[name].value = t6_value(name, self.start_turn)
+            for name, value in self.leader_values:
+                state.leaders[name].value = value
         state.turn = self.start_turn
         return state
 
@@ -123,7 +162,7 @@ SCENARIO_KEYS = ("format", "version", "id", "rule", "title", "description", "sta
                  "march_roll", "options", "cavalry_held", "border_states", "foreign", "invaded_ports",
                  "contained", "washington_penalty")
 UNIT_KEYS = ("side", "type", "box", "count", "entrenched", "strength", "foreign")
-LEADER_KEYS = ("name", "box", "removed")
+LEADER_KEYS = ("name", "box", "removed", "value")
 CONTROL_KEYS = ("union", "confederate", "neutral")
 MAXIMA_KEYS = ("union", "confederate")
 #: The most counters of one side a scenario may put on the map (a documented limit: veteran and crack
@@ -237,9 +276,18 @@ def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scen
         raise _fail(path, "start_turn", f"must be 1–{LAST_TURN}, got {start}")
     if not start <= last <= LAST_TURN:
         raise _fail(path, "last_turn", f"must be between start_turn ({start}) and {LAST_TURN}, got {last}")
-    marches = _get(data, "first_turn_marches", int, path)
-    if not 1 <= marches <= 6:
-        raise _fail(path, "first_turn_marches", f"must be 1–6, got {marches}")
+    if data.get("first_turn_marches") == "roll":  # a position in progress: every march is rolled
+        marches = 0
+    else:
+        marches = _get(data, "first_turn_marches", int, path)
+        if not 1 <= marches <= 6:
+            raise _fail(path, "first_turn_marches", f"must be 1–6 or \"roll\", got {marches}")
+    march_roll = data.get("march_roll")
+    if march_roll is not None:
+        if isinstance(march_roll, bool) or not isinstance(march_roll, int) or not 1 <= march_roll <= 6:
+            raise _fail(path, "march_roll", f"a die shows 1 to 6, got {march_roll!r}")
+        if marches:
+            raise _fail(path, "march_roll", "only with \"first_turn_marches\": \"roll\"")
     end = _get(data, "end", str, path)
     if end not in ENDS:
         raise _fail(path, "end", f"expected one of {', '.join(ENDS)}, got {end!r}")
@@ -251,7 +299,7 @@ def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scen
                                             f"{', '.join(map(str, SCORE_TABLE))}, not {score_turn}")
         if not start <= score_turn <= last:
             raise _fail(path, "score_turn", f"must lie between start_turn and last_turn, got {score_turn}")
-    leaders = []
+    leaders, removed, values = [], [], []
     for i, raw in enumerate(data.get("leaders", [])):
         where = f"leaders[{i}]"
         if not isinstance(raw, dict):
@@ -259,6 +307,14 @@ def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scen
         name = _get(raw, "name", str, path, where).lower()
         if name not in LEADERS:
             raise _fail(path, f"{where}.name", f"unknown leader {raw['name']!r}: expected one of {', '.join(LEADERS)}")
+        if "value" in raw:  # C-2: a value changes when its side's marches are determined, not at turn start
+            value = raw["value"]
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+                raise _fail(path, f"{where}.value", f"a leader's value is 0–3 (T-6), got {value!r}")
+            values.append((name, value))
+        if raw.get("removed", False) is True and "box" not in raw:  # AO-8.2.2: off the map, to return
+            removed.append(name)
+            continue
         box = _get(raw, "box", str, path, where)
         if box not in board:
             raise _fail(path, f"{where}.box", f"unknown box {box!r}")
@@ -291,13 +347,24 @@ def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scen
         entrenched = raw.get("entrenched", False)
         if not isinstance(entrenched, bool):
             raise _fail(path, f"{where}.entrenched", f"expected true or false, got {entrenched!r}")
+        strength = raw.get("strength", FULL)
+        if strength not in (FULL, REDUCED):
+            raise _fail(path, f"{where}.strength", f"expected \"full\" or \"reduced\", got {strength!r}")
+        foreign = raw.get("foreign", False)
+        if not isinstance(foreign, bool):
+            raise _fail(path, f"{where}.foreign", f"expected true or false, got {foreign!r}")
+        if foreign and (side is not Side.CONFEDERATE or code != "FV"):
+            raise _fail(path, f"{where}.foreign", "foreign units are Confederate veteran infantry (AO-8.4)")
         if code in militia_on_map[side]:
             militia_on_map[side][code] += count
-        placements.extend(Placement(side, code, box, entrenched) for _ in range(count))
+        placements.extend(Placement(side, code, box, entrenched, strength, foreign) for _ in range(count))
+    extra = _position_keys(data, path, board)
     reserve = 4 * sum(1 for t in DRAFT_TURNS if t >= start)
     for side, counts in militia_on_map.items():
         for code, n in counts.items():
             limit = MILITIA_MIX[side][code] - (reserve if side is Side.UNION and code == "MF" else 0)
+            if side is Side.CONFEDERATE and code == "MF":
+                limit += len(extra["border_states"])  # AO-8.3
             if n > limit:
                 raise _fail(path, "units", f"{n} {side.adjective} {UNIT_TYPES[code].name} counters on the map, but "
                                            f"the counter mix allows {limit} at turn {start} (1.3.a)")
@@ -316,17 +383,74 @@ def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scen
             if box not in board:
                 raise _fail(path, f"control.{side_name}[{j}]", f"unknown box {box!r}")
             control.append((box, side))
+    marked = {box for box, side in control if side is not None}
+    for j, box in enumerate(extra["cavalry_held"]):
+        if box not in marked:
+            raise _fail(path, f"cavalry_held[{j}]", f"{box!r} is not given to a side in \"control\" (9.b)")
     return Scenario(
         id=_get(data, "id", str, path), rule=_get(data, "rule", str, path), title=_get(data, "title", str, path),
         description=str(data.get("description", "")), start_turn=start, first_turn_marches=marches,
         last_turn=last, end=end, units=tuple(placements), control=tuple(control), score_turn=score_turn,
-        leaders=tuple(leaders), stated_maxima=stated, source=path, data=data)
+        leaders=tuple(leaders), stated_maxima=stated, source=path, data=data, march_roll=march_roll,
+        removed_leaders=tuple(removed), leader_values=tuple(values), **extra)
 
 
-def load_scenario(name_or_path: "str | Path | Scenario", board: Board | None = None) -> Scenario:
-    """A shipped scenario by id (``"1861"``, ``"short"``) or a scenario file by path."""
+def _position_keys(data: dict, path: str, board: Board) -> dict:
+    """The optional keys of a position in progress (``Game.to_scenario``), validated."""
+    out: dict[str, Any] = {}
+
+    def boxes(key: str) -> tuple[str, ...]:
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            raise _fail(path, key, "expected a list of box ids")
+        for j, box in enumerate(value):
+            if not isinstance(box, str) or box not in board:
+                raise _fail(path, f"{key}[{j}]", f"unknown box {box!r}")
+        return tuple(value)
+
+    for key in ("cavalry_held", "invaded_ports", "contained"):
+        out[key] = boxes(key)
+    options = data.get("options")
+    if options is not None:
+        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+            raise _fail(path, "options", "expected a list of rule IDs, e.g. [\"H-1\", \"A-2\"]")
+        try:
+            Options(frozenset(options))
+        except ValueError as exc:
+            raise _fail(path, "options", str(exc)) from None
+        options = tuple(options)
+    out["options"] = options
+    border = data.get("border_states", [])
+    if not isinstance(border, list) or not all(name in T7 for name in border) or len(set(border)) != len(border):
+        raise _fail(path, "border_states", f"expected a list of distinct border states among {', '.join(T7)}")
+    out["border_states"] = tuple(border)
+    foreign = data.get("foreign")
+    if foreign is not None:
+        if not isinstance(foreign, dict) or not set(foreign) <= {"europe", "aside"} or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in foreign.values()):
+            raise _fail(path, "foreign", "expected {\"europe\": n, \"aside\": m} (AO-8.4)")
+        on_map = sum(raw.get("count", 1) for raw in data["units"] if raw.get("foreign"))
+        if on_map + sum(foreign.values()) != FOREIGN_UNITS:
+            raise _fail(path, "foreign", f"the {FOREIGN_UNITS} foreign units (AO-8.4) must all be on the map, in "
+                                         f"Europe or set aside; {on_map + sum(foreign.values())} are given")
+        foreign = dict(foreign)
+    elif any(raw.get("foreign") for raw in data["units"]):
+        raise _fail(path, "foreign", "foreign units are on the map, so \"foreign\" must say where the others are")
+    out["foreign"] = foreign
+    penalty = data.get("washington_penalty", 0)
+    if isinstance(penalty, bool) or not isinstance(penalty, int) or not 0 <= penalty <= 40:
+        raise _fail(path, "washington_penalty", f"expected a whole number 0–40 (A-6), got {penalty!r}")
+    out["washington_penalty"] = penalty
+    return out
+
+
+def load_scenario(name_or_path: "str | Path | Scenario | dict", board: Board | None = None) -> Scenario:
+    """A shipped scenario by id (``"1861"``, ``"short"``), a scenario file by path, or a scenario
+    as a dict in the file format (e.g. from ``Game.to_scenario()``)."""
     if isinstance(name_or_path, Scenario):
         return name_or_path
+    if isinstance(name_or_path, dict):
+        return scenario_from_dict(name_or_path, "<scenario dict>", board)
     key = str(name_or_path).strip()
     key = ALIASES.get(key.lower(), key)
     if key in BUILT_IN:
