@@ -16,6 +16,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..bots import make_bot
+from ..core.display import html_table, percent
 from ..core.game import new_game
 from ..core.sides import CHANCE, Side
 
@@ -72,6 +73,35 @@ class SimulationResults:
         for r in self.rows:
             counts[(r.winner, r.rule)] = counts.get((r.winner, r.rule), 0) + 1
         return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
+
+    def __repr__(self) -> str:  # not the dataclass dump: 10,000 rows would print megabytes
+        head = f"<SimulationResults {len(self)} games, {self.scenario}: Union {self.union} vs Confederacy {self.confederate}"
+        if not self.rows:
+            return head + ">"
+        rates = "; ".join(f"{side.adjective} wins {rate:.1%} [{low:.1%}–{high:.1%}]"
+                          for side in Side for rate, low, high in [self.win_rate(side)])
+        turns = [r.final_turn for r in self.rows]
+        return f"{head} — {rates}; median final turn {float(np.median(turns)):.0f}>"
+
+    def _repr_html_(self) -> str:
+        caption = f"{len(self):,} games, {self.scenario}: Union {self.union} vs Confederacy {self.confederate}"
+        if not self.rows:
+            return html_table(caption, [])
+        rows = []
+        for side in Side:
+            rate, low, high = self.win_rate(side)
+            rows.append((f"{side.adjective} wins", f"{percent(rate)} ({percent(low)}–{percent(high)})"))
+        draws = sum(1 for r in self.rows if r.winner is None)
+        if draws:
+            rows.append(("no winner", percent(draws / len(self))))
+        endings = list(self.endings().items())
+        for (winner, rule), count in endings[:5]:
+            rows.append((f"{winner or 'draw'} by {rule}", f"{count:,}"))
+        if len(endings) > 5:
+            rows.append((f"{len(endings) - 5} other endings", f"{sum(c for _, c in endings[5:]):,}"))
+        turns = [r.final_turn for r in self.rows]
+        rows.append(("final turn", f"median {float(np.median(turns)):.0f}, {min(turns)}–{max(turns)}"))
+        return html_table(caption, rows, "win rates with their 95% (Wilson) intervals; summary() has the text")
 
     def summary(self) -> str:
         lines = [f"{len(self)} games, {self.scenario}: Union {self.union} vs Confederacy {self.confederate}"]

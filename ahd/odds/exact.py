@@ -38,6 +38,7 @@ from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 from ..core import combat
+from ..core.display import html_table, percent
 from ..core.options import Options
 from ..core.units import REDUCED, UNIT_TYPES, UnitType, parse_type
 
@@ -128,6 +129,18 @@ class BattleOdds:
     def __str__(self) -> str:
         return (f"attacker wins {self.attacker_wins:.1%}, defender wins {self.defender_wins:.1%}, "
                 f"neither {self.neither:.1%}; expected rounds {self.expected_rounds:.2f}")
+
+    def __repr__(self) -> str:  # the survivor distributions can be large: left out
+        return (f"BattleOdds(attacker_wins={self.attacker_wins:.4f}, defender_wins={self.defender_wins:.4f}, "
+                f"neither={self.neither:.4f}, expected_rounds={self.expected_rounds:.2f}, method={self.method!r}, "
+                f"states={self.states})")
+
+    def _repr_html_(self) -> str:
+        rows = [("attacker wins", percent(self.attacker_wins)), ("defender wins", percent(self.defender_wins)),
+                ("neither", percent(self.neither)), ("expected rounds", f"{self.expected_rounds:.2f}")]
+        rows += [(f"expected {side} survivors", f"{self.expected_survivors(side):.2f}")
+                 for side in (ATTACKER, DEFENDER) if side in self.survivors]
+        return html_table("Battle odds", rows, f"{self.method}, {self.states} states")
 
 
 # --------------------------------------------------------------------------- policies

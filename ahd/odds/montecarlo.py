@@ -15,6 +15,7 @@ import numpy as np
 
 from .exact import (ATTACKER, DEFENDER, Fighter, OddsError, _CODES, _CRACK, _CROSSING, _ENTRENCHED, _REDUCED,
                    _TYPE_VALUE, _assignment, _encode, _expand, _fighters, _never, _retreat_policy, leader_points)
+from ..core.display import html_table, percent
 from ..core.options import Options
 from ..core.units import UNIT_TYPES
 
@@ -41,6 +42,13 @@ class SimulatedOdds:
         return (f"attacker wins {self.attacker_wins:.1%} ± {self.stderr(self.attacker_wins):.1%}, defender wins "
                 f"{self.defender_wins:.1%}, neither {self.neither:.1%}; expected rounds {self.expected_rounds:.2f} "
                 f"({self.n} simulated battles)")
+
+    def _repr_html_(self) -> str:
+        rows = [(label, f"{percent(p)} ± {percent(self.stderr(p))}") for label, p in (
+            ("attacker wins", self.attacker_wins), ("defender wins", self.defender_wins), ("neither", self.neither))]
+        rows.append(("expected rounds", f"{self.expected_rounds:.2f}"))
+        rows += [(f"expected {side} survivors", f"{value:.2f}") for side, value in self.expected_survivors.items()]
+        return html_table("Battle odds (simulated)", rows, f"{self.method}, {self.n:,} battles; ± one standard error")
 
 
 def simulate_battles(attacker: Sequence, defender: Sequence, n: int = 100_000, *, seed: int | None = None,

@@ -30,6 +30,7 @@ import numpy as np
 
 from ..core.board import VICTORY_CITIES
 from ..core.calendar import LAST_TURN
+from ..core.display import html_table, percent
 from ..core.errors import AhdError
 from ..core.sides import CHANCE, Side
 from ..core.victory import SCORE_TABLE, SHORT_GAME_MARGIN
@@ -73,6 +74,14 @@ class WarOdds:
         how = f"{self.n} playouts" if self.mode == "deep" else f"{self.model} model"
         return (f"Union wins {self.p_union:.1%} (95% interval {self.low:.1%}–{self.high:.1%}; "
                 f"{self.mode}, {how})")
+
+    def _repr_html_(self) -> str:
+        rows = [("Union wins", percent(self.p_union)), ("Confederacy wins", percent(self.p_confederate)),
+                ("95% interval (Union)", f"{percent(self.low)} – {percent(self.high)}"),
+                ("standard error", percent(self.stderr))]
+        how = f"{self.n:,} playouts ({self.model})" if self.mode == "deep" else \
+            f"{self.model} model, {self.n:,} training games"
+        return html_table("War odds", rows, f"{self.mode}: {how}")
 
 
 # --------------------------------------------------------------------------- features
