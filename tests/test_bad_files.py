@@ -216,6 +216,8 @@ BOARDS = {
     "lat as text": (board(lambda d: d["boxes"][0].update(lat="42.6")), "lat: expected int or float"),
     "board_xy of floats": (board(lambda d: d["boxes"][0].update(board_xy=[1.5, 2])), "board_xy: expected [x, y]"),
     "boxes not a list": (board(lambda d: d.update(boxes={})), "board.boxes: expected list"),
+    "recruiting value 1,000,000": (board(lambda d: d["boxes"][0].update(union_recruit=10 ** 6)),
+                                   "union_recruit: must be 0–9"),
 }
 
 

@@ -24,6 +24,8 @@ BOARD_KEYS = ("boxes", "links", "water_borders", "water_border_sides", "excluded
 BOX_KEYS = ("id", "name", "tripleA_name", "state", "initial_owner", "union_recruit", "confederate_recruit",
             "port", "fort", "lat", "lon", "board_xy")
 LINK_KEYS = ("a", "b", "kind", "downstream", "downstream_note", "potomac", "note")
+#: The largest recruiting value a box may print (a documented limit; the board's are 0–4).
+MAX_RECRUIT = 9
 
 #: The seven Confederate recruiting cities of rule 11.a.
 VICTORY_CITIES = ("new_orleans", "mobile", "atlanta", "memphis", "charleston_sc", "wilmington", "richmond")
@@ -208,8 +210,9 @@ def board_from_dict(data: Any, path: object = "<memory>") -> Board:
         values = {}
         for key in ("union_recruit", "confederate_recruit"):
             values[key] = _require(raw, key, int, path, where)
-            if values[key] < 0:
-                raise DataFileError(path, f"{where}.{key}", "must not be negative")
+            if not 0 <= values[key] <= MAX_RECRUIT:
+                raise DataFileError(path, f"{where}.{key}", f"must be 0–{MAX_RECRUIT} (the printed values are 0–4), "
+                                                            f"got {values[key]}")
         xy = _require(raw, "board_xy", list, path, where)
         if len(xy) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in xy):
             raise DataFileError(path, f"{where}.board_xy", f"expected [x, y] (two integers), got {_short(xy)}")
