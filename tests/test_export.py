@@ -34,31 +34,19 @@ def observe(game: ahd.Game) -> dict:
             "contained": set(s.contained), "intervention": s.intervention}
 
 
-def exportable_points(scenario: str, preset: str, seed: int) -> int:
-    game, bot, count = ahd.new_game(scenario, options=preset, seed=seed), RandomBot(seed=seed), 0
+def random_position(index: int) -> ahd.Game:
+    """A seeded random game (scenario and preset by ``index``) at a random one of its exportable
+    decision points: the game is played out once, keeping a copy at each such point."""
+    scenario, preset = SCENARIOS[index % 5], PRESETS[(index // 5) % 5]
+    game, bot, points = ahd.new_game(scenario, options=preset, seed=index), RandomBot(seed=index), []
     while not game.is_over:
         if game.current_player == CHANCE:
             game.roll()
             continue
-        count += why_not_exportable(game) is None
-        game.apply(bot.choose(game))
-    return count
-
-
-def random_position(index: int) -> ahd.Game:
-    """A seeded random game stopped at a random one of its exportable decision points."""
-    scenario, preset = SCENARIOS[index % 5], PRESETS[(index // 5) % 5]
-    target = int(np.random.default_rng(index).integers(max(1, exportable_points(scenario, preset, index))))
-    game, bot, seen = ahd.new_game(scenario, options=preset, seed=index), RandomBot(seed=index), 0
-    while True:
-        if game.current_player == CHANCE:
-            game.roll()
-            continue
         if why_not_exportable(game) is None:
-            if seen == target:
-                return game
-            seen += 1
+            points.append(game.copy())
         game.apply(bot.choose(game))
+    return points[int(np.random.default_rng(index).integers(len(points)))]
 
 
 @pytest.mark.rule("S-0")
