@@ -152,10 +152,40 @@ def test_two_users_each_play_a_march_in_their_own_kernel(hub):
         assert sorted(len(k) for k in kernels.values()) == [1, 1], kernels
         homes = {Path(os.readlink(f"/proc/{server}/cwd")).name for server in servers}
         assert homes == set(users)  # each server in its own user's home
+        rss = {"server": [_rss_mib(s) for s in servers], "kernel": [_rss_mib(k) for ks in kernels.values() for k in ks],
+               "hub": [_rss_mib(process.pid)],
+               "proxy": [_rss_mib(p) for p, c in processes.items() if "configurable-http-proxy" in c]}
         for page in pages.values():
             page.unroute_all()
             page.goto("about:blank")
             page.context.close()
         browser.close()
     print(f"\nFIGURES hub: two users logged in, rendered and marched in {time.monotonic() - started:.1f}s; "
-          f"kernels {sorted(k for ks in kernels.values() for k in ks)}")
+          f"kernels {sorted(k for ks in kernels.values() for k in ks)}; RSS MiB "
+          + ", ".join(f"{kind} {'/'.join(f'{v:.0f}' for v in values)}" for kind, values in rss.items()))
+
+
+def _rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def test_the_config_in_school_mode_uses_system_accounts(tmp_path, monkeypatch):
+    from traitlets.config.loader import PyFileConfigLoader
+    monkeypatch.setenv("AHD_HUB_MODE", "school")
+    monkeypatch.setenv("AHD_HUB_DATA", str(tmp_path))
+    monkeypatch.setenv("AHD_HUB_USERS", "ann, ben")
+    config = PyFileConfigLoader(CONFIG.name, path=str(CONFIG.parent)).load_config()
+    assert config.JupyterHub.authenticator_class == "pam"
+    assert config.JupyterHub.spawner_class == "localprocess"
+    assert config.Authenticator.allowed_users == {"ann", "ben"}
+    assert config.Spawner.default_url == "/voila/render/app.ipynb"
+    assert (Path(config.Spawner.notebook_dir) / "app.ipynb").is_file()
+    assert "--ServerApp.allow_root=True" not in config.Spawner.args
+    assert config.JupyterHub.bind_url == "http://127.0.0.1:8000"  # loopback unless told otherwise
+    monkeypatch.setenv("AHD_HUB_MODE", "test")
+    monkeypatch.delenv("AHD_HUB_PASSWORD", raising=False)
+    with pytest.raises(ValueError, match="AHD_HUB_PASSWORD"):
+        PyFileConfigLoader(CONFIG.name, path=str(CONFIG.parent)).load_config()
