@@ -94,7 +94,7 @@ ANY_FILE = {
     "binary (PNG)": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe", "binary data"),
     "binary (all bytes)": (bytes(range(256)) * 4, "binary data"),
     "not UTF-8 (Latin-1)": ('{"title": "Caf\xe9"}'.encode("latin-1"), "not UTF-8 text: byte 0xe9"),
-    "UTF-16": ('{"format": "house-divided-scenario"}'.encode("utf-16"), "UTF-16"),
+    "UTF-16": ('{"format": "house-divided-scenario"}'.encode("utf-16"), "UTF-16 or UTF-32 text? save it as UTF-8"),
     "foreign JSON: array": (b"[1, 2, 3]", "expected a JSON object"),
     "foreign JSON: string": (b'"hello"', "expected a JSON object"),
     "foreign JSON: null": (b"null", "expected a JSON object"),
@@ -202,7 +202,7 @@ SCENARIOS = {
     "no format": (scenario(lambda d: d.pop("format")), "format: missing: not a scenario file"),
     "version \"1\"": (scenario(lambda d: d.update(version="1")), "version: expected an integer"),
     "start_turn 1e3": (scenario(lambda d: d.update(start_turn=1000.0)), "start_turn: expected an integer"),
-    "a record, not a scenario": (dump(RECORD), "format"),
+    "a record, not a scenario": (dump(RECORD), "format: expected 'house-divided-scenario', got 'house-divided-record': not a scenario file"),
 }
 
 #: Boards: fed to load_board.

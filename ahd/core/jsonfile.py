@@ -89,8 +89,9 @@ def decode(data: str | bytes | bytearray | memoryview) -> str:
         if data.startswith(_BOM):
             data = data[len(_BOM):]
         if b"\x00" in data:
-            hint = " (UTF-16 or UTF-32 text? save it as UTF-8)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") or \
-                data[:1] == b"\x00" or data[1:2] == b"\x00" else ""
+            wide = data[:2] in (b"\xff\xfe", b"\xfe\xff") or len(data) >= 4 and (
+                data[0] and not data[1] and data[2] and not data[3] or not data[0] and data[1] and not data[2] and data[3])
+            hint = " (UTF-16 or UTF-32 text? save it as UTF-8)" if wide else ""
             raise JsonProblem("<file>", f"binary data, not JSON text{hint}")
         try:
             return data.decode("utf-8")

@@ -253,6 +253,9 @@ def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scen
     board = board or default_board()
     if not isinstance(data, dict):
         raise _fail(path, "<root>", f"expected a JSON object, got {type(data).__name__}")
+    if "format" in data and data["format"] != FORMAT:
+        what = " (a game record: load it with ahd.load)" if data["format"] == "house-divided-record" else ""
+        raise _fail(path, "format", f"expected {FORMAT!r}, got {_short(data['format'])}: not a scenario file{what}")
     _keys(data, SCENARIO_KEYS, path)
     if "based_on" in data:
         base_id = _get(data, "based_on", str, path)
