@@ -175,3 +175,38 @@ def test_a_class_in_the_browser(server):
     assert outside == []
     print(f"\nFIGURES classroom render={render_s:.2f}s closed-window kernel ended after {cull_s:.1f}s "
           f"(cull {CULL}) left-page kernel ended after {leave_s:.1f}s")
+
+
+# ---------------------------------------------------------------- the command line (no server)
+def _cli(*args: str):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "widgets.cli", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_engine_commands_pass_through_without_importing_jupyter():
+    import subprocess
+    import sys
+    code = ("import sys, io, contextlib, widgets.cli as c; out = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out): status = c.main(['options'])\n"
+            "bad = [m for m in ('ipywidgets', 'voila', 'jupyter_server', 'IPython') if m in sys.modules]\n"
+            "print(status, 'H-1' in out.getvalue(), bad)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.stdout.strip() == "0 True []", result.stdout + result.stderr
+    played = _cli("play", "--scenario", "short", "--union", "random", "--confederate", "random", "--seed", "2", "--quiet")
+    assert played.returncode == 0 and "Outcome:" in played.stdout
+
+
+def test_publish_of_a_malformed_scenario_stops_with_the_loaders_message(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "house-divided-scenario", "version": 1, oops}')
+    result = _cli("publish", str(bad), "--out", str(tmp_path / "out"))
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: ") and "not valid JSON" in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "out").exists()
+
+
+def test_classroom_options_are_checked():
+    result = _cli("classroom", "--students", "0")
+    assert result.returncode == 2 and "at least 1" in result.stderr
+    assert "--students" in _cli("classroom", "--help").stdout

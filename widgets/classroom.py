@@ -111,7 +111,8 @@ table { border-collapse: collapse; } td, th { padding: 2px 10px; text-align: lef
 def page(title: str, body: str, *, refresh: int | None = None) -> str:
     meta = f'<meta http-equiv="refresh" content="{refresh}">' if refresh else ""
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">{meta}{STYLE}</head>'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
+            f'{meta}{STYLE}</head>'
             f"<body><main>{body}</main></body></html>")
 
 

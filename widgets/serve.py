@@ -113,9 +113,10 @@ def wait_for_app(page, timeout_ms: int = 60_000) -> None:
 
 def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0,
           mode: str = "app", students: int | None = None, cull: str | None = None,
-          games: str | Path | None = None) -> VoilaServer:
+          games: str | Path | None = None, log: Path | None = None) -> VoilaServer:
     """Start ``python -m widgets.cli app`` (or ``classroom`` on 127.0.0.1) with known random tokens and wait
-    until it answers (polling a static file starts no kernel). ``cull``: "IDLE,INTERVAL" seconds."""
+    until it answers (polling a static file starts no kernel). ``cull``: "IDLE,INTERVAL" seconds; ``log``: a
+    file for the server's output."""
     port = port or free_port()
     command = [sys.executable, "-m", "widgets.cli", mode, f"--port={port}"]
     if mode == "app":
@@ -129,8 +130,8 @@ def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, ti
     env["HOUSE_DIVIDED_TEACHER_TOKEN"] = teacher
     if cull:
         env["HOUSE_DIVIDED_CULL"] = cull
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL if quiet else None,
-                               stderr=subprocess.DEVNULL if quiet else None, env=env,
+    output = open(log, "w") if log else (subprocess.DEVNULL if quiet else None)  # noqa: SIM115
+    process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT if log else output, env=env,
                                cwd=Path(__file__).resolve().parents[1])
     server = VoilaServer(process, port, tree, token, teacher if mode == "classroom" else "", mode)
     deadline = time.monotonic() + timeout

@@ -1,0 +1,218 @@
+"""A class on one machine: ``house-divided classroom`` on 127.0.0.1 and N headless-Chromium students.
+
+    .venv/bin/python scripts/classroom_load.py 10 [--clicks 20] [--minutes 2] [--after 90]
+
+Each student has a browser of their own (Debian's chromium), arrives within the first few seconds, opens
+the join URL (start page, then the app), then makes ``--clicks`` clicks on the map spread over
+``--minutes`` (select Harper's Ferry, deselect it, ...: each one a round trip through the kernel and a
+redraw), then leaves: the even-numbered students leave properly (about:blank, so the page's unload shuts
+its kernel down), the odd-numbered ones close their whole browser without unload (as a crashed tab or a
+closed laptop), which only the culler frees. The server runs with its default settings (as a teacher
+would start it: cull after 50 s idle without a connection, checked every 10 s).
+
+Printed: pages rendered / blank, render time (join URL to the app on screen) median and max, click to
+visible update in the browser (mousedown to the frame where the map shows the change) median and p95,
+console errors, kernels and total RSS (server + kernels) during, and kernels 90 s after the last page
+closed. A benchmark, not a test: it takes about N/2 + 4 minutes on 2 cores.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from playwright.async_api import async_playwright  # noqa: E402
+
+import ahd  # noqa: E402
+from widgets import serve  # noqa: E402
+from widgets.layers import HEIGHT, WIDTH, to_svg_xy  # noqa: E402
+
+BOARD = ahd.default_board()
+SELECTED = "document.querySelector(\"path[stroke='#d62728']\") !== null"
+CULLED = "Culling '"  # the culler's log line for each kernel it ends
+RECORD = "() => {{ if ({cond}) {{ window.__ahdT1 = performance.now(); return true; }} return false; }}"
+
+
+def rss_mib(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+async def box_on_screen(page, box_id: str) -> tuple[float, float]:
+    image = await page.locator("img.leaflet-image-layer").first.bounding_box()
+    box = BOARD[box_id]
+    x, y = to_svg_xy(box.lat, box.lon)
+    return image["x"] + x / WIDTH * image["width"], image["y"] + y / HEIGHT * image["height"]
+
+
+async def student(p, index: int, server, args, results: dict, closed_at: list[float]) -> None:
+    await asyncio.sleep(index * args.arrival / max(1, args.students))
+    browser = await p.chromium.launch(executable_path="/usr/bin/chromium", args=serve.CHROMIUM_ARGS)
+    context = await browser.new_context(viewport={"width": 1600, "height": 1400})
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(f"student {index} console: {m.text[:200]}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"student {index} page error: {str(e)[:200]}"))
+    record = {"index": index, "rendered": False, "render_s": None, "clicks_ms": [], "failed_clicks": 0,
+              "errors": errors}
+    results[index] = record
+    started = time.monotonic()
+    try:
+        await page.goto(server.join_url, wait_until="commit", timeout=args.render_timeout * 1000)
+        timeout_ms = args.render_timeout * 1000
+        await page.locator(".leaflet-container").first.wait_for(timeout=timeout_ms)
+        await page.locator(".bqplot").first.wait_for(timeout=timeout_ms)
+        await page.get_by_role("button", name="End movement (unused marches lapse)").wait_for(timeout=timeout_ms)
+        await page.locator("img.leaflet-image-layer").first.wait_for(state="attached", timeout=timeout_ms)
+        record["render_s"] = time.monotonic() - started
+        record["rendered"] = True
+    except Exception as exc:  # a blank (or broken) page
+        text = ""
+        try:
+            text = (await page.inner_text("body"))[:200].replace("\n", " ")
+        except Exception:
+            pass
+        record["blank"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]} | page text: {text!r}"
+    if record["rendered"]:
+        await page.evaluate("document.addEventListener('mousedown', () => { window.__ahdT0 = performance.now(); }, true)")
+        start = time.monotonic()
+        spacing = args.minutes * 60 / args.clicks
+        for n in range(args.clicks):
+            await asyncio.sleep(max(0.0, start + n * spacing - time.monotonic()))
+            want = SELECTED if n % 2 == 0 else f"!({SELECTED})"
+            try:
+                await page.evaluate("window.__ahdT1 = null")
+                await page.mouse.click(*await box_on_screen(page, "harpers_ferry"))
+                await page.wait_for_function(RECORD.format(cond=want), polling="raf", timeout=30_000)
+                t0, t1 = await page.evaluate("[window.__ahdT0, window.__ahdT1]")
+                record["clicks_ms"].append(t1 - t0)
+            except Exception as exc:
+                record["failed_clicks"] += 1
+                errors.append(f"student {index} click {n}: {type(exc).__name__}: {str(exc).splitlines()[0][:120]}")
+    # leave: even students properly, odd ones by closing the whole browser without unload
+    if index % 2 == 0:
+        try:
+            await page.goto("about:blank")
+        except Exception:
+            pass
+        record["left"] = "properly"
+    else:
+        record["left"] = "browser closed without unload"
+    await context.close()
+    await browser.close()
+    closed_at.append(time.monotonic())
+
+
+async def monitor(server, samples: list[tuple[float, int, float, float]], stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        kernels = server.kernel_pids()
+        kernel_rss = sum(rss_mib(pid) for pid in kernels)
+        samples.append((time.monotonic(), len(kernels), rss_mib(server.process.pid), kernel_rss))
+        try:
+            await asyncio.wait_for(stop.wait(), 2)
+        except asyncio.TimeoutError:
+            pass
+
+
+async def run(args) -> int:
+    log = Path(tempfile.mkdtemp(prefix="classroom-load-")) / "server.log"
+    server = serve.start(mode="classroom", students=args.cap, log=log, timeout=120)
+    samples: list[tuple[float, int, float, float]] = []
+    stop = asyncio.Event()
+    results: dict[int, dict] = {}
+    closed_at: list[float] = []
+    began = time.monotonic()
+    try:
+        watcher = asyncio.create_task(monitor(server, samples, stop))
+        async with async_playwright() as p:
+            await asyncio.gather(*(student(p, i, server, args, results, closed_at) for i in range(args.students)))
+        last_closed = max(closed_at)
+        zero_at = None
+        while time.monotonic() < last_closed + args.after:
+            if zero_at is None and not server.kernel_pids():
+                zero_at = time.monotonic() - last_closed
+            await asyncio.sleep(1)
+        kernels_after = len(server.kernel_pids())
+        if zero_at is None and kernels_after == 0:
+            zero_at = args.after
+        stop.set()
+        await watcher
+    finally:
+        server.stop()
+    during = [s for s in samples if s[0] <= last_closed]
+    rendered = [r for r in results.values() if r["rendered"]]
+    renders = [r["render_s"] for r in rendered]
+    clicks = [c for r in results.values() for c in r["clicks_ms"]]
+    errors = [e for r in results.values() for e in r["errors"]]
+    console = [e for e in errors if " console: " in e or " page error: " in e]
+    log_text = log.read_text(errors="replace")
+    print(f"\nclassroom_load: {args.students} students, {args.clicks} clicks each over {args.minutes} min, "
+          f"cap {args.cap}, wall time {time.monotonic() - began:.0f} s")
+    print(f"machine: {os.cpu_count()} cores; " + subprocess.run(["free", "-h"], capture_output=True, text=True)
+          .stdout.splitlines()[1].split(None, 1)[1] + " (total used free shared buff/cache available)")
+    print(f"pages rendered: {len(rendered)} / {args.students}; blank: {args.students - len(rendered)}")
+    for r in results.values():
+        if not r["rendered"]:
+            print(f"  student {r['index']} blank: {r.get('blank')}")
+    if renders:
+        print(f"render time (join URL to the app on screen): median {statistics.median(renders):.1f} s, "
+              f"max {max(renders):.1f} s, min {min(renders):.1f} s")
+    if clicks:
+        print(f"click to visible update (in the browser): median {statistics.median(clicks):.0f} ms, "
+              f"p95 {percentile(clicks, 0.95):.0f} ms, max {max(clicks):.0f} ms ({len(clicks)} clicks, "
+              f"{sum(r['failed_clicks'] for r in results.values())} failed)")
+    print(f"console errors: {len(console)}")
+    kinds: dict[str, int] = {}
+    for line in console:
+        kind = line.split(": ", 1)[1]
+        kinds[kind] = kinds.get(kind, 0) + 1
+    for kind, count in sorted(kinds.items(), key=lambda item: -item[1])[:10]:
+        print(f"  {count} x {kind}")
+    for line in [e for e in errors if e not in console][:10]:
+        print("  " + line)
+    if during:
+        peak = max(during, key=lambda s: s[2] + s[3])
+        print(f"kernels during: max {max(s[1] for s in during)}; total RSS (server + kernels): max "
+              f"{max(s[2] + s[3] for s in during):.0f} MiB (server {peak[2]:.0f} MiB + {peak[1]} kernels "
+              f"{peak[3]:.0f} MiB at that moment)")
+    print(f"kernels {args.after} s after the last page closed: {kernels_after}"
+          + (f" (none left {zero_at:.0f} s after)" if zero_at is not None else ""))
+    print(f"server log: {log} ({log_text.count('Timeout waiting for IOPub')} IOPub timeouts, "
+          f"{log_text.count(CULLED)} kernels culled, "
+          f"{log_text.count('Kernel shutdown:')} kernels shut down in all)")
+    return 0 if len(rendered) == args.students and kernels_after == 0 else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("students", type=int, nargs="?", default=10)
+    parser.add_argument("--clicks", type=int, default=20)
+    parser.add_argument("--minutes", type=float, default=2.0)
+    parser.add_argument("--after", type=int, default=90, help="seconds to wait after the last page closed")
+    parser.add_argument("--arrival", type=float, default=3.0, help="seconds over which the students arrive")
+    parser.add_argument("--cap", type=int, default=30, help="the server's --students (default 30, as a class)")
+    parser.add_argument("--render-timeout", type=int, default=180, help="seconds before a page counts as blank")
+    args = parser.parse_args()
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
