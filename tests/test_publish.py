@@ -158,3 +158,23 @@ def test_the_published_app_plays_a_march_in_a_real_browser(published):
         while any(Path(f"/proc/{pid}").exists() for pid in kernels) and time.monotonic() < deadline:
             time.sleep(0.2)
     assert not [pid for pid in kernels if Path(f"/proc/{pid}").exists()], "voila left its kernel running"
+
+
+def test_the_publish_command(tmp_path):
+    """`house-divided publish SCENARIO.json --out DIR` (widgets.cli) prints the folder, or the loader's
+    message with nothing written."""
+    command = [sys.executable, "-m", "widgets.cli", "publish"]
+    done = subprocess.run(command + [str(SCENARIO), "--out", str(tmp_path / "app")], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert str((tmp_path / "app").resolve()) in done.stdout
+    assert (tmp_path / "app" / "app.ipynb").is_file()
+    bad = tmp_path / "bad.json"
+    bad.write_text(SCENARIO.read_text().replace('"corinth"', '"atlantis"'))
+    with pytest.raises(ahd.AhdError) as loader:
+        ahd.load_scenario(bad)
+    done = subprocess.run(command + [str(bad), "--out", str(tmp_path / "bad-app")], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode != 0
+    assert str(loader.value) in done.stderr
+    assert not (tmp_path / "bad-app").exists()
