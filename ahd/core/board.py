@@ -301,3 +301,12 @@ def default_board() -> Board:
     """The reference board shipped in ``ahd/data/board.json`` (loaded once)."""
     ref = resources.files("ahd") / "data" / "board.json"
     return board_from_dict(json.loads(ref.read_text(encoding="utf-8")), "ahd/data/board.json")
+
+
+@cache
+def display_positions() -> dict[str, tuple[float, float]]:
+    """Where each box is drawn on the schematic board: ``{box id: (x, y)}`` in CSS pixels at the default
+    scale, y downwards (``ahd/data/board_layout.json``, made from the boxes' lat/lon by
+    ``scripts/make_board_layout.py`` so that no two box names overlap; links are the board's)."""
+    data = json.loads((resources.files("ahd") / "data" / "board_layout.json").read_text(encoding="utf-8"))
+    return {box_id: (float(p["x"]), float(p["y"])) for box_id, p in data["boxes"].items()}
