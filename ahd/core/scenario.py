@@ -333,10 +333,11 @@ def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scen
         where = f"units[{i}]"
         if not isinstance(raw, dict):
             raise _fail(path, where, "expected an object")
+        side_name = _get(raw, "side", str, path, where)
         try:
-            side = Side.parse(_get(raw, "side", str, path, where))
+            side = Side.parse(side_name)
         except ValueError:
-            raise _fail(path, f"{where}.side", f"unknown side {raw['side']!r}: expected 'union' or 'confederate'") from None
+            raise _fail(path, f"{where}.side", f"unknown side {_short(side_name)}: expected 'union' or 'confederate'") from None
         code = _get(raw, "type", str, path, where).upper()
         code = TYPE_ALIASES.get(code, code)
         if code not in UNIT_TYPES:
