@@ -172,6 +172,8 @@ SCENARIOS = {
     "militia beyond the counter mix": (scenario(lambda d: d["units"].append(
         {"side": "confederate", "type": "MF", "box": "atlanta", "count": 9})), "counter mix allows"),
     "count 0": (scenario(lambda d: d["units"][0].update(count=0)), "units[0].count: must be a positive integer"),
+    "unit without a side": (scenario(lambda d: d["units"][0].pop("side")), "units[0].side: missing"),
+    "unit side 7": (scenario(lambda d: d["units"][0].update(side=7)), "units[0].side: expected a string, got 7"),
     "count \"3\"": (scenario(lambda d: d["units"][0].update(count="3")), "units[0].count: must be a positive integer"),
     "count true": (scenario(lambda d: d["units"][0].update(count=True)), "units[0].count: must be a positive integer"),
     "entrenced: true": (scenario(lambda d: d["units"][0].update(entrenced=True)),
