@@ -1,6 +1,9 @@
 """bqplot charts bound to a session: battle odds, the war's odds and the army maxima."""
 from __future__ import annotations
 
+from contextlib import ExitStack
+from html import escape
+
 import bqplot as bq
 import ipywidgets as w
 import numpy as np
@@ -10,56 +13,121 @@ from .session import Session
 
 ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR = "#2e7d32", "#c62828", "#9e9e9e"
 TITLE = {"font-size": "16px"}
+#: Probability axes read 0%, 25%, 50%, 75%, 100% (d3 picks -3%, 24%, 76%, 103% when markers pad the scale).
+PERCENT_TICKS = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+#: A category label longer than this overlaps its neighbours in a third of the app's width at 1366 px.
+MAX_CATEGORY_CHARS = 16
 
 
-def _figure(title: str, marks: list, axes: list, **kwargs) -> bq.Figure:
+def _figure(title: str, marks: list, axes: list, height: str = "250px", **kwargs) -> bq.Figure:
     return bq.Figure(marks=marks, axes=axes, title=title, title_style=TITLE, padding_y=0.0,
                      fig_margin=dict(top=40, bottom=45, left=55, right=20),
-                     layout=w.Layout(width="100%", height="250px"), **kwargs)
+                     layout=w.Layout(width="100%", height=height), **kwargs)
+
+
+def _percent_axis(scale: bq.Scale, **kwargs) -> bq.Axis:
+    return bq.Axis(scale=scale, side="left", tick_format=".0%", tick_values=PERCENT_TICKS, **kwargs)
+
+
+def legend_html(entries: list[tuple[str, str, str]]) -> str:
+    """A legend drawn under a chart, where it covers no data: (label, colour, 'solid'/'dashed'/'dotted'/'box')."""
+    items = []
+    for label, colour, style in entries:
+        if style == "box":
+            swatch = f"<span style='display:inline-block;width:14px;height:10px;background:{colour}'></span>"
+        else:
+            swatch = (f"<span style='display:inline-block;width:22px;border-top:3px {style} {colour};"
+                      f"vertical-align:middle'></span>")
+        items.append(f"<span style='white-space:nowrap;margin-right:12px'>{swatch} {escape(label)}</span>")
+    return f"<div class='ahd-legend' style='font-size:13px;line-height:1.6'>{''.join(items)}</div>"
+
+
+def _synced(*widgets):
+    """One message per widget for all the trait changes made inside (``hold_sync`` on each)."""
+    stack = ExitStack()
+    for widget in widgets:
+        stack.enter_context(widget.hold_sync())
+    return stack
 
 
 class BattleOddsChart:
-    """Win / lose / neither for the battle in progress or the attack being considered."""
+    """Win / lose / neither for the battle in progress or the attack being considered, and the
+    distribution of the units each side has left at the end (exact odds only)."""
 
     CATEGORIES = ["Attacker wins", "Defender wins", "Neither"]
 
     def __init__(self, session: Session) -> None:
         self.session = session
         x = bq.OrdinalScale()
-        y = bq.LinearScale(min=0.0, max=1.0)
+        y = bq.LinearScale(min=0.0, max=1.0, allow_padding=False)
         colour = bq.OrdinalColorScale(domain=[0, 1, 2], colors=[ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR])
         self.bars = bq.Bars(x=self.CATEGORIES, y=[0.0, 0.0, 0.0], color=[0, 1, 2],
                             scales={"x": x, "y": y, "color": colour},
                             label_display=True, label_display_format=".0%",
-                            label_font_style={"font-size": "15px", "font-weight": "bold"})
-        axes = [bq.Axis(scale=x, tick_style={"font-size": "14px"}),
-                bq.Axis(scale=y, side="left", tick_format=".0%", num_ticks=5)]
-        self.figure = _figure("Battle odds: no battle considered", [self.bars], axes)
+                            label_font_style={"font-size": "14px", "font-weight": "bold"})
+        axes = [bq.Axis(scale=x, tick_style={"font-size": "13px"}), _percent_axis(y)]
+        self.figure = _figure("Battle odds: no battle considered", [self.bars], axes, height="230px")
+        # the survivors: P(k units left) for each side, side by side
+        sx = bq.OrdinalScale()
+        sy = bq.LinearScale(min=0.0, max=1.0, allow_padding=False)
+        self.survivor_bars = bq.Bars(x=[0], y=[[0.0], [0.0]], scales={"x": sx, "y": sy}, type="grouped",
+                                     colors=[ATTACKER_COLOUR, DEFENDER_COLOUR], padding=0.15)
+        self.survivor_figure = _figure("Units left at the end", [self.survivor_bars],
+                                       [bq.Axis(scale=sx, label="units left", tick_style={"font-size": "13px"}),
+                                        _percent_axis(sy)], height="200px")
+        self.survivor_legend = w.HTML()
         self.caption = w.HTML()
-        self.widget = w.VBox([self.figure, self.caption])
+        self.widget = w.VBox([self.figure, self.survivor_figure, self.survivor_legend, self.caption])
         session.observe(self._redraw, names=["battle_odds"])
         self._redraw()
 
+    def survivor_distribution(self) -> np.ndarray:
+        """Rows attacker, defender; column k = P(k units of that side left at the end)."""
+        return np.array(self.survivor_bars.y, dtype=float)
+
     def _redraw(self, change=None) -> None:
         odds = self.session.battle_odds
-        with self.figure.hold_sync(), self.bars.hold_sync():
+        with _synced(self.figure, self.bars, self.survivor_figure, self.survivor_bars, self.survivor_legend,
+                     self.caption):
             if not odds:
                 self.bars.y = [0.0, 0.0, 0.0]
+                self.bars.x = self.CATEGORIES
+                self.survivor_bars.x, self.survivor_bars.y = [0], [[0.0], [0.0]]
+                self.survivor_figure.layout.display = "none"
+                self.survivor_legend.value = ""
                 self.figure.title = "Battle odds: no battle considered"
                 self.caption.value = ("<div style='font-size:14px;color:#555'>Select an attacking move in the list "
                                       "of legal actions, or fight a battle, to see its odds.</div>")
                 return
-            self.bars.y = [odds["attacker_wins"], odds["defender_wins"], odds["neither"]]
             attacker, defender = odds["attacker"].capitalize(), odds["defender"].capitalize()
-            self.bars.x = [f"{attacker} (attacker) wins", f"{defender} (defender) wins", "Neither"]
+            self.bars.y = [odds["attacker_wins"], odds["defender_wins"], odds["neither"]]
+            self.bars.x = [f"{attacker} wins", f"{defender} wins", "Neither"]  # short: no overlap
             self.figure.title = f"Battle odds: {odds['label']}"[:90]
+            left = [odds.get("attacker_left") or [], odds.get("defender_left") or []]
+            if left[0] and left[1]:
+                size = max(len(left[0]), len(left[1]))
+                table = np.zeros((2, size))
+                for row, dist in enumerate(left):
+                    table[row, :len(dist)] = dist
+                self.survivor_bars.x = list(range(size))
+                self.survivor_bars.y = table
+                self.survivor_figure.layout.display = ""
+                self.survivor_legend.value = legend_html([(f"{attacker} (attacker)", ATTACKER_COLOUR, "box"),
+                                                          (f"{defender} (defender)", DEFENDER_COLOUR, "box")])
+                spread = ""
+            else:
+                self.survivor_bars.x, self.survivor_bars.y = [0], [[0.0], [0.0]]
+                self.survivor_figure.layout.display = "none"
+                self.survivor_legend.value = ""
+                spread = " The spread of survivors is shown for exact odds only."
             caveat = ""
             if odds.get("not_modelled"):
                 caveat = (f"<br><b>Approximate:</b> leaves out {', '.join(odds['not_modelled'])}.")
             self.caption.value = (
-                f"<div style='font-size:14px'>Expected survivors: attacker {odds['attacker_survivors']:.1f}, "
-                f"defender {odds['defender_survivors']:.1f}; expected rounds {odds['expected_rounds']:.1f} "
-                f"({odds['method']}; the engine's automatic firing, no retreat){caveat}</div>")
+                f"<div style='font-size:14px'>{escape(attacker)} attacks. Expected units left: attacker "
+                f"{odds['attacker_survivors']:.1f}, defender {odds['defender_survivors']:.1f}; expected rounds "
+                f"{odds['expected_rounds']:.1f} ({odds['method']}; the engine's automatic firing, no retreat)."
+                f"{spread}{caveat}</div>")
 
 
 def _turn_scale() -> bq.LinearScale:
@@ -70,27 +138,30 @@ def _turn_scale() -> bq.LinearScale:
 class WarChart:
     """The chance that the Union wins, per half-turn, with its uncertainty band."""
 
+    BAND = "#bcd2f2"
+
     def __init__(self, session: Session) -> None:
         self.session = session
         x = _turn_scale()
         y = bq.LinearScale(min=0.0, max=1.0, allow_padding=False)  # the markers would widen it to -2%..102%
         self.band = bq.Lines(x=[], y=[], scales={"x": x, "y": y}, fill="between", colors=["#7ea6e0", "#7ea6e0"],
-                             fill_colors=["#bcd2f2"], fill_opacities=[0.6], stroke_width=0)
+                             fill_colors=[self.BAND], fill_opacities=[0.6], stroke_width=0)
         self.line = bq.Lines(x=[], y=[], scales={"x": x, "y": y}, colors=[UNION_BLUE], stroke_width=3,
-                             marker="circle", marker_size=24, labels=["Union win probability"], display_legend=True)
+                             marker="circle", marker_size=24, labels=["Union win probability"])
         self.even = bq.Lines(x=[1, 41], y=[0.5, 0.5], scales={"x": x, "y": y}, colors=["#888"],
-                             line_style="dashed", labels=["even"], display_legend=False)
-        axes = [bq.Axis(scale=x, label="game turn"),
-                bq.Axis(scale=y, side="left", tick_format=".0%", num_ticks=5)]
-        self.figure = _figure("Chance that the Union wins the war", [self.band, self.even, self.line], axes,
-                              legend_location="top-left")
-        self.widget = self.figure
+                             line_style="dashed", labels=["even"])
+        axes = [bq.Axis(scale=x, label="game turn"), _percent_axis(y)]
+        self.figure = _figure("Chance that the Union wins the war", [self.band, self.even, self.line], axes)
+        # the legend under the plot (bqplot's legend box drew empty and covered the data)
+        self.legend = w.HTML(legend_html([("Union wins the war", UNION_BLUE, "solid"),
+                                          ("model's uncertainty", self.BAND, "box"), ("even", "#888", "dashed")]))
+        self.widget = w.VBox([self.figure, self.legend])
         session.observe(self._redraw, names=["war_odds"])
         self._redraw()
 
     def _redraw(self, change=None) -> None:
         points = self.session.war_odds
-        with self.figure.hold_sync():
+        with _synced(self.figure, self.line, self.band):
             if not points:
                 self.line.x, self.line.y = [], []
                 self.band.x, self.band.y = [], []
@@ -105,28 +176,32 @@ class WarChart:
 class ArmyChart:
     """Army maxima of both sides per half-turn, with the Confederate economic-victory line (11.b)."""
 
+    THRESHOLD = "#c62828"
+
     def __init__(self, session: Session) -> None:
         self.session = session
         x = _turn_scale()
         y = bq.LinearScale(min=0.0)
         scales = {"x": x, "y": y}
         self.union = bq.Lines(x=[], y=[], scales=scales, colors=[UNION_BLUE], stroke_width=3, marker="circle",
-                              marker_size=20, labels=["Union maximum"], display_legend=True)
+                              marker_size=20, labels=["Union maximum"])
         self.confederate = bq.Lines(x=[], y=[], scales=scales, colors=[CONFEDERATE_GREY], stroke_width=3,
                                     marker="square", marker_size=20, line_style="dashed",
-                                    labels=["Confederate maximum"], display_legend=True)
-        self.threshold = bq.Lines(x=[], y=[], scales=scales, colors=["#c62828"], stroke_width=2, line_style="dotted",
-                                  labels=["Confederate economic victory at or above (11.b)"], display_legend=True)
+                                    labels=["Confederate maximum"])
+        self.threshold = bq.Lines(x=[], y=[], scales=scales, colors=[self.THRESHOLD], stroke_width=2,
+                                  line_style="dotted", labels=["Confederate economic victory at or above (11.b)"])
         axes = [bq.Axis(scale=x, label="game turn"), bq.Axis(scale=y, side="left", label="army maximum")]
-        self.figure = _figure("Army maxima", [self.union, self.confederate, self.threshold], axes,
-                              legend_location="bottom-left")
-        self.widget = self.figure
+        self.figure = _figure("Army maxima", [self.union, self.confederate, self.threshold], axes)
+        # the legend under the plot: bqplot's box covered half of it
+        self.legend = w.HTML(legend_html([("Union", UNION_BLUE, "solid"), ("Confederate", CONFEDERATE_GREY, "dashed"),
+                                          ("Confederacy wins at or above (11.b)", self.THRESHOLD, "dotted")]))
+        self.widget = w.VBox([self.figure, self.legend])
         session.observe(self._redraw, names=["army_history"])
         self._redraw()
 
     def _redraw(self, change=None) -> None:
         points = self.session.army_history
-        with self.figure.hold_sync():
+        with _synced(self.figure, self.union, self.confederate, self.threshold):
             if not points:
                 for line in (self.union, self.confederate, self.threshold):
                     line.x, line.y = [], []
@@ -147,7 +222,7 @@ def reliability_chart(table) -> bq.Figure:
                         labels=["perfect calibration"], display_legend=True)
     points = bq.Scatter(x=rows[:, 1], y=rows[:, 2], size=rows[:, 0], scales={"x": x, "y": y, "size": size},
                         colors=[UNION_BLUE], default_size=600, labels=["held-out positions"], display_legend=True)
-    axes = [bq.Axis(scale=x, label="predicted Union win probability", tick_format=".0%"),
-            bq.Axis(scale=y, side="left", label="observed Union wins", tick_format=".0%")]
+    axes = [bq.Axis(scale=x, label="predicted Union win probability", tick_format=".0%", tick_values=PERCENT_TICKS),
+            _percent_axis(y, label="observed Union wins")]
     return _figure(f"{table.kind} model: Brier {table.brier:.3f} (base rate {table.base_rate_brier:.3f})",
                    [diagonal, points], axes, legend_location="top-left")

@@ -12,6 +12,8 @@ import ipywidgets as w
 from ahd.core.options import PRESETS
 from ahd.core.scenario import BUILT_IN as BUILT_IN_SCENARIOS
 
+from ahd.core.actions import Roll
+
 from .gestures import action_box
 from .session import PLAYERS, GameFiles, Session
 
@@ -27,6 +29,61 @@ SIDE_BADGE = {
 }
 
 
+DICE_MODES = [("Computer rolls", "auto"), ("Type in my dice", "manual"), ("Type in all dice", "all")]
+LOG_LINES = 300
+
+
+def log_groups(events) -> list[tuple[str, str, list[tuple[str, list[str]]]]]:
+    """The log in reading order: [(turn heading, half-turn heading, [(battle heading or '', lines)])].
+    A battle runs from its "Battle at" line to the line that says who won it."""
+    groups: list[tuple[str, str, list[tuple[str, list[str]]]]] = []
+    turn_heading, in_battle = "", False
+    for event in events:
+        text = str(event)
+        if event.kind == "turn":
+            turn_heading = text.strip("— ") if text.startswith("—") else turn_heading or text
+            if not text.startswith("—"):
+                groups.append((text, "", [("", [])]))
+            in_battle = False
+            continue
+        half = f"{event.side.adjective} half-turn"
+        if not groups or groups[-1][0] != turn_heading or groups[-1][1] != half:
+            groups.append((turn_heading, half, [("", [])]))
+            in_battle = False
+        blocks = groups[-1][2]
+        if event.kind == "battle" and text.startswith("Battle at"):
+            blocks.append((text, []))
+            in_battle = True
+            continue
+        if not in_battle and blocks[-1][0]:
+            blocks.append(("", []))
+        blocks[-1][1].append(text)
+        if event.kind == "battle":  # the result closes the battle
+            in_battle = False
+    return groups
+
+
+def log_html(events) -> str:
+    """The log as HTML, oldest first; the box is scrolled to the newest lines (column-reverse)."""
+    events = list(events)[-LOG_LINES:]
+    parts, last_turn = [], None
+    for turn, half, blocks in log_groups(events):
+        if turn != last_turn:
+            parts.append(f"<div style='font-weight:bold;margin-top:6px;border-bottom:1px solid #ccc'>{escape(turn)}</div>")
+            last_turn = turn
+        if half:
+            parts.append(f"<div style='font-style:italic;margin-top:3px'>{escape(half)}</div>")
+        for battle, lines in blocks:
+            body = "".join(f"<div>{escape(line)}</div>" for line in lines)
+            if battle:
+                parts.append(f"<div class='ahd-log-battle' style='border-left:3px solid #c62828;padding-left:6px;"
+                             f"margin:2px 0 2px 4px'><b>{escape(battle)}</b>{body}</div>")
+            elif body:
+                parts.append(f"<div style='margin-left:4px'>{body}</div>")
+    return ("<div style='height:220px;overflow:auto;display:flex;flex-direction:column-reverse'>"
+            "<div style='font-size:14px;line-height:1.4'>" + "".join(parts) + "</div></div>")
+
+
 def _button(description: str, tooltip: str = "", **kwargs) -> w.Button:
     return w.Button(description=description, tooltip=tooltip or description, style=BIG,
                     layout=w.Layout(width="auto"), **kwargs)
@@ -37,6 +94,7 @@ class Panel:
 
     def __init__(self, session: Session, files: GameFiles | None = None) -> None:
         self.session = session
+        self._drawing = False
         self.header = w.HTML()
         self.prompt = w.HTML()
         self.status = w.HTML()
@@ -52,18 +110,22 @@ class Panel:
                                 "to move (the heuristic bot for a human side)")
         self.undo = _button("Undo", "take back the last decision")
         self.bot_move.on_click(lambda _: session.bot_step())
-        self.bot_half.on_click(lambda _: session.bot_half_turn())
+        self.bot_half.on_click(lambda _: session.bot_half_turn(paced=True))
         self.undo.on_click(lambda _: session.undo())
         # dice
-        self.dice_mode = w.ToggleButtons(options=[("Computer rolls", "auto"), ("Type in real dice", "manual")],
-                                         value=session.dice, style={"button_width": "150px"})
-        self.dice_mode.observe(lambda change: session.set_dice(change["new"]), names="value")
+        self.dice_mode = w.ToggleButtons(options=DICE_MODES, value=self._dice_value(),
+                                         tooltips=["the computer rolls every die",
+                                                   "type in the dice of the sides people play; the computer rolls "
+                                                   "its own", "type in every die, the computer's too"],
+                                         style={"button_width": "150px"})
+        self.dice_mode.observe(self._dice_changed, names="value")
         self.die_buttons = [_button(str(v), f"the die shows {v}") for v in range(1, 7)]
         for value, button in enumerate(self.die_buttons, start=1):
             button.on_click(lambda _, v=value: session.roll(v))
         self.roll_for_me = _button("Roll for me")
         self.roll_for_me.on_click(lambda _: session.roll())
-        self.dice_row = w.HBox(self.die_buttons + [self.roll_for_me])
+        self.dice_row = w.HBox(self.die_buttons + [self.roll_for_me])  # the only die buttons (no Roll in quick)
+        self.busy_note = w.HTML()
         # units of the selected box
         self.units = w.SelectMultiple(options=[], rows=5, description="Units",
                                       style={"description_width": "60px"}, layout=w.Layout(width="98%"))
@@ -87,6 +149,7 @@ class Panel:
         self.to_computer = _button("Save to my computer", "download the game to this computer")
         self.upload = w.FileUpload(accept=".json", multiple=False, description="Open a saved game")
         self.download = w.HTML()
+        self.file_status = w.HTML()  # the result of Save, Load and uploads, next to those controls
         self.save.on_click(self._save)
         self.load.on_click(self._load)
         self.to_computer.on_click(self._offer_download)
@@ -100,11 +163,11 @@ class Panel:
         self.seed = w.IntText(value=1, description="Seed", layout=w.Layout(width="150px"))
         self.new = _button("New game")
         self.new.on_click(self._new_game)
-        # the log
-        self.log = w.HTML(layout=w.Layout(height="220px", overflow="auto", border="1px solid #ccc"))
+        # the log: oldest first, grouped by turn, half-turn and battle; its box opens on the newest lines
+        self.log = w.HTML(layout=w.Layout(border="1px solid #ccc"))
 
         self.widget = w.VBox([
-            self.header, self.prompt, self.status,
+            self.header, self.prompt, self.busy_note, self.status,
             w.HBox([self.union_player, self.confederate_player]),
             w.HBox([self.undo, self.bot_move, self.bot_half]),
             self.dice_mode, self.dice_row,
@@ -113,13 +176,14 @@ class Panel:
             w.Box(self.quick, layout=w.Layout(display="flex", flex_flow="row wrap")),
             w.HTML("<span style='font-size:14px'>All legal actions (selecting one shows its battle odds):</span>"),
             self.actions, self.play_selected,
-            w.HTML("<b style='font-size:15px'>Game log</b> (newest first)"), self.log,
+            w.HTML("<b style='font-size:15px'>Game log</b> (oldest first; scroll up for earlier turns)"), self.log,
             w.HTML("<b style='font-size:15px'>Files and new games</b>"),
-            self.server_files, w.HBox([self.to_computer, self.upload]), self.download,
+            self.server_files, w.HBox([self.to_computer, self.upload]), self.file_status, self.download,
             w.HBox([self.scenario, self.preset]), w.HBox([self.seed, self.new]),
         ], layout=w.Layout(width="100%"))
         session.observe(self._redraw, names=["version"])
         session.observe(self._show_status, names=["status", "status_kind"])
+        session.observe(self._show_busy, names=["busy", "playing"])
         self.files = files if files is not None else GameFiles.from_environment()
         self._redraw()
 
@@ -137,11 +201,27 @@ class Panel:
                                   if files.on_server else "")
 
     # ------------------------------------------------------------ callbacks
+    def _dice_value(self) -> str:
+        s = self.session
+        return "auto" if s.game.dice != "manual" else "all" if s.typed_dice == "all" else "manual"
+
+    def _dice_changed(self, change) -> None:
+        if change["new"] != self._dice_value():
+            self.session.set_dice(change["new"])
+
+    def _file_feedback(self) -> None:
+        """The result of a file gesture, shown next to the file controls (the top status line is far up)."""
+        s = self.session
+        colour = {"info": "#1b5e20", "refused": "#b71c1c", "error": "#b71c1c"}[s.status_kind]
+        self.file_status.value = f"<div style='font-size:15px;color:{colour}'>{escape(s.status)}</div>"
+
     def _players_changed(self, change=None) -> None:
         self.session.set_players(self.union_player.value, self.confederate_player.value)
         self.session.refresh()
 
     def _units_changed(self, change) -> None:
+        if self._drawing:  # the panel follows the session: not a gesture
+            return
         wanted = set(change["new"])
         current = set(self.session.selected_units)
         for unit in sorted(wanted ^ current):
@@ -165,12 +245,14 @@ class Panel:
         if not self.files.on_server:  # never a server path in classroom mode, even if the button were shown
             return self._offer_download()
         self.session.save_to(self.files, self.filename.value)
+        self._file_feedback()
         if self.session.status_kind == "info":
             self._offer_download(name=PurePosixPath(self.filename.value.replace("\\", "/")).name)
 
     def _load(self, _=None) -> None:
         if self.files.on_server:
             self.session.load_from(self.files, self.filename.value)
+            self._file_feedback()
 
     def _offer_download(self, _=None, name: str | None = None) -> None:
         """A link that downloads the game to the player's computer (nothing is written on the server)."""
@@ -186,6 +268,7 @@ class Panel:
         if files:
             item = files[0] if isinstance(files, (list, tuple)) else next(iter(files.values()))
             self.session.load(bytes(item["content"]))  # a bad file: the loader's message, nothing changed
+            self._file_feedback()
             self.upload.value = ()  # so that the same file can be chosen again
 
     def _new_game(self, _=None) -> None:
@@ -197,7 +280,28 @@ class Panel:
         colour = {"info": "#1b5e20", "refused": "#b71c1c", "error": "#b71c1c"}[s.status_kind]
         self.status.value = f"<div style='font-size:15px;color:{colour};min-height:22px'>{escape(s.status)}</div>"
 
+    def _show_busy(self, change=None) -> None:
+        """While the computer plays: say so, and disable every control that would act on the game."""
+        s = self.session
+        self.busy_note.value = ("" if not s.busy else
+                                "<div style='font-size:16px;background:#fff3c4;border:1px solid #b8860b;padding:4px'>"
+                                f"⏳ The computer is playing for the {escape(s.playing)} side…</div>")
+        for control in self.game_controls():
+            control.disabled = s.busy
+
+    def game_controls(self) -> list[w.Widget]:
+        """The controls that act on the game (disabled while the computer plays)."""
+        return [*self.quick, self.actions, self.play_selected, self.units, self.undo, self.bot_move, self.bot_half,
+                *self.die_buttons, self.roll_for_me, self.dice_mode, self.union_player, self.confederate_player]
+
     def _redraw(self, change=None) -> None:
+        self._drawing = True
+        try:
+            self._draw()
+        finally:
+            self._drawing = False
+
+    def _draw(self) -> None:
         s = self.session
         game = s.game
         with self.widget.hold_sync():
@@ -214,8 +318,8 @@ class Panel:
             self.dice_row.layout.display = "flex" if chance and game.dice == "manual" else "none"
             bot_to_move = s.side_to_move in ("union", "confederate") and s.player_of(s.side_to_move) != "human"
             self.bot_move.layout.display = "" if bot_to_move else "none"
-            if self.dice_mode.value != game.dice:
-                self.dice_mode.value = game.dice
+            if self.dice_mode.value != self._dice_value():
+                self.dice_mode.value = self._dice_value()
             # units of the selected box (for marches)
             if s.selected and s.decision in ("movement", "march"):
                 units = [u for u in game.units_in(s.selected, game.phasing)]
@@ -226,13 +330,14 @@ class Panel:
             else:
                 self.units.options = []
                 self.units.layout.display = "none"
-            # quick buttons: the selected box's actions, else the actions the map cannot show
+            # quick buttons: the selected box's actions, else the actions the map cannot show (dice: the die row)
             legal = s.legal_actions
             if s.selected:
                 wanted = [i for i, a in enumerate(legal) if a in s.actions_at(s.selected)]
                 wanted += [i for i, a in enumerate(legal) if action_box(game, a) is None]
             else:
                 wanted = [i for i, a in enumerate(legal) if action_box(game, a) is None]
+            wanted = [i for i in wanted if not isinstance(legal[i], Roll)]
             for button, index in zip(self.quick, wanted + [None] * QUICK_BUTTONS):
                 button.action_index = index
                 if index is None:
@@ -242,5 +347,4 @@ class Panel:
                     button.tooltip = s.legal[index]
                     button.layout.display = ""
             self.actions.options = [(text, i) for i, text in enumerate(s.legal)]
-            self.log.value = ("<div style='font-size:14px;line-height:1.4'>"
-                              + "<br>".join(escape(line) for line in reversed(s.log_lines[-200:])) + "</div>")
+            self.log.value = log_html(game.log)

@@ -6,6 +6,7 @@ caught by :func:`guarded`, shown in ``status`` and logged; the session keeps wor
 """
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import os
@@ -16,14 +17,14 @@ from traitlets import Bool, Dict, HasTraits, Int, List, Unicode
 
 import ahd
 from ahd import Game
-from ahd.core.actions import Action, Invade, Move, NavalMove
+from ahd.core.actions import Action, Invade, Move, NavalMove, Recruit, Roll
 from ahd.bots import make_bot
 from ahd.core.errors import AhdError, IllegalActionError
 from ahd.odds import BattleOdds, not_modelled, odds_for, war_odds
 from ahd.core.replay import Replay
 from ahd.core.sides import CHANCE, Side
 
-from .gestures import Plan, action_box, plan_for, refusal_for
+from .gestures import Plan, action_box, die_owner, plain_refusal, plan_for, recruitment_end_reason, refusal_for
 
 log = logging.getLogger("widgets")
 
@@ -50,19 +51,36 @@ PROMPTS = {
 }
 
 
+#: Gestures refused while the computer plays (``Session.busy``): the human's next click must not land in its move.
+WAIT_FOR_COMPUTER = {"click_box", "toggle_unit", "act", "act_index", "roll", "set_dice", "undo", "bot_step",
+                     "bot_half_turn"}
+
+
 def guarded(method: Callable) -> Callable:
-    """Run a gesture; a refused action or any error goes to ``status`` and the log, never lost."""
+    """Run a gesture; a refused action or any error goes to ``status`` and the log, never lost. A gesture
+    that succeeds without saying anything clears the status line, so an old refusal never stays on screen."""
 
     @functools.wraps(method)
     def wrapper(self: "Session", *args: Any, **kwargs: Any) -> Any:
+        said = self._said
         try:
-            return method(self, *args, **kwargs)
+            if self.busy and method.__name__ in WAIT_FOR_COMPUTER:
+                raise IllegalActionError("3.a", f"the computer is playing for the {self.playing} side: "
+                                                f"wait until it has finished")
+            result = method(self, *args, **kwargs)
+            if self._said == said and self.status:
+                self._inform("")
+            return result
         except IllegalActionError as exc:
+            exc = plain_refusal(exc)
+            self._said += 1
             self.status, self.status_kind, self.status_rule = f"Not allowed: {exc}", "refused", exc.rule
         except AhdError as exc:
+            self._said += 1
             self.status, self.status_kind, self.status_rule = f"Cannot do that: {exc}", "refused", ""
         except Exception as exc:  # a bug: show it, log it, keep the session alive
             log.exception("error in %s", method.__name__)
+            self._said += 1
             self.status = f"Error in {method.__name__}: {type(exc).__name__}: {exc}"
             self.status_kind, self.status_rule = "error", ""
         return None
@@ -117,24 +135,44 @@ class Session(HasTraits):
     selected_units = List(Unicode())
     destinations = List(Unicode(), help="boxes a click would act on now")
     hovered = Unicode("")
+    hover_role = Unicode("", help="""What a click on the hovered box would do, for the map's hover ring (it must never
+        look like the lit ring of `destinations`, the legal targets):
+        ''  no box is hovered;
+        'act'     the box is lit: a click plays its action (draw the hover ring over the lit ring, e.g. thicker);
+        'select'  a click selects this box (one of your boxes to march from);
+        'none'    a click there would be refused: draw a plain thin outline, never the lit colour.""")
     info = Dict(help="box_summary of the hovered or selected box")
     # feedback
     status = Unicode()
     status_rule = Unicode()
     status_kind = Unicode("info", help="'info', 'refused' or 'error'")
-    busy = Bool(False)
+    busy = Bool(False, help="True while the computer plays its decisions one by one, `pace` seconds apart: "
+                            "gestures are refused meanwhile and the panel's controls are disabled")
+    playing = Unicode("", help="while busy: the side the computer is playing for, e.g. 'Confederate'")
+    typed_dice = Unicode("mine", help="with typed-in dice (dice == 'manual'): 'mine', only the dice of the sides "
+                                      "people play (the computer rolls its own), or 'all'")
     # charts
     considered = Unicode("", help="the action whose odds are shown")
-    battle_odds = Dict()
+    battle_odds = Dict(help="the considered battle's odds: win chances, expected survivors and, for exact odds, "
+                            "attacker_left / defender_left = [P(0 units left), P(1), ...]")
     war_odds = List(help="[(x, p_union, low, high)] per half-turn")
     army_history = List(help="[(x, union max, confederate max)] per half-turn")
 
     def __init__(self, game: Game | None = None, *, union: str = "human", confederate: str = "human",
-                 bot_seed: int = 1, war_odds: bool = True) -> None:
+                 bot_seed: int = 1, war_odds: bool = True, pace: float = 0.5,
+                 scheduler: Callable[[float, Callable[[], None]], Any] | None = None) -> None:
+        """``pace``: seconds between the computer's decisions when it plays after a gesture (0: all at once).
+        Pacing needs an event loop (a Jupyter kernel has one) or a ``scheduler(delay, callback)``; without
+        either, as in scripts and tests, the computer plays at once."""
         super().__init__()
+        self._said = 0  # bumped whenever the status line is written
         self.game = game if game is not None else ahd.new_game("1861")
         self.bot_seed = bot_seed
         self.show_war_odds = war_odds
+        self.pace = pace
+        self.scheduler = scheduler
+        self._generation = 0  # bumped to cancel the computer's pending steps (new game, load)
+        self._stand_in: tuple[tuple[int, str], Any] | None = None  # (half-turn, bot) playing for a human side
         self._bots: dict[Side, Any] = {}
         self._plan = Plan()
         self._considered: tuple[Game, Action, str] | None = None  # (position, action, its label)
@@ -147,6 +185,7 @@ class Session(HasTraits):
 
     def _inform(self, text: str) -> None:
         """Say what a gesture did, in the status line."""
+        self._said += 1
         self.status, self.status_kind, self.status_rule = text, "info", ""
 
     # ================================================================== reading
@@ -191,8 +230,10 @@ class Session(HasTraits):
         if decision in ("movement", "march") and self._selectable(box_id):
             if self.selected == box_id and decision == "movement":
                 self._select("")
+                self._inform("Nothing selected.")
             else:
                 self._select(box_id)
+                self._inform(self._selection_text())
             self.refresh()
             return
         here = self.actions_at(box_id)
@@ -205,6 +246,31 @@ class Session(HasTraits):
             self.refresh()
             return
         raise refusal_for(game, box_id, self._plan)
+
+    def _movers(self) -> list[str]:
+        """The units a click on a lit box would move now: those picked, else every unit of the plan."""
+        units = {unit for orders in self._plan.orders.values() for unit in orders}
+        return [u.id for u in self.game.units_in(self.selected) if u.id in units]
+
+    def _selection_text(self) -> str:
+        """What a click on a lit box will move, and how to move fewer."""
+        game = self.game
+        name = game.board.name(self.selected)
+        movers = self._movers()
+        if not movers:
+            return f"{name} selected: none of its units can move now."
+        every = len(game.units_in(self.selected, game.phasing))
+        labels = ", ".join(game.unit(u).type.name for u in movers)
+        if self.selected_units:
+            text = f"{len(movers)} of {every} units of {name} picked ({labels}): a click on a lit box moves only them."
+        else:
+            text = (f"{name} selected: a click on a lit box moves all {len(movers)} unit{'s' if len(movers) > 1 else ''}"
+                    f" that can go ({labels}).")
+            if len(movers) > 1:
+                text += " To move fewer, pick them in the panel's Units list first."
+        if len(movers) == every and game.board[self.selected].value_for(game.phasing) > 0 and not self.selected_units:
+            text += f" {name} would be left empty."
+        return text
 
     def _selectable(self, box_id: str) -> bool:
         game = self.game
@@ -236,6 +302,7 @@ class Session(HasTraits):
         units.remove(unit_id) if unit_id in units else units.append(unit_id)
         self.selected_units = units
         self._make_plan()
+        self._inform(self._selection_text())
         self.refresh()
 
     def _order_to(self, box_id: str) -> None:
@@ -263,7 +330,11 @@ class Session(HasTraits):
         if moved == 0:
             self._undo_to(self._marks.pop())
             raise game.why_not(orders[0]) or IllegalActionError("4.b", "no unit could make that move")
-        self._inform(f"Moved {moved} unit{'s' if moved > 1 else ''} to {game.board.name(box_id)}.")
+        origin = self._plan.origin
+        left = len(game.units_in(origin, game.phasing)) if origin else 0
+        self._inform(f"Moved {moved} unit{'s' if moved > 1 else ''} to {game.board.name(box_id)}"
+                     + (f"; {game.board.name(origin)} is now empty." if origin and not left else
+                        f"; {left} stay{'s' if left == 1 else ''} in {game.board.name(origin)}." if origin else "."))
         if game.decision == "march":
             self.selected = game.march_origin
             self.selected_units = []
@@ -275,9 +346,17 @@ class Session(HasTraits):
     def act(self, action: Action) -> None:
         """Hand one action to the engine (refused actions change nothing and are explained)."""
         mark = len(self.game.history)
+        ending = recruitment_end_reason(self.game, action) if isinstance(action, Recruit) else None
+        limit, placed = self.game.state.recruit_limit, self.game.state.recruits_placed + 1
         self.game.apply(action)
         self._marks.append(mark)
-        self._inform(f"Done: {action}")
+        if ending and placed >= limit:
+            self._inform(f"Done: {action}. Recruitment is over: {ending}.")
+        elif ending:
+            self._inform(f"Done: {action}. Recruitment is over after {placed} of the {limit} recruits the die "
+                         f"allowed: {ending}.")
+        else:
+            self._inform(f"Done: {action}")
         self._after_change()
 
     @guarded
@@ -305,7 +384,12 @@ class Session(HasTraits):
 
     @guarded
     def set_dice(self, mode: str) -> None:
-        self.game.dice = mode
+        """'auto' (the computer rolls every die), 'manual' (type in the dice of the sides people play; the
+        computer rolls its own) or 'all' (type in every die, the computer's too)."""
+        if mode not in ("auto", "manual", "all"):
+            raise AhdError(f"unknown dice mode {mode!r}: expected 'auto', 'manual' or 'all'")
+        self.typed_dice = "all" if mode == "all" else "mine"
+        self.game.dice = "auto" if mode == "auto" else "manual"
         self._after_change()
 
     @guarded
@@ -344,38 +428,114 @@ class Session(HasTraits):
 
     @guarded
     def bot_step(self, limit: int = 10_000) -> None:
-        """Let the bots make their decisions until a human must decide (or the game ends)."""
+        """Let the bots make their decisions until a human must decide (or the game ends), at once."""
         self._run_bots(limit)
         self.refresh()
 
     @guarded
-    def bot_half_turn(self) -> None:
-        """Let a bot (the heuristic one if this side is human) play the rest of this half-turn."""
+    def bot_half_turn(self, paced: bool = False) -> None:
+        """Let a bot (the heuristic one if this side is human) play the rest of this half-turn; the bots
+        then answer. ``paced`` (the panel's button): one decision every ``pace`` seconds, if pacing is possible."""
         game = self.game
-        start = (game.state.turn, game.phasing)
         self._marks.append(len(game.history))
-        while not game.is_over and (game.state.turn, game.phasing) == start:
-            player = game.current_player
-            if player == CHANCE:
-                game.roll()
-                continue
-            bot = self._bots.get(player) or make_bot("heuristic", seed=self.bot_seed + 7)
-            game.apply(bot.choose(game))
-        self._inform("The bot played the half-turn.")
+        self._stand_in = (self._key(), make_bot("heuristic", seed=self.bot_seed + 7))
         self._select("")
+        if paced and self._start_computer():
+            return
+        self._run_bots()
+        self._stand_in = None
+        self._inform("The bot played the half-turn.")
         self._after_change()
 
-    def _run_bots(self, limit: int = 10_000) -> int:
+    # ------------------------------------------------------------ the computer's decisions
+    def _computer_choice(self) -> Any:
+        """Who decides now for the computer: a bot, 'roll' (a die it rolls), or None (a person decides)."""
         game = self.game
+        if game.is_over:
+            return None
+        stand_in = self._stand_in[1] if self._stand_in and self._stand_in[0] == self._key() else None
+        player = game.current_player
+        if player == CHANCE:
+            owner = die_owner(game)
+            if stand_in is not None or self.typed_dice != "all" and owner is not None and owner in self._bots:
+                return "roll"
+            return None
+        return self._bots.get(player) or stand_in
+
+    def _computer_step(self) -> bool:
+        """Make the computer's next decision, if it has one; True if it did."""
+        choice = self._computer_choice()
+        if choice is None:
+            return False
+        if choice == "roll":
+            self.game.roll()
+        else:
+            self.game.apply(choice.choose(self.game))
+        self._note_half_turn()
+        return True
+
+    def _run_bots(self, limit: int = 10_000) -> int:
         done = 0
-        while done < limit and not game.is_over:
-            player = game.current_player
-            if player == CHANCE or player not in self._bots:
-                break
-            game.apply(self._bots[player].choose(game))
+        while done < limit and self._computer_step():
             done += 1
-            self._note_half_turn()
         return done
+
+    def _schedule(self) -> Callable[[float, Callable[[], None]], Any] | None:
+        """How to call back later: the given scheduler, else the running event loop (a kernel's), else None."""
+        if self.scheduler is not None:
+            return self.scheduler
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+        return loop.call_later
+
+    def _start_computer(self) -> bool:
+        """Start the computer's paced play if it is to decide and pacing is possible; True if started."""
+        schedule = self._schedule() if self.pace > 0 else None
+        if schedule is None or self._computer_choice() is None:
+            return False
+        self._generation += 1
+        with self.hold_trait_notifications():
+            self.playing = self._deciding_side().adjective
+            self.busy = True
+        self.refresh()
+        generation = self._generation
+        schedule(self.pace, lambda: self._computer_tick(generation))
+        return True
+
+    def _computer_tick(self, generation: int) -> None:
+        """One paced decision of the computer; the next is scheduled, or the human's turn comes back."""
+        if generation != self._generation or not self.busy:
+            return  # cancelled: a new game or a loaded one
+        try:
+            self._computer_step()
+            more = self._computer_choice() is not None
+        except Exception as exc:  # a bug: show it, hand the game back
+            log.exception("error while the computer played")
+            more = False
+            self._said += 1
+            self.status, self.status_kind, self.status_rule = f"Error while the computer played: {exc}", "error", ""
+        if more:
+            self.playing = self._deciding_side().adjective
+            self.refresh()
+            self._schedule()(self.pace, lambda: self._computer_tick(generation))
+            return
+        self._stop_computer()
+        if self.status_kind != "error":
+            self._inform("The computer has played: your turn." if not self.game.is_over else "The game is over.")
+        self._after_change(run_bots=False)
+
+    def _deciding_side(self) -> Side:
+        player = self.game.current_player
+        return (die_owner(self.game) or self.game.phasing) if player == CHANCE else player
+
+    def _stop_computer(self) -> None:
+        self._generation += 1
+        self._stand_in = None
+        with self.hold_trait_notifications():
+            self.busy = False
+            self.playing = ""
 
     # ================================================================== files
     @guarded
@@ -409,6 +569,7 @@ class Session(HasTraits):
         self._load_game(game)
 
     def _load_game(self, game: Game) -> None:
+        self._stop_computer()
         self.game = game
         self._marks = []
         self._select("")
@@ -418,6 +579,7 @@ class Session(HasTraits):
 
     @guarded
     def new_game(self, scenario: str = "1861", options: Any = None, seed: int | None = None) -> None:
+        self._stop_computer()
         self.game = ahd.new_game(scenario, options=options, seed=seed, dice=self.dice)
         self._marks = []
         self._select("")
@@ -428,7 +590,7 @@ class Session(HasTraits):
     # ================================================================== refreshing
     def _after_change(self, run_bots: bool = True) -> None:
         self._considered = None
-        if run_bots:
+        if run_bots and not self._start_computer():
             self._run_bots()
         self._note_half_turn()
         if self.selected and not self._selectable(self.selected) and not self.actions_at(self.selected):
@@ -470,6 +632,9 @@ class Session(HasTraits):
     def hover(self, box_id: str) -> None:
         """The mouse is over ``box_id``: show its state; over a lit destination, the odds of going there."""
         self.hovered = box_id if box_id in self.game.board else ""
+        self.hover_role = ("" if not self.hovered else "act" if self.hovered in self.destinations
+                           else "select" if self.game.decision in ("movement", "march") and self.human_to_move
+                           and not self.busy and self._selectable(self.hovered) else "none")
         focus = self.hovered or self.selected
         self.info = box_summary(self.game, focus) if focus else {}
         if self.hovered in self._plan.orders:
@@ -490,6 +655,8 @@ class Session(HasTraits):
         if game.is_over:
             return f"Game over. {game.outcome}"
         player = game.current_player
+        if self.busy:
+            return f"The computer is playing for the {self.playing} side…"
         if player == CHANCE:
             return f"Roll the die: {game.pending_roll}."
         who = player.adjective
@@ -504,7 +671,10 @@ class Session(HasTraits):
             parts.append(f"march roll {self.game.march_roll}")
         if rolls:
             parts.append(f"last die {rolls[-1].value}")
-        parts.append("dice typed in" if self.game.dice == "manual" else "dice rolled by the computer")
+        if self.game.dice != "manual":
+            parts.append("dice rolled by the computer")
+        else:
+            parts.append("every die typed in" if self.typed_dice == "all" else "your dice typed in")
         return "; ".join(parts)
 
     def _update_battle_odds(self) -> None:
@@ -527,12 +697,14 @@ class Session(HasTraits):
             attacker = position.phasing
         survivors = (result.expected_survivors("attacker"), result.expected_survivors("defender")) if exact else (
             result.expected_survivors["attacker"], result.expected_survivors["defender"])
+        left = {side: _left_distribution(result, side) if exact else [] for side in ("attacker", "defender")}
         self.considered = text
         self.battle_odds = {
             "label": label, "attacker": attacker.value, "defender": attacker.enemy.value,
             "attacker_wins": result.attacker_wins, "defender_wins": result.defender_wins,
             "neither": result.neither, "expected_rounds": result.expected_rounds,
             "attacker_survivors": survivors[0], "defender_survivors": survivors[1],
+            "attacker_left": left["attacker"], "defender_left": left["defender"],
             "method": "exact" if exact else f"simulated ({result.n:,} battles)",
             "not_modelled": not_modelled(game.options, result.method),
         }
@@ -576,6 +748,16 @@ class Session(HasTraits):
             self._timeline[key] = (point.x, point.union_max, point.confederate_max, war)
         if not upto_now:
             self._frozen_timeline = True
+
+
+def _left_distribution(result: BattleOdds, side: str) -> list[float]:
+    """P(k units of ``side`` left at the end), k = 0, 1, ... (from the exact odds' survivor table)."""
+    out: list[float] = []
+    for units, p in result.survivors.get(side, {}).items():
+        while len(out) <= len(units):
+            out.append(0.0)
+        out[len(units)] += p
+    return out
 
 
 def _game_after(replay: Replay, action_index: int) -> Game:
