@@ -22,11 +22,14 @@ from pathlib import Path
 
 import pytest
 
+from widgets import serve
 from widgets.serve import CHROMIUM_ARGS, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "deploy" / "jupyterhub_config.py"
 CHECKOUT_PROXY = ROOT / ".venv" / "node" / "node_modules" / ".bin"
+#: the selected box's mark on the map (as the browser test finds it)
+SELECTED = getattr(serve, "SELECTION_SELECTOR", "path[stroke='#d62728']")
 
 
 def _proxy_path() -> str:
@@ -126,15 +129,13 @@ def test_two_users_each_play_a_march_in_their_own_kernel(hub):
         for user, page in pages.items():
             # the hub starts the user's server, then its start page: voila rendering the app
             page.wait_for_url(re.compile(rf"/user/{user}/voila/render/app\.ipynb"), wait_until="commit", timeout=120_000)
-            page.locator(".leaflet-container").first.wait_for(timeout=120_000)
-            page.get_by_role("button", name="End movement (unused marches lapse)").wait_for(timeout=120_000)
-            page.locator("img.leaflet-image-layer").first.wait_for(state="attached", timeout=60_000)
+            serve.wait_for_app(page, timeout_ms=120_000)  # map, charts, the panel's buttons, the boxes
         for user, page in pages.items():
             try:
                 page.get_by_role("button", name="New game").click()
                 page.get_by_text("New 1861 game.").wait_for(timeout=30_000)
                 page.mouse.click(*box_on_screen(page, "harpers_ferry"))
-                page.locator("path[stroke='#d62728']").first.wait_for(state="attached", timeout=30_000)
+                page.locator(SELECTED).first.wait_for(state="attached", timeout=30_000)
                 page.mouse.click(*box_on_screen(page, "baltimore"))
                 page.get_by_text("Harper's Ferry → Baltimore", exact=False).first.wait_for(timeout=30_000)
             except playwright.Error:
