@@ -1,0 +1,276 @@
+""""Play a classmate": the app's section that creates, joins and resumes a game kept in the classroom's
+game store (:mod:`widgets.store`), and keeps the page in step with the classmate's moves.
+
+- **Create**: a name, a side, a scenario, the dice (rolled by the computer, or typed in if both agree)
+  → a game in the store, its 6-character join code and a QR code of the join link.
+- **Join**: the classmate types the code (or opens the join link: ``?join=CODE``) and takes the other side.
+- **Come back**: each player gets a personal link (``?player=CODE``) and code; opening it (next lesson,
+  after a server restart) resumes the game where it was.
+
+The session then plays a :class:`widgets.store.SharedGame`: both sides are "human" for the session, the
+store refuses the other side's decisions and lost races with a message, and a poll (an asyncio task on the
+kernel's event loop, every ``interval`` seconds) applies the classmate's new moves and redraws everything.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from html import escape
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlencode
+
+import ipywidgets as w
+
+from ahd.core.errors import AhdError
+from ahd.core.scenario import BUILT_IN as BUILT_IN_SCENARIOS
+
+from .session import Session
+from .store import CLASS_URL_ENV, STORE_ENV, JoinError, MovedFirst, Seat, Store, StoreError, pretty_code
+
+log = logging.getLogger("widgets")
+POLL_SECONDS = 0.4
+
+
+def _link(extra: dict[str, str]) -> str:
+    """The class's join URL (token included) with ``extra`` query arguments; a relative one without it."""
+    base = os.environ.get(CLASS_URL_ENV, "")
+    if not base:
+        return "?" + urlencode(extra)
+    return base + ("&" if "?" in base else "?") + urlencode(extra)
+
+
+def _qr_svg(url: str) -> str:
+    try:
+        import segno
+    except ImportError:  # the app extra brings it; without it, the code and the link are enough
+        return ""
+    return segno.make(url, error="m").svg_inline(scale=3, title="QR code of the join link")
+
+
+class ClassmateSection:
+    """The "Play a classmate" section of one page (``widget``), bound to its :class:`Session`."""
+
+    def __init__(self, session: Session, store: Store | str | Path, *, query: str | None = None,
+                 interval: float = POLL_SECONDS) -> None:
+        self.session = session
+        self.store = store if isinstance(store, Store) else Store(store)
+        self.interval = interval
+        self.seat: Seat | None = None
+        self._task: asyncio.Task | None = None
+        self._seen = -1
+        self._waiting = False
+        style = {"description_width": "70px"}
+        self.name = w.Text(description="Your name", placeholder="e.g. Ann", style=style,
+                           layout=w.Layout(width="260px"))
+        self.side = w.ToggleButtons(options=[("Union", "union"), ("Confederate", "confederate")], value="union",
+                                    style={"button_width": "110px"})
+        self.scenario = w.Dropdown(options=list(BUILT_IN_SCENARIOS), value="1861", description="Scenario",
+                                   style=style, layout=w.Layout(width="200px"))
+        self.dice = w.ToggleButtons(options=[("Computer rolls", "auto"), ("Typed in (both agree)", "manual")],
+                                    value="auto", style={"button_width": "160px"})
+        self.create_button = w.Button(description="Create a game", button_style="primary")
+        self.code = w.Text(description="Code", placeholder="6-letter join code or your personal code",
+                           style=style, layout=w.Layout(width="360px"))
+        self.join_button = w.Button(description="Join")
+        self.resume_button = w.Button(description="Come back to my game")
+        self.create_button.on_click(lambda _: self.create())
+        self.join_button.on_click(lambda _: self.join(self.code.value))
+        self.resume_button.on_click(lambda _: self.resume(self.code.value))
+        self.message = w.HTML()
+        self.lobby = w.VBox([
+            w.HTML("<span style='font-size:14px'>Play against a classmate on another computer: one creates the "
+                   "game and reads out its code, the other types it here.</span>"),
+            self.name,
+            w.HBox([self.side, self.scenario]), self.dice, self.create_button,
+            w.HBox([self.code, self.join_button]), self.resume_button])
+        self.info = w.HTML()
+        self.leave_button = w.Button(description="Leave this game (it stays stored)")
+        self.leave_button.on_click(lambda _: self.leave("You left the game; it stays stored: come back with your "
+                                                        "personal link or code."))
+        self.in_game = w.VBox([self.info, self.leave_button], layout=w.Layout(display="none"))
+        inner = w.VBox([self.message, self.lobby, self.in_game], layout=w.Layout(width="100%"))
+        self.widget = w.Accordion(children=[inner], titles=("Play a classmate",), selected_index=None,
+                                  layout=w.Layout(width="100%", flex="0 0 auto"))
+        self.widget.add_class("ahd-classmate")
+        args = parse_qs(os.environ.get("QUERY_STRING", "") if query is None else query)
+        if args.get("player"):
+            self.resume(args["player"][0])
+        elif args.get("join"):
+            self.code.value = args["join"][0]
+            self._say("Type your name and press <b>Join</b> to take the free side of this game.")
+
+    # ------------------------------------------------------------ gestures
+    def create(self) -> None:
+        try:
+            seat = self.store.create(side=self.side.value, name=self.name.value, scenario=self.scenario.value,
+                                     dice=self.dice.value)
+        except AhdError as exc:
+            return self._say(f"Cannot create the game: {escape(str(exc))}", error=True)
+        self._take(seat, f"New {seat.game.scenario.id} game: give your classmate the code {seat.code}.")
+
+    def join(self, code: str) -> None:
+        try:
+            seat = self.store.join(code, self.name.value)
+        except (JoinError, StoreError) as exc:
+            return self._say(f"Cannot join: {escape(str(exc))}.", error=True)
+        self._take(seat, f"You joined {self._opponent(seat)}'s game: you play the {seat.side.adjective} side.")
+
+    def resume(self, token: str) -> None:
+        try:
+            seat = self.store.resume(token)
+        except (JoinError, StoreError) as exc:
+            return self._say(f"Cannot come back to the game: {escape(str(exc))}.", error=True)
+        self._take(seat, f"Welcome back, {seat.name}: your game against {self._opponent(seat)} is where it was "
+                         f"({seat.game.turn}).")
+
+    def leave(self, text: str = "") -> None:
+        self._stop_polling()
+        self.seat = None
+        self.lobby.layout.display = ""
+        self.in_game.layout.display = "none"
+        self._say(escape(text))
+
+    # ------------------------------------------------------------ keeping in step
+    def sync(self) -> int:
+        """Apply the classmate's (or another tab's) new moves to this page; returns how many."""
+        seat = self.seat
+        if seat is None:
+            return 0
+        session = self.session
+        if session.game is not seat.game:  # the player started or loaded another game in the panel
+            self.leave("You are playing another game now; the game with your classmate stays stored: come back "
+                       "with your personal link or code.")
+            return 0
+        try:
+            moves = seat.sync()
+        except StoreError as exc:
+            self._say(escape(str(exc)), error=True)
+            return 0
+        conflict, seat.conflict = seat.conflict, None
+        if self._waiting and seat.opponent:  # the classmate has joined
+            self._waiting = False
+            self._show_game()
+            _redraw(session, f"{seat.opponent} has joined: you play the {seat.side.adjective} side.")
+        if not moves and conflict is None and seat.revision == self._seen:
+            return 0
+        self._seen = seat.revision
+        theirs = [action for action, side in moves if side != seat.side.value]
+        if conflict is not None:
+            text = f"{str(conflict)[0].upper()}{str(conflict)[1:]}."
+        elif theirs:
+            text = (f"{self._opponent(seat)} played: {theirs[-1]}" if len(theirs) == 1 else
+                    f"{self._opponent(seat)} played {len(theirs)} decisions, the last: {theirs[-1]}")
+        elif moves:
+            text = "Your moves from another tab are on the board."
+        else:
+            text = ""
+        _redraw(session, text)
+        self._show_game()
+        return len(moves)
+
+    def start_polling(self) -> bool:
+        """Poll the store on the kernel's event loop (True if a loop runs: a kernel's always does)."""
+        self._stop_polling()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            try:
+                loop = asyncio.get_event_loop()
+            except RuntimeError:
+                return False
+        seat = self.seat
+        self._task = loop.create_task(self._poll(seat))
+        return True
+
+    async def _poll(self, seat: Seat) -> None:
+        while self.seat is seat:
+            await asyncio.sleep(self.interval)
+            if self.seat is not seat:
+                break
+            try:
+                self.sync()
+            except Exception:  # a bug: logged, the poll goes on
+                log.exception("error while polling the game store")
+
+    def _stop_polling(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    # ------------------------------------------------------------ showing
+    def _take(self, seat: Seat, text: str) -> None:
+        self._stop_polling()
+        self.seat = seat
+        self._seen = seat.revision
+        self._waiting = seat.opponent is None
+        _use_game(self.session, seat.game, text)
+        self.lobby.layout.display = "none"
+        self.in_game.layout.display = ""
+        self._say("")
+        self._show_game()
+        self.start_polling()
+
+    def _opponent(self, seat: Seat) -> str:
+        return seat.opponent or "your classmate"
+
+    def _show_game(self) -> None:
+        seat = self.seat
+        if seat is None:
+            return
+        opponent = seat.opponent
+        join = _link({"join": seat.code})
+        mine = _link({"player": seat.token})
+        waiting = "" if opponent else (
+            f"<p style='margin:4px 0'>Waiting for your classmate: they type the code "
+            f"<b id='ahd-join-code' style='font-size:22px;letter-spacing:3px'>{escape(seat.code)}</b> in their "
+            f"&quot;Play a classmate&quot;, or open <a href='{escape(join)}' target='_blank'>the join link</a>.</p>"
+            f"{_qr_svg(join)}")
+        self.info.value = (
+            f"<div style='font-size:14px;line-height:1.4'><b>You</b> ({escape(seat.name)}) play the "
+            f"<b>{seat.side.adjective}</b> side"
+            + (f" against <b>{escape(opponent)}</b>" if opponent else "") +
+            f". Game <span id='ahd-game-code'>{escape(seat.code)}</span>, "
+            f"<span id='ahd-game-seq'>{seat.seq}</span> recorded actions.{waiting}"
+            f"<br>To come back later (next lesson, another computer): your personal code "
+            f"<b id='ahd-player-code'>{escape(pretty_code(seat.token))}</b> or "
+            f"<a id='ahd-player-link' href='{escape(mine)}'>your personal link</a> (bookmark it; keep it to "
+            f"yourself: it plays your side).</div>")
+
+    def _say(self, html: str, error: bool = False) -> None:
+        if html or self.seat is not None:
+            self.widget.selected_index = 0  # open the section: there is something to read
+        colour = "#b71c1c" if error else "#1b5e20"
+        self.message.value = f"<div style='font-size:14px;color:{colour}'>{html}</div>" if html else ""
+
+
+# ---------------------------------------------------------------- the session (widgets.session)
+def _use_game(session: Session, game: Any, text: str) -> None:
+    """The session plays ``game`` from now on: both sides people (the store refuses the other side's
+    decisions), no pending computer moves."""
+    session.set_players("human", "human")
+    session._load_game(game)  # noqa: SLF001 -- the session's own way to take a game (stops the computer)
+    session._inform(text)  # noqa: SLF001
+
+
+def _redraw(session: Session, text: str) -> None:
+    """The game changed outside the session's gestures (a classmate's moves): redraw map, panel, charts."""
+    session._marks = [m for m in session._marks if m <= len(session.game.history)]  # noqa: SLF001
+    session._after_change(run_bots=False)  # noqa: SLF001
+    if text:
+        session._inform(text)  # noqa: SLF001
+
+
+def classmate_section(session: Session) -> w.Widget | None:
+    """The section for the app, or None when no game store is configured (``AHD_STORE``, set by
+    ``house-divided classroom``). A store that cannot be opened is shown as a message."""
+    path = os.environ.get(STORE_ENV, "")
+    if not path:
+        return None
+    try:
+        section = ClassmateSection(session, path)
+    except StoreError as exc:
+        return w.HTML(f"<div style='color:#b71c1c'>Play a classmate is not available: {escape(str(exc))}</div>")
+    session._classmate = section  # noqa: SLF001 -- kept alive with the session
+    return section.widget

@@ -1,0 +1,154 @@
+"""The teacher's view of the class's stored games (Play a classmate), behind the teacher's token:
+
+- ``/teacher?key=…`` lists every game (added to the classroom's teacher page by :func:`games_section`):
+  players, scenario, turn, army maxima, whose move, last activity;
+- ``/teacher/game/ID?key=…`` shows one game read-only: the board as it stands now (``Game._repr_svg_``,
+  drawn on the server: no kernel), the players and the end of the log; ``?format=json`` downloads its record;
+- ``/teacher/records.zip?key=…`` downloads every record (JSON files in one zip).
+
+A student's token is refused (403) on all of them.
+"""
+from __future__ import annotations
+
+import hmac
+import json
+import time
+from html import escape
+from urllib.parse import quote
+
+from jupyter_server.base.handlers import JupyterHandler
+
+from .store import SIDES, Store, StoreError
+
+
+def _when(seconds: float) -> str:
+    ago = time.time() - seconds
+    if ago < 90:
+        return f"{max(0, ago):.0f} s ago"
+    if ago < 5400:
+        return f"{ago / 60:.0f} min ago"
+    return time.strftime("%d %b %H:%M", time.localtime(seconds))
+
+
+def games_section(store: Store, key: str) -> str:
+    """The list of stored games, for the teacher page."""
+    try:
+        games = store.games()
+    except StoreError as exc:
+        return f"<h2>Games against a classmate</h2><p style='color:#b71c1c'>{escape(str(exc))}</p>"
+    k = quote(key)
+    rows = "".join(
+        f"<tr class='ahd-stored-game'><td><a href='/teacher/game/{g.id}?key={k}'>{escape(g.code)}</a></td>"
+        + "".join(f"<td>{escape(g.players.get(side, '—'))}</td>" for side in SIDES)
+        + f"<td>{escape(g.scenario)}</td><td>{escape(g.turn)}</td><td>{g.union_max} / {g.confederate_max}</td>"
+        f"<td>{escape(g.outcome or g.to_move)}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td></tr>"
+        for g in games)
+    return (f"<h2>Games against a classmate</h2><p id='ahd-stored-games'><b>{len(games)}</b> stored game(s) in "
+            f"<code>{escape(str(store.path))}</code>. <a id='ahd-records-zip' href='/teacher/records.zip?key={k}'>"
+            f"Download all records</a> (a zip of JSON game records).</p>"
+            f"<table><tr><th>game</th><th>Union</th><th>Confederate</th><th>scenario</th><th>turn</th>"
+            f"<th>army max U / C</th><th>to move</th><th>actions</th><th>last activity</th></tr>{rows}</table>")
+
+
+class _TeacherOnly(JupyterHandler):
+    def check_xsrf_cookie(self):
+        return None
+
+    def teacher(self) -> str | None:
+        """The teacher's key if given and right; else the 403 page has been sent."""
+        from .classroom import page
+        given = self.get_argument("key", "")
+        expected = self.settings["ahd_state"].options.teacher_token
+        if expected and hmac.compare_digest(given.encode(), expected.encode()) and self.store is not None:
+            return given
+        self.set_status(403)
+        self.finish(page("Teacher page — A House Divided", "<h1>Teacher page</h1><p>This page needs the teacher "
+                         "link printed by <code>house-divided classroom</code> in its terminal.</p>"))
+        return None
+
+    @property
+    def store(self) -> Store | None:
+        return self.settings.get("ahd_store")
+
+
+def _allow(method):
+    try:
+        from jupyter_server.auth.decorator import allow_unauthenticated
+    except ImportError:  # pragma: no cover
+        return method
+    return allow_unauthenticated(method)
+
+
+class GameHandler(_TeacherOnly):
+    """One stored game, read-only: its board now, players, the end of its log; or its record as JSON."""
+
+    @_allow  # the teacher's own token is checked here
+    async def get(self, game_id: str):
+        key = self.teacher()
+        if key is None:
+            return
+        from tornado.ioloop import IOLoop
+
+        from .classroom import page
+        store = self.store
+        try:
+            record = await IOLoop.current().run_in_executor(None, store.record, int(game_id))
+        except StoreError as exc:
+            self.set_status(404)
+            self.finish(page("Game — A House Divided", f"<h1>No such game</h1><p>{escape(str(exc))}</p>"))
+            return
+        self.set_header("Cache-Control", "no-store")
+        if self.get_argument("format", "") == "json":
+            code = store.code_of(int(game_id))
+            self.set_header("Content-Type", "application/json")
+            self.set_header("Content-Disposition", f'attachment; filename="{code}.json"')
+            self.finish(json.dumps(record))
+            return
+
+        def draw():
+            from ahd import Game
+            game = Game.from_dict(record)
+            return game, game._repr_svg_()
+
+        try:
+            game, svg = await IOLoop.current().run_in_executor(None, draw)
+        except Exception as exc:  # a record the engine refuses: said, not raised
+            self.finish(page("Game — A House Divided", f"<h1>Game {escape(game_id)}</h1><p>It cannot be shown: "
+                                                         f"{escape(str(exc))}</p>"))
+            return
+        players = store.players(int(game_id))
+        code = store.code_of(int(game_id))
+        log = "".join(f"<li>{escape(str(event))}</li>" for event in game.log[-40:])
+        who = " vs ".join(f"{escape(players.get(s, '—'))} ({s.capitalize()})" for s in SIDES)
+        state = str(game.outcome) if game.outcome else f"{game.turn}, {game.phasing.adjective} half-turn, " \
+                                                           f"{game.decision}"
+        body = (f"<h1 id='ahd-teacher-game'>Game {escape(code)}</h1><p>{who}<br>{escape(game.scenario.id)}; "
+                f"{escape(state)}; army maxima Union {game.army_max('union')}, Confederate "
+                f"{game.army_max('confederate')}; {len(record['actions'])} recorded actions.</p>"
+                f"<p><a href='?key={quote(key)}&format=json'>Download this record</a> (open it in the app or "
+                f"<code>widgets.ReplayApp</code> to step through it) · <a href='/teacher?key={quote(key)}'>"
+                f"All games</a></p><div style='max-width:100%;overflow:auto'>{svg}</div>"
+                f"<h2>The end of the log</h2><ol start='{max(1, len(game.log) - 39)}'>{log}</ol>"
+                f"<p>Read-only: this page shows the game as it is stored; it refreshes every 10 seconds.</p>")
+        html = page(f"Game {code} — A House Divided", body, refresh=10).replace("max-width: 42em", "max-width: 90em")
+        self.finish(html)
+
+
+class RecordsHandler(_TeacherOnly):
+    """Every stored record, as JSON files in one zip."""
+
+    @_allow  # the teacher's own token is checked here
+    async def get(self):
+        if self.teacher() is None:
+            return
+        from tornado.ioloop import IOLoop
+        data = await IOLoop.current().run_in_executor(None, self.store.records_zip)
+        self.set_header("Content-Type", "application/zip")
+        self.set_header("Content-Disposition",
+                        f'attachment; filename="house-divided-games-{time.strftime("%Y-%m-%d")}.zip"')
+        self.set_header("Cache-Control", "no-store")
+        self.finish(data)
+
+
+def handlers() -> list[tuple[str, type]]:
+    return [(r"/teacher/game/(\d+)/?", GameHandler), (r"/teacher/records\.zip", RecordsHandler)]
