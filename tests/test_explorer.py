@@ -121,3 +121,11 @@ def test_mixed_side_flags_and_impossible_flags_are_refused():
         explorer.set_forces(["FV"] * 9, ["FV"])
     with pytest.raises(ValueError, match="explorer's options"):
         explorer.set_battle(options=["O-3.2"])
+
+
+def test_the_explorer_charts_have_round_ticks_and_no_legend_over_the_bars():
+    explorer = BattleExplorer(["FV"], ["MF"])
+    for figure in (explorer.win_figure, explorer.survivor_figure):
+        percent = [a for a in figure.axes if a.tick_format == ".0%"]
+        assert percent and all(list(a.tick_values) == [0.0, 0.25, 0.5, 0.75, 1.0] for a in percent)
+        assert not any(mark.display_legend for mark in figure.marks)

@@ -215,3 +215,47 @@ def test_leader_split_exercise():
     for unit in ("C-FV-01", "C-FV-02", "C-FV-03"):
         ones.app.session.act(ahd.LeaderPoint("lee", unit))
     assert ones.check().state == "wrong" and "1 + 1 + 1" in ones.check().message
+
+
+# ---------------------------------------------------------------------- issue 14, item 5: exercises in voila
+def test_an_exercise_checks_itself_when_the_game_changes():
+    """No check cell to run (voila hides code): the verdict under the task follows the game."""
+    ex = tutorial.jump_exercise()
+    assert "not done yet" in ex.verdict.value
+    assert ex.widget.children[1] is ex.verdict and ex.app in ex.widget.children
+    bundle = ex._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.widget.model_id
+    ex.app.session.click_box("cincinnati")
+    ex.app.session.click_box("lexington")     # one box short: wrong, and said at once
+    assert "✗" in ex.verdict.value and "Lexington" in ex.verdict.value
+    ex.app.session.undo()
+    assert "not done yet" in ex.verdict.value
+    ex.app.session.act(ahd.BeginMarch("cincinnati"))
+    ex.app.session.act(ahd.Move("U-CV-01", ("cincinnati", "lexington", "london"), ("rail", "road")))
+    assert "✓" in ex.verdict.value
+    assert ex.check().ok                      # and still checkable in code
+
+
+def test_a_question_checks_the_typed_answer():
+    game = ahd.new_game("1861")
+    forts = tutorial.forts_question(game)
+    box = forts.widget
+    assert forts._repr_mimebundle_()["application/vnd.jupyter.widget-view+json"]["model_id"] == box.model_id
+    assert "not done yet" in forts.verdict.value
+    forts.answer.value = "Washington, Richmond"
+    assert "✗" in forts.verdict.value
+    forts.answer.value = "Washington, Richmond, Fort Monroe, Vicksburg"
+    assert "✓" in forts.verdict.value
+    values = tutorial.values_question(game, "evansville")
+    values.widget
+    values.answer.value = "0, 1"
+    assert "✓" in values.verdict.value
+    maximum = tutorial.maximum_question(game, "confederate", ["memphis"], "union")
+    maximum.widget
+    maximum.answer.value = "27"
+    assert "✓" in maximum.verdict.value
+    rules = tutorial.options_question(Options.preset("neutral").with_rule("H-4").with_rule("H-2", False), "x")
+    rules.widget
+    rules.answer.value = "H-1, H-3, H-4, O-2.1, O-2.2"
+    assert "✓" in rules.verdict.value
+    assert tutorial.parse_answer("") is None and tutorial.parse_answer("(2, 0)") == (2, 0)

@@ -24,7 +24,7 @@ from ahd.odds import ATTACKER, DEFENDER, BattleOdds, Fighter, OddsError, Simulat
 from ahd.core.options import SWITCHES, Options
 from ahd.core.units import UNIT_TYPES
 
-from .charts import ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR
+from .charts import ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR, PERCENT_TICKS, legend_html
 
 #: The switches a battle reads (H-1 only concerns reinforcements, which the explorer has none of). H-2
 #: matters only for an effective value of 6 or more, which takes leader points (AO-8.2.2): without them
@@ -79,26 +79,26 @@ class BattleExplorer(w.VBox):
         self.message = w.HTML()
 
         x = bq.OrdinalScale()
-        y = bq.LinearScale(min=0.0, max=1.0)
+        y = bq.LinearScale(min=0.0, max=1.0, allow_padding=False)
         self.win_bars = bq.Bars(x=["Attacker wins", "Defender wins", "Neither"], y=[0.0, 0.0, 0.0],
                                 scales={"x": x, "y": y}, color_mode="element",
                                 colors=[ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR],
                                 label_display=True, label_display_format=".1%")
         self.win_figure = bq.Figure(marks=[self.win_bars], title="Who wins",
                                     axes=[bq.Axis(scale=x), bq.Axis(scale=y, side="left",
-                                                                    tick_format=".0%", num_ticks=5)],
+                                                                    tick_format=".0%", tick_values=PERCENT_TICKS)],
                                     fig_margin=dict(top=40, bottom=40, left=55, right=15),
                                     layout=w.Layout(width="100%", height="260px"))
         sx = bq.OrdinalScale()
-        sy = bq.LinearScale(min=0.0, max=1.0)
+        sy = bq.LinearScale(min=0.0, max=1.0, allow_padding=False)
         self.survivor_bars = bq.Bars(x=[0], y=[[0.0], [0.0]], scales={"x": sx, "y": sy}, type="grouped",
                                      colors=[ATTACKER_COLOUR, DEFENDER_COLOUR], labels=["attacker", "defender"],
-                                     display_legend=True)
+)
         self.survivor_figure = bq.Figure(
             marks=[self.survivor_bars], title="Units left at the end",
             axes=[bq.Axis(scale=sx, label="units left (any strength)"),
-                  bq.Axis(scale=sy, side="left", tick_format=".0%", num_ticks=5)],
-            legend_location="top-right", fig_margin=dict(top=40, bottom=45, left=55, right=15),
+                  bq.Axis(scale=sy, side="left", tick_format=".0%", tick_values=PERCENT_TICKS)],
+            fig_margin=dict(top=40, bottom=45, left=55, right=15),
             layout=w.Layout(width="100%", height="260px"))
 
         for widget in self._controls():
@@ -108,7 +108,10 @@ class BattleExplorer(w.VBox):
         battle_box = w.VBox([w.HTML("<h4>Battle</h4>"), self.round, self.firing,
                              *self.option_boxes.values()])
         charts = w.HBox([w.Box([self.win_figure], layout=w.Layout(width="50%")),
-                         w.Box([self.survivor_figure], layout=w.Layout(width="50%"))])
+                         w.VBox([self.survivor_figure,  # the legend under the plot, where it hides no bar
+                                 w.HTML(legend_html([("attacker", ATTACKER_COLOUR, "box"),
+                                                     ("defender", DEFENDER_COLOUR, "box")]))],
+                                layout=w.Layout(width="50%"))])
         super().__init__([w.HBox([attacker_box, defender_box, battle_box]), self.message, charts])
         self.set_forces(attacker, defender)
 
@@ -245,7 +248,8 @@ class BattleExplorer(w.VBox):
         return units
 
     def _draw(self, odds, note: str) -> None:
-        with self.win_figure.hold_sync(), self.survivor_figure.hold_sync():
+        with self.win_figure.hold_sync(), self.win_bars.hold_sync(), self.survivor_figure.hold_sync(), \
+                self.survivor_bars.hold_sync():
             if odds is None:
                 self.win_bars.y = [0.0, 0.0, 0.0]
                 self.survivor_bars.x, self.survivor_bars.y = [0], [[0.0], [0.0]]

@@ -7,15 +7,23 @@ from ahd.core.positions import position_game
     tutorial.show(game)                 # the playable board (map, panel, charts) on that position
 
     ex = tutorial.jump_exercise()       # a position and a goal
-    ex.app                              # the reader plays on the map ...
-    ex.check()                          # ... and this prints ✓, "not done yet: ..." or "✗ ..."
+    ex                                  # the task, the board and a verdict that follows the play:
+                                        # ✓, "not done yet: ..." or "✗ ..." after every change of the game
+    ex.check()                          # the same verdict, in code
 
-A check never raises when the reader has not acted: it says "not done yet". The goals read the game
-through its public interface only; the engine decides every rule.
+    q = tutorial.forts_question(game)
+    q                                   # a box to type the answer in, checked as it is typed
+    q.check({"Washington", ...})        # or answered in code
+
+The exercises check themselves when the game changes, so they work where code is hidden (voila) as well
+as in Jupyter. A check never raises when the reader has not acted: it says "not done yet". The goals read
+the game through its public interface only; the engine decides every rule.
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
+from html import escape
 from typing import Any, Callable, Iterable
 
 import ipywidgets as w
@@ -181,17 +189,54 @@ class Verdict:
         return str(self)
 
 
-class Question:
-    """A question answered in code: ``q.check(answer)``; ``None`` (the notebook's default) is 'not done yet'."""
+def parse_answer(text: str) -> Any:
+    """A typed answer as Python: a literal (``27``, ``(2, 0)``, ``{"Richmond"}``), else the comma-separated
+    words (``Washington, Richmond`` → a list), else the text; empty text is ``None`` (not answered yet)."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        pass
+    if "," in text:
+        return [part.strip() for part in text.split(",") if part.strip()]
+    return text
 
-    def __init__(self, prompt: str, judge: Callable[[Any], Verdict]) -> None:
+
+class Question:
+    """A question: typed into its box when displayed (checked as it is typed), or answered in code with
+    ``q.check(answer)``; ``None`` or an empty answer is 'not done yet'."""
+
+    def __init__(self, prompt: str, judge: Callable[[Any], Verdict], *, placeholder: str = "") -> None:
         self.prompt = prompt
+        self.placeholder = placeholder
         self._judge = judge
+        self._box: w.VBox | None = None
 
     def check(self, answer: Any) -> Verdict:
         if answer is None or (hasattr(answer, "__len__") and not isinstance(answer, str) and len(answer) == 0):
-            return Verdict(NOT_YET, f"set your answer, then run this cell again. {self.prompt}")
+            return Verdict(NOT_YET, f"type your answer in the box. {self.prompt}")
         return self._judge(answer)
+
+    @property
+    def widget(self) -> w.VBox:
+        """The question, a box for the answer and the verdict, updated as the answer is typed."""
+        if self._box is None:
+            self.answer = w.Text(placeholder=self.placeholder, continuous_update=True,
+                                 layout=w.Layout(width="420px"), style={"font_size": "15px"})
+            self.verdict = w.HTML()
+            self.answer.observe(self._judge_typed, names="value")
+            self._judge_typed()
+            self._box = w.VBox([w.HTML(f"<div style='font-size:15px'><b>{escape(self.prompt)}</b></div>"),
+                                self.answer, self.verdict])
+        return self._box
+
+    def _judge_typed(self, change=None) -> None:
+        self.verdict.value = self.check(parse_answer(self.answer.value))._repr_html_()
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
 
 
 class Exercise:
@@ -204,6 +249,12 @@ class Exercise:
         self.start = len(game.history)  # recorded actions before the reader's first
         self.app = show(game, full=full)
         self._goal = goal
+        # the verdict follows the game: no check cell to run (voila hides code)
+        self.verdict = w.HTML()
+        self.app.session.observe(self._show_verdict, names=["version"])
+        self._show_verdict()
+        self.widget = w.VBox([w.HTML(f"<div style='font-size:16px'><b>{escape(title)}.</b> {escape(task)}</div>"),
+                              self.verdict, self.app])
 
     @property
     def game(self) -> Game:
@@ -212,6 +263,16 @@ class Exercise:
     def check(self) -> Verdict:
         """Judge the reader's play so far (never raises)."""
         return self._goal(self.game, self.start)
+
+    def _show_verdict(self, change=None) -> None:
+        try:
+            verdict = self.check()
+        except Exception as exc:  # a goal that cannot read a strange position: say so, never break the app
+            verdict = Verdict(NOT_YET, f"cannot judge this position ({type(exc).__name__}); undo and try again.")
+        self.verdict.value = verdict._repr_html_()
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
 
 
 def _reader_actions(game: Game, start: int) -> list:
@@ -255,7 +316,8 @@ def forts_question(game: Game) -> Question:
             parts.append(f"{len(missing)} fort(s) missing")
         return Verdict(WRONG, "; ".join(parts) + ". Look for the ★ on the map.")
 
-    return Question("Which boxes are permanent forts?", judge)
+    return Question("Which boxes are permanent forts?", judge,
+                    placeholder="box names separated by commas, e.g. Washington, Richmond")
 
 
 def values_question(game: Game, box_id: str) -> Question:
@@ -275,7 +337,8 @@ def values_question(game: Game, box_id: str) -> Question:
             return Verdict(WRONG, "the right numbers in the wrong order: the Union (blue) value comes first.")
         return Verdict(WRONG, f"hover over {box.name} on the map and read its blue and red numbers.")
 
-    return Question(f"What are {box.name}'s recruiting values?", judge)
+    return Question(f"What are {box.name}'s recruiting values?", judge,
+                    placeholder="two numbers, Union first, e.g. 2, 0")
 
 
 def maximum_question(game: Game, side: Side | str, captured: Iterable[str], by: Side | str) -> Question:
@@ -300,7 +363,7 @@ def maximum_question(game: Game, side: Side | str, captured: Iterable[str], by: 
                               f"{names} on the map.")
 
     return Question(f"What is the {side.adjective} army maximum if the {by.adjective} side controls "
-                    f"{', '.join(board.name(b) for b in captured)}?", judge)
+                    f"{', '.join(board.name(b) for b in captured)}?", judge, placeholder="a whole number")
 
 
 # =========================================================================== 02 movement
@@ -431,7 +494,7 @@ def options_question(expected: Options, prompt: str) -> Question:
             [f"turn off {', '.join(extra)}"] if extra else [])
         return Verdict(WRONG, "; ".join(parts) + ".")
 
-    return Question(prompt, judge)
+    return Question(prompt, judge, placeholder="a preset name, or rule IDs separated by commas")
 
 
 # =========================================================================== 07 advanced
