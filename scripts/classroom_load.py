@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
 import subprocess
@@ -31,12 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.async_api import async_playwright  # noqa: E402
 
-import ahd  # noqa: E402
 from widgets import serve  # noqa: E402
-from widgets.layers import HEIGHT, WIDTH, to_svg_xy  # noqa: E402
 
-BOARD = ahd.default_board()
-SELECTED = "document.querySelector(\"path[stroke='#d62728']\") !== null"
+SELECTED = f"document.querySelector({json.dumps(serve.SELECTION_SELECTOR)}) !== null"
 CULLED = "Culling '"  # the culler's log line for each kernel it ends
 RECORD = "() => {{ if ({cond}) {{ window.__ahdT1 = performance.now(); return true; }} return false; }}"
 
@@ -57,10 +55,10 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def box_on_screen(page, box_id: str) -> tuple[float, float]:
-    image = await page.locator("img.leaflet-image-layer").first.bounding_box()
-    box = BOARD[box_id]
-    x, y = to_svg_xy(box.lat, box.lon)
-    return image["x"] + x / WIDTH * image["width"], image["y"] + y / HEIGHT * image["height"]
+    card = page.locator(f'[data-box="{box_id}"]')
+    if await card.count():
+        return serve.box_point(await card.first.bounding_box(), None, box_id)
+    return serve.box_point(None, await page.locator("img.leaflet-image-layer").first.bounding_box(), box_id)
 
 
 async def student(p, index: int, server, args, results: dict, closed_at: list[float]) -> None:
@@ -81,7 +79,8 @@ async def student(p, index: int, server, args, results: dict, closed_at: list[fl
         await page.locator(".leaflet-container").first.wait_for(timeout=timeout_ms)
         await page.locator(".bqplot").first.wait_for(timeout=timeout_ms)
         await page.get_by_role("button", name="End movement (unused marches lapse)").wait_for(timeout=timeout_ms)
-        await page.locator("img.leaflet-image-layer").first.wait_for(state="attached", timeout=timeout_ms)
+        await page.locator("[data-box], img.leaflet-image-layer").first.wait_for(state="attached",
+                                                                                 timeout=timeout_ms)
         record["render_s"] = time.monotonic() - started
         record["rendered"] = True
     except Exception as exc:  # a blank (or broken) page

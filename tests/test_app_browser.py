@@ -20,7 +20,6 @@ import pytest
 playwright = pytest.importorskip("playwright.sync_api")
 
 from widgets import serve  # noqa: E402
-from widgets.layers import HEIGHT, WIDTH, to_svg_xy  # noqa: E402
 
 import ahd  # noqa: E402
 
@@ -35,13 +34,7 @@ def chromium() -> str:
     return path
 
 
-def box_on_screen(page, box_id: str) -> tuple[float, float]:
-    """Where a box is drawn in the page: read off the labels image, which leaflet stretches over BOUNDS
-    (so this holds whatever the map's pan, zoom or size)."""
-    image = page.locator("img.leaflet-image-layer").first.bounding_box()
-    box = BOARD[box_id]
-    x, y = to_svg_xy(box.lat, box.lon)
-    return image["x"] + x / WIDTH * image["width"], image["y"] + y / HEIGHT * image["height"]
+box_on_screen = serve.box_on_screen  # where a box is drawn in the page, whatever the pan, zoom or size
 
 
 def open_tree_page(page, server, attempts: int = 2, timeout_ms: int = 45_000) -> int:
@@ -124,17 +117,18 @@ def test_the_app_in_a_real_browser(server, tmp_path):
         # start a game
         page.get_by_role("button", name="New game").click()
         page.get_by_text("New 1861 game.").wait_for(timeout=30_000)
-        overlay = page.locator("img.leaflet-image-layer").first
-        labels_before = overlay.get_attribute("src")
+        # what the map shows of Baltimore: its card's text (or, on the older map, the labels image)
+        shown = ("() => { const card = document.querySelector('[data-box=\"baltimore\"]');"
+                 " return card ? card.innerText : document.querySelector('img.leaflet-image-layer').src; }")
+        labels_before = page.evaluate(shown)
 
         # a march by clicking on the map: Harper's Ferry, then Baltimore
         page.mouse.click(*box_on_screen(page, "harpers_ferry"))
-        page.locator("path[stroke='#d62728']").first.wait_for(state="attached", timeout=30_000)
+        page.locator(serve.SELECTION_SELECTOR).first.wait_for(state="attached", timeout=30_000)
         page.mouse.click(*box_on_screen(page, "baltimore"))
-        page.get_by_text("Moved 1 unit to Baltimore.").wait_for(timeout=30_000)
+        page.get_by_text("Moved 1 unit to Baltimore").first.wait_for(timeout=30_000)
         page.get_by_text("Harper's Ferry → Baltimore", exact=False).first.wait_for(timeout=30_000)
-        page.wait_for_function("(before) => document.querySelector('img.leaflet-image-layer').src !== before",
-                               arg=labels_before, timeout=30_000)
+        page.wait_for_function(f"(before) => ({shown})() !== before", arg=labels_before, timeout=30_000)
 
         # a considered attack: select St. Louis, hover over Jefferson City (Confederate militia)
         title = page.locator(".bqplot text.mainheading").first

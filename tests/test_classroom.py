@@ -19,11 +19,8 @@ import pytest
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-import ahd  # noqa: E402
 from widgets import serve  # noqa: E402
-from widgets.layers import HEIGHT, WIDTH, to_svg_xy  # noqa: E402
 
-BOARD = ahd.default_board()
 STUDENTS = 2
 CULL = "8,2"  # a kernel with no page connected is ended after 8 s idle; the culler looks every 2 s
 
@@ -44,13 +41,6 @@ def request(server, method: str, path: str, *, headers: dict | None = None, body
         return response.status, response.read().decode(errors="replace")
     finally:
         connection.close()
-
-
-def box_on_screen(page, box_id: str) -> tuple[float, float]:
-    image = page.locator("img.leaflet-image-layer").first.bounding_box()
-    box = BOARD[box_id]
-    x, y = to_svg_xy(box.lat, box.lon)
-    return image["x"] + x / WIDTH * image["width"], image["y"] + y / HEIGHT * image["height"]
 
 
 def leave(page) -> None:
@@ -120,10 +110,10 @@ def test_a_class_in_the_browser(server):
         # a march by clicks: Harper's Ferry, then Baltimore
         page1.get_by_role("button", name="New game").click()
         page1.get_by_text("New 1861 game.").wait_for(timeout=30_000)
-        page1.mouse.click(*box_on_screen(page1, "harpers_ferry"))
-        page1.locator("path[stroke='#d62728']").first.wait_for(state="attached", timeout=30_000)
-        page1.mouse.click(*box_on_screen(page1, "baltimore"))
-        page1.get_by_text("Moved 1 unit to Baltimore.").wait_for(timeout=30_000)
+        page1.mouse.click(*serve.box_on_screen(page1, "harpers_ferry"))
+        page1.locator(serve.SELECTION_SELECTOR).first.wait_for(state="attached", timeout=30_000)
+        page1.mouse.click(*serve.box_on_screen(page1, "baltimore"))
+        page1.get_by_text("Moved 1 unit to Baltimore").first.wait_for(timeout=30_000)
         # saving is by download only: no file box, no server Save/Load
         assert page1.get_by_role("button", name="Save to my computer").is_visible()
         assert page1.get_by_role("button", name="Load", exact=True).count() == 0 or \
