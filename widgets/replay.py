@@ -11,6 +11,7 @@ from ahd.core.replay import Replay
 
 from .charts import ArmyChart, BattleOddsChart, WarChart
 from .mapview import MapView
+from .panel import log_html
 from .session import Session
 
 
@@ -38,7 +39,7 @@ class ReplayApp(w.VBox):
         self.last.on_click(lambda _: self.go(len(self.replay)))
         self.slider.observe(lambda change: self._show(change["new"]), names="value")
         self.caption = w.HTML()
-        self.log_view = w.HTML(layout=w.Layout(height="300px", overflow="auto", border="1px solid #ccc"))
+        self.log_view = w.HTML(layout=w.Layout(border="1px solid #ccc"))  # oldest first, as in the panel
         controls = w.HBox([self.first, self.back, self.play, self.forward, self.last, self.slider])
         top = w.HBox([w.Box([self.map_view.widget], layout=w.Layout(width="62%")),
                       w.VBox([self.caption, self.log_view], layout=w.Layout(width="38%", padding="0 0 0 8px"))],
@@ -58,5 +59,4 @@ class ReplayApp(w.VBox):
         session.refresh()
         self.caption.value = (f"<div style='font-size:16px'><b>{session.turn_text}</b>, decision {decision} of "
                               f"{len(self.replay)}<br>{session.prompt}</div>")
-        self.log_view.value = ("<div style='font-size:14px'>"
-                          + "<br>".join(reversed(session.log_lines[-200:])) + "</div>")
+        self.log_view.value = log_html(game.log)
