@@ -1,0 +1,268 @@
+"""The game store of Play a classmate (widgets/store.py), without a browser: codes, submits checked by the
+engine, races, damaged and newer files, many players at once, and a writer killed mid-turn."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import ahd
+from ahd import Game
+from ahd.core.errors import AhdError, IllegalActionError
+from widgets.store import (JoinError, MovedFirst, Store, StoreError, deciding_side, normalise_code, store_path)
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+LOAD_SECONDS = float(os.environ.get("AHD_STORE_LOAD_SECONDS", "20"))
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(store_path(tmp_path), check=True)
+    yield s
+    s.close()
+
+
+def play(seats, moves: int, rng: random.Random) -> int:
+    """Random legal decisions, each made by the seat whose side decides; returns how many were made."""
+    made = 0
+    for _ in range(moves):
+        for seat in seats:
+            seat.sync()
+        game = seats[0].game
+        if game.is_over:
+            break
+        seat = next(s for s in seats if s.side is deciding_side(game))
+        seat.game.apply(rng.choice(seat.game.legal_actions()))
+        made += 1
+    for seat in seats:
+        seat.sync()
+    return made
+
+
+def test_create_join_wrong_or_expired_code_and_come_back(store):
+    now = time.time()
+    ann = store.create(side="confederate", name="Ann", scenario="short", seed=7, now=now)
+    assert len(ann.code) == 6 and set(ann.code) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+    assert ann.opponent is None and ann.side.value == "confederate"
+    with pytest.raises(JoinError, match="no game has the code"):
+        store.join("QQQQQQ", "Bob")
+    with pytest.raises(JoinError, match="expired"):
+        store.join(ann.code, "Bob", now=now + 25 * 3600)
+    bob = store.join(f" {ann.code[:3].lower()}-{ann.code[3:]} ", "Bob", now=now + 60)  # as typed: case, dash
+    assert bob.side.value == "union" and bob.opponent == "Ann" and ann.opponent == "Bob"
+    with pytest.raises(JoinError, match="already has two players"):
+        store.join(ann.code, "Cid")
+    with pytest.raises(JoinError, match="no game on this server belongs to that personal code"):
+        store.resume("ABCDE-FGHJK")
+    assert store.players(ann.game_id) == {"confederate": "Ann", "union": "Bob"}
+    # the tokens are kept as hashes only
+    raw = store._read("SELECT token_hash FROM players")
+    assert all(len(h) == 64 and normalise_code(ann.token) not in h for (h,) in raw)
+    # come back (another page, another day): the same game, the same side
+    play([ann, bob], 30, random.Random(1))
+    again = store.resume(ann.token.lower())
+    assert again.side.value == "confederate" and again.seq == ann.seq
+    assert again.game.to_dict() == ann.game.to_dict()
+
+
+def test_moves_are_checked_by_the_engine_before_they_are_stored_and_replay(store):
+    ann = store.create(side="union", name="Ann", seed=3)
+    bob = store.join(ann.code, "Bob")
+    assert play([ann, bob], 400, random.Random(5)) > 100
+    record = store.record(ann.game_id)
+    assert record == ann.game.to_dict() == bob.game.to_dict()
+    replayed = Game.from_dict(json.loads(json.dumps(record)))
+    assert replayed.to_dict() == record and str(replayed.state.turn) == str(ann.game.state.turn)
+    count = store.count(ann.game_id)
+    # the other side's decision is refused before the store is touched
+    deciding, other = (ann, bob) if deciding_side(ann.game) is ann.side else (bob, ann)
+    with pytest.raises(IllegalActionError, match="you play the"):
+        other.game.apply(deciding.game.legal_actions()[0])
+    # an illegal action is refused by the engine: nothing stored, nothing changed
+    with pytest.raises(IllegalActionError):
+        deciding.game.apply(ahd.BeginMarch("no_such_box"))
+    # no take-backs and no change of dice in a shared game
+    with pytest.raises(AhdError, match="cannot be taken back"):
+        deciding.game.undo()
+    with pytest.raises(AhdError, match="agreed when it was created"):
+        deciding.game.dice = "manual"
+    assert store.count(ann.game_id) == count and deciding.seq == count
+    # the teacher's summary follows the game
+    row = next(r for r in store.games() if r.id == ann.game_id)
+    assert row.seq == count and row.turn == str(ann.game.turn) and row.players == {"union": "Ann", "confederate": "Bob"}
+    assert (row.union_max, row.confederate_max) == (ann.game.army_max("union"), ann.game.army_max("confederate"))
+
+
+def test_typed_in_dice_are_rolled_by_their_owner(store):
+    ann = store.create(side="union", name="Ann", dice="manual", seed=2)
+    bob = store.join(ann.code, "Bob")
+    rng = random.Random(3)
+    rolled = 0
+    for _ in range(200):
+        ann.sync(), bob.sync()
+        game = ann.game
+        seat = ann if deciding_side(game) is ann.side else bob
+        if game.current_player == "chance":
+            seat.game.roll(rng.randint(1, 6))
+            rolled += 1
+        else:
+            seat.game.apply(rng.choice(seat.game.legal_actions()))
+    ann.sync(), bob.sync()
+    assert rolled > 5
+    assert Game.from_dict(store.record(ann.game_id)).to_dict() == ann.game.to_dict() == bob.game.to_dict()
+
+
+def test_two_racing_submits_exactly_one_is_accepted(tmp_path):
+    path = store_path(tmp_path)
+    first = Store(path).create(side="union", name="Ann", seed=11)
+    Store(path).join(first.code, "Bob")
+    results = []
+    for round_ in range(15):
+        # the same player in two tabs (two connections, as two kernels), both at the same position
+        tabs = [Store(path).resume(first.token) for _ in range(2)]
+        if deciding_side(tabs[0].game) is not tabs[0].side:
+            break
+        barrier = threading.Barrier(2)
+        outcome: list[object] = [None, None]
+
+        def go(i):
+            action = tabs[i].game.legal_actions()[i % len(tabs[i].game.legal_actions())]
+            barrier.wait()
+            try:
+                tabs[i].game.apply(action)
+                outcome[i] = "accepted"
+            except MovedFirst as exc:
+                outcome[i] = exc
+
+        threads = [threading.Thread(target=go, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(map(str, outcome)).count("accepted") == 1, outcome
+        loser = next(o for o in outcome if isinstance(o, MovedFirst))
+        assert loser.other_tab and "another tab" in str(loser)
+        # the loser catches up and both tabs hold the store's game
+        for tab in tabs:
+            tab.sync()
+        assert tabs[0].game.to_dict() == tabs[1].game.to_dict() == Store(path).record(first.game_id)
+        results.append(outcome)
+    assert len(results) >= 3
+    store = Store(path)
+    assert Game.from_dict(store.record(first.game_id)).to_dict() == store.record(first.game_id)
+    seqs = [s for s, *_ in store.actions_since(first.game_id, 0)]
+    assert seqs == list(range(len(seqs)))  # one action per number, none missing
+
+
+def test_a_store_refused_with_a_message_naming_the_file(tmp_path):
+    # not a database at all
+    garbage = tmp_path / "garbage" / "games.sqlite3"
+    garbage.parent.mkdir()
+    garbage.write_bytes(b"this is not a database\n" * 100)
+    with pytest.raises(StoreError) as info:
+        Store(garbage, check=True)
+    assert str(garbage) in str(info.value) and "damaged or is not a SQLite file" in str(info.value)
+    # a SQLite file of something else
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE t (x)")
+    with pytest.raises(StoreError, match="not a House Divided game store") as info:
+        Store(other)
+    assert str(other) in str(info.value)
+    # a store from a newer version
+    newer = store_path(tmp_path / "newer")
+    Store(newer).close()
+    with sqlite3.connect(newer) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    with pytest.raises(StoreError, match="newer version") as info:
+        Store(newer)
+    assert str(newer) in str(info.value) and "version 99" in str(info.value)
+    # a damaged store: a page in the middle overwritten
+    damaged = store_path(tmp_path / "damaged")
+    s = Store(damaged)
+    seat = s.create(name="Ann", seed=1)
+    bob = s.join(seat.code, "Bob")
+    play([seat, bob], 150, random.Random(2))
+    s._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    s.close()
+    data = bytearray(damaged.read_bytes())
+    assert len(data) > 3 * 4096
+    data[4096:4096 * 2] = os.urandom(4096)
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(StoreError) as info:
+        Store(damaged, check=True)
+    assert str(damaged) in str(info.value)
+    # the server says so and stops: one line, no traceback
+    result = subprocess.run([sys.executable, "-m", "widgets.cli", "classroom", "--host=127.0.0.1", "--port=1",
+                             f"--data={garbage.parent}"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("error: ") and str(garbage) in result.stderr and "Traceback" not in result.stderr
+
+
+def test_many_players_at_once_lose_and_duplicate_nothing(tmp_path):
+    """20 games, 3 simulated players each (the Union player in two tabs), for AHD_STORE_LOAD_SECONDS (20 s)."""
+    from store_load import run_load
+    figures = run_load(store_path(tmp_path), games=20, seconds=LOAD_SECONDS, poll=0.4, processes=2)
+    print(f"\nFIGURES store load: {json.dumps(figures)}")
+    assert figures["decisions"] > 200
+    assert figures["races_lost"] > 0  # the two tabs did race
+    assert (figures["lost"], figures["duplicated"], figures["mismatched"], figures["unreplayable"]) == (0, 0, 0, 0)
+
+
+WRITER = textwrap.dedent("""
+    import random, sys
+    from widgets.store import Store, deciding_side
+    store = Store(sys.argv[1])
+    seats = [store.resume(sys.argv[2]), store.resume(sys.argv[3])]
+    rng = random.Random(4)
+    while True:
+        game = seats[0].game
+        seats[1].sync(); seats[0].sync()
+        seat = next(s for s in seats if s.side is deciding_side(seats[0].game))
+        start = seat.seq
+        seat.game.apply(rng.choice(seat.game.legal_actions()))
+        import json
+        print("accepted", start, json.dumps(seat.game.record_actions(start)), flush=True)
+""")
+
+
+def test_a_writer_killed_mid_turn_loses_no_accepted_move(tmp_path):
+    path = store_path(tmp_path)
+    store = Store(path)
+    ann = store.create(side="union", name="Ann", seed=21)
+    bob = store.join(ann.code, "Bob")
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path), ann.token, bob.token],
+                              stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    accepted: dict[int, dict] = {}
+    try:
+        for line in writer.stdout:
+            _, start, actions = line.split(" ", 2)
+            for offset, action in enumerate(json.loads(actions)):
+                accepted[int(start) + offset] = action
+            if len(accepted) >= 120 + random.Random().randint(0, 40):
+                break
+    finally:
+        os.kill(writer.pid, signal.SIGKILL)
+        writer.wait()
+    reopened = Store(path, check=True)
+    record = reopened.record(ann.game_id)
+    assert len(record["actions"]) >= len(accepted)
+    for seq, action in accepted.items():
+        assert record["actions"][seq] == action
+    game = Game.from_dict(record)
+    assert not game.is_over
+    # play goes on from where the killed writer was
+    seat = reopened.resume(ann.token if deciding_side(game).value == "union" else bob.token)
+    seat.game.apply(seat.game.legal_actions()[0])
+    assert reopened.count(ann.game_id) > len(record["actions"])
