@@ -174,3 +174,166 @@ def test_no_retreat_after_a_leader_reinforces_alone():
     other = attack()
     other.apply(ahd.Reinforce("C-MF-01"))
     assert_refused(other, ahd.Retreat("lexington"), "5.2.5")
+
+
+# =========================================================================== 1. A-5, 9.b, 5.2.6
+def invasion_of_cavalry_held_baltimore(options=("A-5",)):
+    """Confederate cavalry holds Baltimore (cavalry-held: Baltimore is printed Union); on turn 13
+    the Union rolls a 6 and invades it from Washington: a coastal defence of value 1 meets it."""
+    game = make_game([("union", "MF", "washington", 3), ("confederate", "CV", "baltimore"),
+                      ("confederate", "MF", "atlanta")], turn=12, options=with_rules(*options))
+    assert game.controller("baltimore") is C and "baltimore" in game.state.cavalry_held
+    pass_until(game, lambda g: g.decision == "march_roll" and g.phasing is U)
+    assert game.turn.number == 13 and game.controller("baltimore") is C
+    assert game.army_max(U) == 33                 # Baltimore's 1 is the Confederacy's
+    game.apply(ahd.Roll(6))
+    game.apply(ahd.Invade("U-MF-01", "baltimore"))
+    game.apply(ahd.EndMovement())
+    assert game.battle is not None and game.battle.box == "baltimore"
+    assert any(u.is_coastal for u in game.units_in("baltimore", C)) == ("A-5" in options)
+    return game
+
+
+def baltimore_is_union_again(game):
+    """9.b at once: printed owner, no longer cavalry-held, the Union maximum back to 34."""
+    assert game.controller("baltimore") is U and "baltimore" not in game.state.cavalry_held
+    assert game.army_max(U) == 34
+    assert any("Baltimore reverts to Union control" in e.text and "9.b" in e.text for e in game.log)
+
+
+@pytest.mark.rule("A-5")
+@pytest.mark.rule("9.b")
+@pytest.mark.rule("9.d")
+@pytest.mark.rule("7.b")
+def test_a_coastal_defence_is_no_unit_that_keeps_a_cavalry_held_box():
+    game = invasion_of_cavalry_held_baltimore()
+    if game.decision == "cavalry_retreat":       # 5.2.6 is offered (see the next test): stand
+        game.apply(ahd.HoldGround())
+    rolls(game, 6, 6)                            # the cavalry and the defence miss the invader
+    game.apply(ahd.FireAuto())                   # A-5 (c): at the defence
+    rolls(game, 6)                               # and misses
+    assert game.battle.round == 2 and game.decision == "battle_options" and game.battle.firing is C
+    game.apply(ahd.Retreat("gettysburg"))         # the cavalry goes; the defence stays until the battle ends
+    assert game.units_in("gettysburg", C)[0].id == "C-CV-01"
+    assert not game.units_in("baltimore", C)
+    baltimore_is_union_again(game)
+    pass_until(game, lambda g: g.decision == "recruitment")
+    assert game.phasing is U and game.turn.number == 13
+    assert ahd.Recruit("baltimore", "MF") in game.legal_actions()
+    assert game.why_not(ahd.Recruit("baltimore", "MF")) is None
+    # the invaders hold it at the update: a port captured by naval invasion (A-4 a), though the
+    # reversion, not the update, gave it back to the Union
+    pass_until(game, lambda g: g.phasing is C)
+    assert "baltimore" in game.state.invaded_ports
+
+
+@pytest.mark.rule("5.2.6")
+@pytest.mark.rule("A-5")
+@pytest.mark.rule("9.b")
+def test_cavalry_may_withdraw_from_beside_a_coastal_defence_which_fights_on_alone():
+    """Decision: by 0.5 a coastal defence is not a unit, so 'all defending units are cavalry' and
+    5.2.6 is offered; the defence cannot retreat (A-5 b) and the invaders meet it alone (A-5 a)."""
+    game = invasion_of_cavalry_held_baltimore()
+    assert game.decision == "cavalry_retreat" and game.current_player is C
+    assert ahd.CavalryRetreat("gettysburg") in game.legal_actions()
+    assert ahd.CavalryRetreat("washington") not in game.legal_actions()      # 5.2.5 (a): Union units
+    game.apply(ahd.CavalryRetreat("gettysburg"))
+    baltimore_is_union_again(game)
+    battle = game.battle
+    assert battle is not None and battle.round == 1 and battle.firing is C
+    assert [u.is_coastal for u in game.units_in("baltimore", C)] == [True]
+    assert battle.participants[C] == {battle.coastal}
+    assert game.unit("C-CV-01").location == "gettysburg" and game.unit("C-CV-01").retreated
+    rolls(game, 6)                                # the defence misses (2 + 1 river against the invader)
+    rolls(game, 1)                                # the invader hits it (2 − 1 entrenched)
+    rolls(game, 6)                                # round 2: it misses again
+    assert game.decision == "battle_options" and game.battle.firing is U
+    game.apply(ahd.OpenFire())
+    rolls(game, 1)                                # and is destroyed
+    assert game.battle is None or game.decision != "battle_promotion"
+    assert not any(u.is_coastal for u in game.state.units.values())
+    assert game.decision != "battle_promotion"    # A-5 (d): only the defence fought
+    assert game.controller("baltimore") is U
+    pass_until(game, lambda g: g.decision == "recruitment")
+    assert ahd.Recruit("baltimore", "MF") in game.legal_actions()
+    # without coastal defences the withdrawal ends the battle as before: no winner
+    plain = invasion_of_cavalry_held_baltimore(options=())
+    plain.apply(ahd.CavalryRetreat("gettysburg"))
+    assert plain.battle is None or plain.battle.winner is None
+    assert not any("wins the battle" in e.text for e in plain.log)
+    baltimore_is_union_again(plain)
+
+
+# =========================================================================== 5. A-4 (a)
+@pytest.mark.rule("A-4")
+@pytest.mark.rule("9.b")
+def test_a_port_lost_by_a_reversion_and_retaken_by_land_is_not_containable():
+    """Union cavalry takes Mobile by invasion (cavalry-held); it rides out (9.b: Mobile reverts to
+    the Confederacy); Union infantry retakes it by land; Confederates marching in now fight."""
+    def play(leave):
+        game = make_game([("union", "CV", "washington"), ("union", "MF", "pensacola"),
+                          ("confederate", "MF", "meridian"), ("confederate", "MF", "atlanta")],
+                         turn=12, options=with_rules("A-4"))
+        pass_until(game, lambda g: g.decision == "march_roll" and g.phasing is U)
+        game.apply(ahd.Roll(6))
+        game.apply(ahd.Invade("U-CV-01", "mobile"))
+        game.apply(ahd.EndMovement())
+        pass_until(game, lambda g: g.phasing is C)
+        assert game.controller("mobile") is U and "mobile" in game.state.cavalry_held
+        assert "mobile" in game.state.invaded_ports and advanced.containable(game.state, "mobile")
+        pass_until(game, lambda g: g.decision == "march_roll" and g.phasing is U)
+        game.apply(ahd.Roll(3))
+        if leave:
+            march(game, "mobile", ahd.Move("U-CV-01", ("mobile", "pensacola"), ("road",)))
+            assert game.controller("mobile") is C                     # 9.b
+            assert "mobile" not in game.state.invaded_ports
+            march(game, "pensacola", ahd.Move("U-MF-01", ("pensacola", "mobile"), ("road",)))
+        pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
+        assert game.controller("mobile") is U                         # retaken (or kept) at 9.a
+        march(game, "meridian", ahd.Move("C-MF-01", ("meridian", "mobile"), ("rail",)))
+        game.apply(ahd.EndMovement())
+        return game
+
+    kept = play(leave=False)
+    assert kept.decision == "containment"                             # still the invaded port
+    retaken = play(leave=True)
+    assert "mobile" not in retaken.state.invaded_ports
+    assert not advanced.containable(retaken.state, "mobile")
+    assert retaken.decision != "containment"
+    assert retaken.battle is not None and retaken.battle.box == "mobile"
+
+
+# =========================================================================== 6. 11.c after 9.b
+def maxima_level_with_cavalry_in_chattanooga(options=()):
+    """Union cavalry holds Chattanooga (Confederate, 1): the Union maximum 28 (Pittsburgh and
+    Scranton are Confederate), the Confederate 28; Chattanooga back would make it 29."""
+    game = make_game([("union", "CV", "chattanooga"), ("union", "MF", "chicago"), ("confederate", "MF", "atlanta")],
+                     options=with_rules(*options), control={"confederate": ["pittsburgh", "scranton"]})
+    assert "chattanooga" in game.state.cavalry_held
+    assert (game.army_max(U), game.army_max(C)) == (28, 28)
+    return game
+
+
+@pytest.mark.rule("11.c")
+@pytest.mark.rule("9.b")
+@pytest.mark.rule("9.d")
+@pytest.mark.rule("11.b")
+def test_a_reversion_that_puts_the_confederate_maximum_ahead_ends_the_game_at_once():
+    game = maxima_level_with_cavalry_in_chattanooga()
+    game.apply(ahd.BeginMarch("chattanooga"))
+    game.apply(ahd.Move("U-CV-01", ("chattanooga", "sparta"), ("road",)))
+    assert game.controller("chattanooga") is C                       # 9.b
+    assert (game.army_max(U), game.army_max(C)) == (28, 29)           # 9.d
+    assert game.is_over and game.outcome.winner is C and game.outcome.rule == "11.b"
+    assert game.turn.number == 2 and game.phasing is U
+    assert game.legal_actions() == []
+    assert_refused(game, ahd.EndMarch(), "10")
+    again = ahd.Game.from_json(game.to_json())   # the record replays to the same end
+    assert again.is_over and str(again.outcome) == str(game.outcome)
+    # S-12: 11.b(2) is checked only at updates ending a Union half-turn, not at a reversion
+    novice = maxima_level_with_cavalry_in_chattanooga(options=("S-12",))
+    novice.apply(ahd.BeginMarch("chattanooga"))
+    novice.apply(ahd.Move("U-CV-01", ("chattanooga", "sparta"), ("road",)))
+    assert novice.controller("chattanooga") is C and not novice.is_over
+    pass_until(novice, lambda g: g.is_over or g.phasing is C)
+    assert novice.is_over and novice.outcome.winner is C              # at the update ending the Union half

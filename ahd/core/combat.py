@@ -328,8 +328,10 @@ def check_retreat(state: State, battle: Battle, side: Side, to: str, *, cavalry:
 
 
 def cavalry_retreat_possible(state: State, battle: Battle) -> bool:
-    """5.2.6: all defenders cavalry, at least one attacker not, and a box to go to."""
-    defenders = battle_units(state, battle, battle.defender)
+    """5.2.6: all defenders cavalry, at least one attacker not, and a box to go to. A coastal
+    defence (A-5) is not a unit (0.5), as for 9.b: it does not stop its cavalry from withdrawing
+    (it cannot go with them, A-5 b, and fights on alone: see CombatSteps._do_cavalry_retreat)."""
+    defenders = [u for u in battle_units(state, battle, battle.defender) if not u.is_coastal]
     attackers = battle_units(state, battle, battle.attacker)
     return (bool(defenders) and all(u.type.is_cavalry for u in defenders)
             and any(not u.type.is_cavalry for u in attackers)

@@ -22,6 +22,8 @@ class CombatSteps:
     def _next_battle(self) -> None:
         s = self.state
         s.battle = None
+        if self._reversions_end_game():  # 11.c after a 9.b reversion in the battle just ended
+            return
         if s.breakout:  # A-4 (d): back to the Union Movement segment
             s.breakout = False
             s.battles = []
@@ -100,9 +102,20 @@ class CombatSteps:
         return combat.retreat_barrier(s, s.battle, s.battle.defender, action.to)
 
     def _do_cavalry_retreat(self, action: CavalryRetreat) -> None:
+        """5.2.6. Decided for A-5 by 0.5 (a coastal defence is not a unit), as for 9.b: the cavalry
+        may withdraw although a coastal defence defends the port with it; the defence cannot
+        retreat (A-5 b), and the invaders then meet it alone, as in a port without Confederate units
+        (A-5 a): the battle goes on from round 1 between them. The cavalry took no part in it."""
         s = self.state
         battle = s.battle
+        withdrawn = {u.id for u in combat.battle_units(s, battle, battle.defender) if not u.is_coastal}
         self._withdraw(battle.defender, action.to)
+        if battle.coastal is not None and s.units[battle.coastal].location == battle.box:
+            battle.participants[battle.defender] -= withdrawn
+            self.log("retreat", f"{battle.defender.adjective} cavalry withdraws to {s.board.name(action.to)} before "
+                                f"the battle (5.2.6); the coastal defence cannot retreat and fights on alone (A-5)")
+            self._begin_moment(battle.defender)
+            return
         self.log("retreat", f"{battle.defender.adjective} cavalry withdraws to {s.board.name(action.to)} before "
                             f"the battle: no winner (5.2.6)")
         self._finish_battle(None)

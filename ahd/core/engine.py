@@ -131,13 +131,32 @@ class Engine(CombatSteps, AdvancedSteps):
     def log(self, kind: str, text: str) -> None:
         self.events.append(Event(self.state.turn, self.state.phasing, kind, text))
 
-    def flush_reversions(self) -> None:
+    def flush_reversions(self) -> bool:
+        """Log the 9.b reversions since the last call; returns True if there were any."""
+        reverted = bool(self.state.reverted)
         for box, side in self.state.reverted:
             owner = self.state.control[box]
             self.log("control", f"{self.state.board.name(box)} reverts to "
                                 f"{owner.adjective if owner else 'neutral'} control: the last "
                                 f"{side.adjective} unit left a cavalry-held box (9.b)")
         self.state.reverted.clear()
+        return reverted
+
+    def _reversions_end_game(self) -> bool:
+        """9.b, 9.d, 11.c: a reversion is a control change like an update's: the maxima are recomputed
+        (9.d) and 11.a, 11.b(1), 11.b(2) checked at once (S-12: not in the middle of a half-turn).
+        Called after each action and before the automatic steps that would go on past a reversion
+        (the end of the Movement segment, the next battle, the 9.a update). True if the game is over."""
+        s = self.state
+        if s.step == "over":
+            return True
+        if not self.flush_reversions():
+            return False
+        outcome = check_update(s, half_end=False)
+        if outcome:
+            self._finish(outcome)
+            return True
+        return False
 
     # ================================================================== dispatch
     def legal(self) -> list[Action]:
@@ -174,7 +193,7 @@ class Engine(CombatSteps, AdvancedSteps):
     def do(self, action: Action) -> None:
         self._cache = None
         getattr(self, f"_do_{action.kind}")(action)
-        self.flush_reversions()
+        self._reversions_end_game()
 
     # ================================================================== game start and turns
     def start(self) -> None:
@@ -474,6 +493,8 @@ class Engine(CombatSteps, AdvancedSteps):
 
     def _end_movement(self) -> None:
         s = self.state
+        if self._reversions_end_game():
+            return
         s.marches_left = 0
         s.march_origin = None
         self._remove_lone_leaders()
@@ -559,6 +580,8 @@ class Engine(CombatSteps, AdvancedSteps):
     # ================================================================== end of half-turn and turn
     def _end_half(self) -> None:
         s = self.state
+        if self._reversions_end_game():
+            return
         self._remove_lone_leaders()
         washington_taken = False
         for box, before, after in update_control(s):
@@ -566,10 +589,12 @@ class Engine(CombatSteps, AdvancedSteps):
             self.log("control", f"{s.board.name(box)} passes from "
                                 f"{before.adjective if before else 'neutral'} to {after.adjective} control{held} (9.a)")
             washington_taken |= box == "washington" and after is Side.CONFEDERATE
-            if box == s.invasion_port and after is Side.UNION:
-                s.invaded_ports.add(box)  # A-4 (a): captured by naval invasion
-            elif after is not Side.UNION:
-                s.invaded_ports.discard(box)
+        # A-4 (a): captured by naval invasion: the invasion port is the Union's now, held by Union units
+        # (given by this update, or already by a 9.b reversion when the enemy cavalry left it). A port
+        # the Union loses, by 9.a or 9.b, leaves the record at once (State.set_control).
+        port = s.invasion_port
+        if port is not None and s.control[port] is Side.UNION and s.has_units(port, Side.UNION):
+            s.invaded_ports.add(port)
         if washington_taken and "A-6" in s.options:
             s.step = "washington_roll"  # A-6: the penalty die, then the rest of the update
             return

@@ -215,6 +215,7 @@ class State:
         """Take a counter out of the game's records altogether (A-5 coastal defences after their battle)."""
         if unit.on_map:
             self.by_box[unit.location].remove(unit)
+            self._revert_if_abandoned(unit.location, unit.side)  # 9.b (a coastal defence never held a box)
         del self.units[unit.id]
 
     def is_entrenched(self, unit: Unit) -> bool:
@@ -229,9 +230,12 @@ class State:
         return self.control[box]
 
     def set_control(self, box: str, side: Side | None, *, cavalry_held: bool = False) -> bool:
-        """Set a box's controller; returns True if control changed."""
+        """Set a box's controller; returns True if control changed. A port the Union loses (9.a or a
+        9.b reversion) is no longer one it captured by naval invasion (A-4 a)."""
         changed = self.control[box] is not side
         self.control[box] = side
+        if side is not Side.UNION:
+            self.invaded_ports.discard(box)
         if cavalry_held:
             self.cavalry_held.add(box)
         else:
@@ -241,8 +245,10 @@ class State:
         return changed
 
     def _revert_if_abandoned(self, box: str, side: Side) -> None:
-        """9.b: a cavalry-held box reverts to its printed owner when the holder's last unit leaves."""
-        if box in self.cavalry_held and self.control[box] is side and not self.has_units(box, side):
+        """9.b: a cavalry-held box reverts to its printed owner when the holder's last unit leaves. A
+        coastal defence (A-5) is not a unit (0.5): it never keeps a box held."""
+        if box in self.cavalry_held and self.control[box] is side and \
+                not any(u.side is side and not u.is_coastal for u in self.by_box[box]):
             self.set_control(box, self.board.boxes[box].owner)
             self.reverted.append((box, side))
 

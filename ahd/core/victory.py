@@ -25,14 +25,15 @@ def scenario_score(state: State, score_turn: int) -> Outcome:
                                    f"(a draw is {SCORE_TABLE[score_turn]})", state.turn, level)
 
 
-def check_update(state: State) -> Outcome | None:
-    """11.c: the checks after a control update: 11.a, 11.b(1), 11.b(2); S-12 limits the latter two
-    to updates ending a Union half-turn; if both sides qualify, the phasing player wins."""
+def check_update(state: State, half_end: bool = True) -> Outcome | None:
+    """11.c: the checks after a control change: 11.a, 11.b(1), 11.b(2); S-12 limits the latter two
+    to updates ending a Union half-turn; if both sides qualify, the phasing player wins.
+    ``half_end``: the 9.a update at the end of a half-turn (False: a 9.b reversion during it)."""
     if "H-4" in state.options:  # six of the seven, Richmond included
         union = state.victory_cities_held() >= 6 and state.control["richmond"] is Side.UNION
     else:
         union = state.controls_all(Side.UNION, VICTORY_CITIES)
-    confederate_checks = "S-12" not in state.options or state.phasing is Side.UNION
+    confederate_checks = "S-12" not in state.options or (half_end and state.phasing is Side.UNION)
     washington = (confederate_checks and "A-6" not in state.options  # A-6: Washington no longer wins
                   and state.control["washington"] is Side.CONFEDERATE)
     maxima = confederate_checks and state.army_max(Side.CONFEDERATE) > state.army_max(Side.UNION)
