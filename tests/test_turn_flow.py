@@ -338,6 +338,7 @@ def messages(monkeypatch):
     def counting(self, msg, buffers=None):
         if msg.get("method") == "update":
             counts[type(self).__name__] += 1
+            counts[self.model_id] += 1
         return send(self, msg, buffers)
 
     monkeypatch.setattr(w.Widget, "_send", counting)
@@ -359,3 +360,19 @@ def test_a_refresh_sends_one_message_per_changed_chart_mark(messages):
     messages.clear()
     small.map_view._on_hover(properties={"id": "little_rock"})
     assert messages["Bars"] == 2 and messages["Figure"] <= 2
+    # the attack itself: every widget of the panel and the charts sends at most one message
+    messages.clear()
+    small.session.click_box("little_rock")
+    assert small.game.battle is not None
+    ours = {widget.model_id for root in (small.panel.widget, small.battle_chart.widget, small.war_chart.widget,
+                                         small.army_chart.widget) for widget in _tree(root)}
+    per_widget = {key: n for key, n in messages.items() if key in ours}
+    assert per_widget and max(per_widget.values()) == 1
+
+
+def _tree(widget):
+    yield widget
+    for child in getattr(widget, "children", ()) or ():
+        yield from _tree(child)
+    for mark in getattr(widget, "marks", ()) or ():
+        yield mark

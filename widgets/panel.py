@@ -343,8 +343,9 @@ class Panel:
                 if index is None:
                     button.layout.display = "none"
                 else:
-                    button.description = s.legal[index][:60]
-                    button.tooltip = s.legal[index]
+                    with button.hold_sync():  # one message for the label and the tooltip
+                        button.description = s.legal[index][:60]
+                        button.tooltip = s.legal[index]
                     button.layout.display = ""
             self.actions.options = [(text, i) for i, text in enumerate(s.legal)]
             self.log.value = log_html(game.log)
