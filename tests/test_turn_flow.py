@@ -376,3 +376,27 @@ def _tree(widget):
         yield from _tree(child)
     for mark in getattr(widget, "marks", ()) or ():
         yield mark
+
+
+def test_a_side_given_to_the_computer_plays_and_can_be_taken_back_while_it_plays():
+    clock = Clock()
+    s = Session(ahd.new_game("short", seed=1), union="human", confederate="heuristic", war_odds=False,
+                scheduler=clock)
+    app = widgets.GameApp(s)
+    app.panel.union_player.value = "heuristic"          # the Union to the computer: it plays at once
+    assert s.busy and s.playing == "Union" and clock.pending
+    assert not app.panel.union_player.disabled           # the player menus stay usable while it plays
+    clock.run_one()
+    app.panel.union_player.value = "human"               # taken back: the computer stops at the Union's decision
+    for _ in range(400):
+        if not clock.pending:
+            break
+        clock.run_one()
+    assert not s.busy and s.union == "human"
+    assert s.human_to_move or s.game.is_over
+    # without an event loop the computer plays at once
+    quick = Session(ahd.new_game("short", seed=1), union="human", confederate="heuristic", war_odds=False)
+    panel = widgets.GameApp(quick).panel
+    panel.union_player.value = "heuristic"
+    panel.confederate_player.value = "heuristic"
+    assert quick.game.is_over and not quick.busy

@@ -216,8 +216,10 @@ class Panel:
         self.file_status.value = f"<div style='font-size:15px;color:{colour}'>{escape(s.status)}</div>"
 
     def _players_changed(self, change=None) -> None:
+        if self._drawing:
+            return
         self.session.set_players(self.union_player.value, self.confederate_player.value)
-        self.session.refresh()
+        self.session.play_computer()  # a side just given to the computer plays at once (paced in a kernel)
 
     def _units_changed(self, change) -> None:
         if self._drawing:  # the panel follows the session: not a gesture
@@ -292,7 +294,7 @@ class Panel:
     def game_controls(self) -> list[w.Widget]:
         """The controls that act on the game (disabled while the computer plays)."""
         return [*self.quick, self.actions, self.play_selected, self.units, self.undo, self.bot_move, self.bot_half,
-                *self.die_buttons, self.roll_for_me, self.dice_mode, self.union_player, self.confederate_player]
+                *self.die_buttons, self.roll_for_me, self.dice_mode]  # the player menus stay: take a side back
 
     def _redraw(self, change=None) -> None:
         self._drawing = True
@@ -320,6 +322,8 @@ class Panel:
             self.bot_move.layout.display = "" if bot_to_move else "none"
             if self.dice_mode.value != self._dice_value():
                 self.dice_mode.value = self._dice_value()
+            if (self.union_player.value, self.confederate_player.value) != (s.union, s.confederate):
+                self.union_player.value, self.confederate_player.value = s.union, s.confederate
             # units of the selected box (for marches)
             if s.selected and s.decision in ("movement", "march"):
                 units = [u for u in game.units_in(s.selected, game.phasing)]

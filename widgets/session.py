@@ -447,6 +447,13 @@ class Session(HasTraits):
         self._inform("The bot played the half-turn.")
         self._after_change()
 
+    @guarded
+    def play_computer(self) -> None:
+        """Let the computer make the decisions it has now (after the players changed): paced in a kernel,
+        at once elsewhere. While it already plays, nothing to do: it reads the new players at its next step."""
+        if not self.busy:
+            self._after_change()
+
     # ------------------------------------------------------------ the computer's decisions
     def _computer_choice(self) -> Any:
         """Who decides now for the computer: a bot, 'roll' (a die it rolls), or None (a person decides)."""
@@ -490,6 +497,11 @@ class Session(HasTraits):
             return None
         return loop.call_later
 
+    @property
+    def _delay(self) -> float:
+        """Seconds before the computer's next decision: ``pace`` if a person plays, a fifth of it between bots."""
+        return self.pace if "human" in (self.union, self.confederate) else self.pace / 5
+
     def _start_computer(self) -> bool:
         """Start the computer's paced play if it is to decide and pacing is possible; True if started."""
         schedule = self._schedule() if self.pace > 0 else None
@@ -501,7 +513,7 @@ class Session(HasTraits):
             self.busy = True
         self.refresh()
         generation = self._generation
-        schedule(self.pace, lambda: self._computer_tick(generation))
+        schedule(self._delay, lambda: self._computer_tick(generation))
         return True
 
     def _computer_tick(self, generation: int) -> None:
@@ -519,7 +531,7 @@ class Session(HasTraits):
         if more:
             self.playing = self._deciding_side().adjective
             self.refresh()
-            self._schedule()(self.pace, lambda: self._computer_tick(generation))
+            self._schedule()(self._delay, lambda: self._computer_tick(generation))
             return
         self._stop_computer()
         if self.status_kind != "error":
