@@ -400,3 +400,16 @@ def test_a_side_given_to_the_computer_plays_and_can_be_taken_back_while_it_plays
     panel.union_player.value = "heuristic"
     panel.confederate_player.value = "heuristic"
     assert quick.game.is_over and not quick.busy
+
+
+def test_a_redraw_of_the_panel_is_not_a_gesture():
+    """New options in the panel's lists reset their selection: that must neither act nor clear the status."""
+    game = make_game([("union", "MF", "fort_smith", 2), ("union", "FS", "fort_smith"),
+                      ("confederate", "MF", "little_rock", 2)])
+    app = widgets.GameApp(Session(game, war_odds=False))
+    s = app.session
+    s.click_box("fort_smith")
+    app.panel.actions.value = len(s.legal) - 1        # the player picks the last action in the list
+    s.click_box("little_rock")                         # a gesture that changes the lists
+    assert s.status.startswith("Moved 3 units to Little Rock")
+    assert s.battle_odds["label"] == "Battle of Little Rock, round 1"

@@ -235,6 +235,8 @@ class Panel:
             self.session.act_index(index)
 
     def _action_selected(self, change) -> None:
+        if self._drawing:  # new options reset the selection: not the player's choice
+            return
         index = change["new"]
         if index is not None and 0 <= index < len(self.session.legal_actions):
             self.session.consider(self.session.legal_actions[index])
