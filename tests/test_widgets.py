@@ -282,7 +282,7 @@ def _upload(app, content: bytes, name: str = "game.json") -> None:
 
 @pytest.mark.parametrize("content, words", [
     (b"not json", "invalid JSON"),
-    (b"\xff\xfe\x00garbage", "not a game record"),
+    (b"\xff\xfe\x00garbage", "JSON"),
     (json.dumps({"format": "other"}).encode(), "not a House Divided game record"),
     (b'{"format": "house-divided-record", "version": 1, "scenario": "1861"}', "lacks"),
 ])
