@@ -216,7 +216,7 @@ class Question:
 
     def check(self, answer: Any) -> Verdict:
         if answer is None or (hasattr(answer, "__len__") and not isinstance(answer, str) and len(answer) == 0):
-            return Verdict(NOT_YET, f"type your answer in the box. {self.prompt}")
+            return Verdict(NOT_YET, "type your answer in the box.")
         return self._judge(answer)
 
     @property
