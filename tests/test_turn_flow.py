@@ -140,7 +140,8 @@ def test_the_computer_plays_at_a_readable_pace_and_the_human_waits():
     to_end_of_union_half(s)
     # the Union half-turn is over: the computer has begun, one decision at a time
     assert s.busy and s.playing == "Confederate" and len(clock.pending) == 1
-    assert "computer is playing" in s.prompt and "computer is playing" in app.panel.busy_note.value
+    assert "computer's moves appear one by one" in s.prompt
+    assert "computer is playing</b> for the Confederate side" in app.panel.busy_note.value
     assert all(control.disabled for control in app.panel.game_controls())
     # the human's next click cannot land in the computer's move
     record, version = s.game.to_json(), s.version

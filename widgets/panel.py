@@ -289,7 +289,7 @@ class Panel:
         s = self.session
         self.busy_note.value = ("" if not s.busy else
                                 "<div style='font-size:16px;background:#fff3c4;border:1px solid #b8860b;padding:4px'>"
-                                f"⏳ The computer is playing for the {escape(s.playing)} side…</div>")
+                                f"<b>The computer is playing</b> for the {escape(s.playing)} side…</div>")
         for control in self.game_controls():
             control.disabled = s.busy
 

@@ -668,7 +668,7 @@ class Session(HasTraits):
             return f"Game over. {game.outcome}"
         player = game.current_player
         if self.busy:
-            return f"The computer is playing for the {self.playing} side…"
+            return "Watch the map: the computer's moves appear one by one; your controls come back when it is done."
         if player == CHANCE:
             return f"Roll the die: {game.pending_roll}."
         who = player.adjective
