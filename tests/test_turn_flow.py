@@ -191,6 +191,9 @@ def test_the_hover_role_tells_a_lit_box_from_any_other():
     assert s.hover_role == "act" and lit in s.destinations
     s.hover("richmond")
     assert s.hover_role == "none"
+    s.hover(lit)
+    s.click_box(lit)                 # the box under the mouse is no longer lit: the role follows
+    assert s.hover_role != "act" or lit in s.destinations
     assert "legal targets" in Session.hover_role.help and "never the lit colour" in Session.hover_role.help
 
 

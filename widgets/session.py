@@ -635,6 +635,7 @@ class Session(HasTraits):
                  and not isinstance(a, (Move, NavalMove, Invade)) and type(a).__name__ != "BeginMarch"})
             focus = self.hovered or self.selected
             self.info = box_summary(game, focus) if focus else {}
+            self.hover_role = self._hover_role()
             points = [self._timeline[k] for k in sorted(self._timeline)]
             self.army_history = [(x, u, c) for x, u, c, _ in points]
             self.war_odds = [(x, *w) for x, _, _, w in points if w is not None]
@@ -644,13 +645,21 @@ class Session(HasTraits):
     def hover(self, box_id: str) -> None:
         """The mouse is over ``box_id``: show its state; over a lit destination, the odds of going there."""
         self.hovered = box_id if box_id in self.game.board else ""
-        self.hover_role = ("" if not self.hovered else "act" if self.hovered in self.destinations
-                           else "select" if self.game.decision in ("movement", "march") and self.human_to_move
-                           and not self.busy and self._selectable(self.hovered) else "none")
+        self.hover_role = self._hover_role()
         focus = self.hovered or self.selected
         self.info = box_summary(self.game, focus) if focus else {}
         if self.hovered in self._plan.orders:
             self._consider_orders(self.hovered)
+
+    def _hover_role(self) -> str:
+        box = self.hovered
+        if not box:
+            return ""
+        if self.busy or not self.human_to_move:
+            return "none"
+        if box in self.destinations:
+            return "act"
+        return "select" if self.game.decision in ("movement", "march") and self._selectable(box) else "none"
 
     def _consider_orders(self, box_id: str) -> None:
         """Odds of the attack the selected units would make by a click on ``box_id`` (None if no battle)."""
