@@ -58,6 +58,7 @@ def scenario_schema() -> dict:
             "rule": {"type": "string"},
             "title": {"type": "string"},
             "description": {"type": "string"},
+            "history": {"type": "string", "description": "a historical note for players (free text)"},
             "start_turn": turn,
             "first_turn_marches": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 6}, {"const": "roll"}],
                                    "description": "marches each side gets without a roll on the first turn; "

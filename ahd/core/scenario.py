@@ -156,7 +156,7 @@ def _get(data: dict, key: str, kind: type, path: str, where: str = "") -> Any:
 _KIND_NAMES = {int: "an integer", str: "a string", list: "a list", dict: "an object", bool: "true or false"}
 
 #: The keys of a scenario file (docs/scenario-format.md, docs/scenario.schema.json); any other key is an error.
-SCENARIO_KEYS = ("format", "version", "id", "rule", "title", "description", "start_turn", "first_turn_marches",
+SCENARIO_KEYS = ("format", "version", "id", "rule", "title", "description", "history", "start_turn", "first_turn_marches",
                  "last_turn", "end", "score_turn", "units", "control", "leaders", "stated_maxima", "based_on",
                  # a position in progress (Game.to_scenario; "Positions" in docs/scenario-format.md)
                  "march_roll", "options", "cavalry_held", "border_states", "foreign", "invaded_ports",
@@ -185,8 +185,9 @@ def _keys(data: dict, allowed: tuple[str, ...], path: str, where: str = "") -> N
 def _check_shape(data: dict, path: str) -> None:
     """Keys, kinds and bounds of a scenario (after ``based_on`` is applied): nothing is ignored."""
     _keys(data, SCENARIO_KEYS, path)
-    if "description" in data and not isinstance(data["description"], str):
-        raise _fail(path, "description", f"expected a string, got {_short(data['description'])}")
+    for key in ("description", "history"):  # history: the historical note shown to players (free text)
+        if key in data and not isinstance(data[key], str):
+            raise _fail(path, key, f"expected a string, got {_short(data[key])}")
     if "score_turn" in data and data.get("end") != "table":
         raise _fail(path, "score_turn", f"only with \"end\": \"table\" (S-0), not with end {_short(data.get('end'))}")
     units = _get(data, "units", list, path)
