@@ -22,8 +22,9 @@ from conftest import make_game, snapshot
 SCENARIOS = ("1861", "short", "1862", "1863", "1864")
 
 
-def box_feature(app, box_id):
-    return next(f for f in app.map_view.boxes.data["features"] if f["properties"]["id"] == box_id)
+def box_controller(app, box_id):
+    """The controller a box's card on the map shows (its class: ahd-union, ahd-confederate, ahd-neutral)."""
+    return app.map_view.card(box_id).split('"')[1].split()[1].removeprefix("ahd-")
 
 
 def app_for(game, **players):
@@ -40,15 +41,12 @@ def test_the_app_builds_for_every_scenario(scenario):
     app = widgets.play(scenario, union="human", confederate="human", war_odds=False)
     game = app.game
     assert app.map_view.layer_count <= 20
-    features = app.map_view.boxes.data["features"]
-    assert len(features) == len(game.board) == 129
-    for feature in features:
-        side = game.controller(feature["properties"]["id"])
-        assert feature["properties"]["style"]["fillColor"] == BOX_STYLES[side.value if side else "neutral"][
-            "fillColor"]
+    assert app.map_view.card_count == len(game.board) == 129
+    for box in game.board:
+        side = game.controller(box.id)
+        assert f'class="ahd-card ahd-{side.value if side else "neutral"}' in app.map_view.card(box.id)
     assert len(app.map_view.links.data["features"]) == len(game.board.links)
-    assert app.map_view.labels.url.startswith("data:image/svg+xml;base64,")
-    assert "Richmond" in app.map_view._svg
+    assert '<span class="ahd-name">Richmond</span>' in app.map_view.card("richmond")
     assert app.session.army_max == {"union": game.army_max("union"), "confederate": game.army_max("confederate")}
     assert app.army_chart.union.y[-1] == game.army_max("union")
     assert app.session.legal == [str(a) for a in game.legal_actions()]
@@ -64,8 +62,12 @@ def test_the_map_is_offline_by_default_and_tiles_are_an_option():
 def test_controllers_are_told_apart_by_pattern_and_letter_not_only_colour():
     assert BOX_STYLES["union"]["dashArray"] != BOX_STYLES["confederate"]["dashArray"]
     app = widgets.play("1861", war_odds=False)
-    svg = app.map_view._svg
-    assert ">U</text>" in svg and ">C</text>" in svg
+    from widgets.layers import CSS
+    assert "ahd-union { background: #d6e2f5; border: 2px solid" in CSS
+    assert "ahd-confederate { background: #e4e4e4; border: 2px dashed" in CSS
+    assert "ahd-card ahd-union" in app.map_view.card("washington")
+    assert "ahd-card ahd-confederate" in app.map_view.card("richmond")
+    assert app.map_view.markers["richmond"].title.split("; ")[1] == "Confederate"  # read out, not only seen
 
 
 @pytest.mark.rule("4.b")
@@ -82,9 +84,7 @@ def test_a_half_turn_played_by_clicks():
     app.map_view._on_click(properties={"id": "fort_smith"})
     assert s.selected == "fort_smith"
     assert "little_rock" in s.destinations
-    lit = {f["properties"]["id"] for f in app.map_view.highlight.data["features"]
-           if f["properties"]["role"] == "lit"}
-    assert lit == set(s.destinations)
+    assert app.map_view.lit == set(s.destinations)
     app.map_view._on_click(properties={"id": "little_rock"})
     assert {u.id for u in game.units_in("little_rock", Side.UNION)} == {"U-MF-01", "U-MF-02", "U-FS-01"}
     assert game.battle is not None and game.battle.box == "little_rock"
@@ -125,7 +125,7 @@ def test_a_half_turn_played_by_clicks():
         quick_button(app, "Promote").click()
     promoted = [u for u in game.units_in("little_rock", Side.UNION) if u.type.code in ("FV", "FS")]
     assert len(promoted) >= 2
-    assert box_feature(app, "little_rock")["properties"]["controller"] == "confederate"  # until 9.a
+    assert box_controller(app, "little_rock") == "confederate"  # until 9.a
     # on to the recruitment: pass the segment promotion, roll for recruits
     for _ in range(20):
         if s.decision == "recruitment":
@@ -147,8 +147,7 @@ def test_a_half_turn_played_by_clicks():
     quick_button(app, "End recruitment").click()
     assert s.phasing == "confederate"
     assert game.controller("little_rock") is Side.UNION
-    feature = box_feature(app, "little_rock")
-    assert feature["properties"]["style"]["fillColor"] == BOX_STYLES["union"]["fillColor"]
+    assert box_controller(app, "little_rock") == "union"
 
 
 @pytest.mark.rule("4.b")
@@ -188,13 +187,13 @@ def test_undo_restores_the_position_and_the_map():
     app = widgets.play("1861", union="human", confederate="human", war_odds=False)
     s, game = app.session, app.game
     start = game.to_json()
-    svg = app.map_view._svg
+    cards = dict(app.map_view._cards)
     s.click_box("harpers_ferry")
     s.click_box("baltimore")
-    assert game.to_json() != start and app.map_view._svg != svg
+    assert game.to_json() != start and app.map_view._cards != cards
     app.panel.undo.click()
     assert game.to_json() == start
-    assert app.map_view._svg == svg
+    assert app.map_view._cards == cards
 
 
 def test_manual_dice_and_bot_half_turn():
@@ -229,7 +228,7 @@ def test_layer_count_stays_bounded_over_a_whole_game():
     for _ in range(12):
         s.bot_half_turn()
         counts.add(app.map_view.layer_count)
-    assert counts == {7}
+    assert counts == {5}  # states, links, river arrows, water borders, the boxes' cards
 
 
 def test_save_and_load_through_the_widget(tmp_path):
@@ -416,7 +415,7 @@ def test_the_replay_view_follows_the_slider():
     view.go(len(view.replay) // 2)
     middle = view.replay.game_at(len(view.replay) // 2)
     assert view.session.game.to_json() == middle.to_json()
-    assert view.map_view._svg and view.session.turn == middle.state.turn
+    assert view.map_view._cards and view.session.turn == middle.state.turn
 
 
 def test_the_war_chart_follows_the_live_war_odds_per_half_turn():
@@ -461,8 +460,9 @@ def test_the_advanced_game_on_the_map_leaders_and_new_decisions():
     # the scenario's leaders stand on the map, with their values, and in the box's tooltip
     badges = {leader.location: f"{leader.title[0]}{leader.value}" for leader in game.state.leaders.values()}
     assert badges == {"washington": "G2", "sparta": "S2", "fredericksburg": "L2"}
-    for text in badges.values():
-        assert f">{text}</text>" in app.map_view._svg
+    for leader in game.state.leaders.values():
+        assert f"leader {leader.title} ({leader.value})" in app.map_view.card(leader.location)
+        assert "ahd-leader" in app.map_view.card(leader.location)
     app.map_view._on_hover(properties={"id": "washington"})
     assert s.info["leaders"] == [{"name": "Grant", "side": "union", "value": 2}]
     assert "leader Grant" in app.map_view.info.value
@@ -483,7 +483,7 @@ def test_bots_play_an_everything_game_to_the_end_through_the_session():
     s = Session(game, union="random", confederate="random", war_odds=False)
     app = widgets.GameApp(s)
     s.bot_step()
-    assert game.is_over and s.outcome and app.map_view.layer_count == 7
+    assert game.is_over and s.outcome and app.map_view.layer_count == 5
 
 
 def test_the_odds_of_an_advanced_battle_are_simulated_with_its_rules():

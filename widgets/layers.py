@@ -1,25 +1,36 @@
-"""The map's drawings as plain data: GeoJSON for lines and boxes, SVG for labels and counters.
+"""The map's drawings as plain data: GeoJSON for the lines, one HTML card per box for names and counters.
+
+The board is schematic (positions from ``ahd.core.board.display_positions()``, spread so that no two
+box cards overlap at the default zoom; links and topology are the board's) and the map uses
+Leaflet's Simple CRS: a point (x, y) of the board, y down, is ``[lat, lng] = [-y, x]``.
+Every name, value and counter is HTML text in the page (not pixels of an image), so it stays sharp
+at any zoom, the browser's find and screen readers read it, and tests measure it.
 
 Pure functions of the board and the game (no widgets here), so they are cheap to test and the
-map view only assigns their results to a handful of layers.
+map view only assigns their results to a fixed handful of layers.
 """
 from __future__ import annotations
 
-import base64
 import json
 import math
 from functools import cache
 from importlib import resources
 from typing import Any
-from xml.sax.saxutils import escape
+from html import escape
 
 from ahd import Game
-from ahd.core.board import Board
+from ahd.core.board import Board, display_positions
 from ahd.core.sides import Side
 
-#: Map extent (south, west, north, east) holding every box with a margin.
-BOUNDS = ((28.6, -96.6), (43.0, -72.4))
-CENTER = (35.9, -84.6)
+#: The schematic board (``ahd/data/board_layout.json``, made by scripts/make_board_layout.py): a canvas of
+#: WIDTH x HEIGHT CSS pixels at zoom 0 of the map's Simple CRS, where each box is a card of w x h pixels.
+LAYOUT = json.loads((resources.files("ahd") / "data" / "board_layout.json").read_text(encoding="utf-8"))
+WIDTH, HEIGHT = LAYOUT["width"], LAYOUT["height"]
+CARDS = {box_id: (int(p["w"]), int(p["h"])) for box_id, p in LAYOUT["boxes"].items()}
+#: Map extent ((south, west), (north, east)) in the Simple CRS: lat = -y, lng = x.
+BOUNDS = ((-HEIGHT, 0.0), (0.0, WIDTH))
+CENTER = (-HEIGHT / 2, WIDTH / 2)
+DEFAULT_ZOOM = 0
 
 UNION_BLUE = "#1f4e9c"
 CONFEDERATE_GREY = "#6f6f6f"
@@ -28,26 +39,58 @@ ROAD, RAIL, RIVER = "#8b5a2b", "#222222", "#2b7bd6"
 LIT, SELECTED = "#ffb000", "#d62728"
 
 LINE_STYLES = {
-    "road": {"color": ROAD, "weight": 2, "opacity": 0.85},
-    "rail": {"color": RAIL, "weight": 3, "opacity": 0.8, "dashArray": "7 4"},
+    "road": {"color": ROAD, "weight": 2.5, "opacity": 0.9},
+    "rail": {"color": RAIL, "weight": 2.5, "opacity": 0.85, "dashArray": "6 4"},
     "river": {"color": RIVER, "weight": 5, "opacity": 0.55},
 }
-#: Controller styles: colour AND border pattern (solid Union, dashed Confederate, dotted neutral).
+#: Controller styles of a card: fill colour AND border pattern (solid Union, dashed Confederate, dotted neutral).
 BOX_STYLES = {
-    "union": {"fillColor": UNION_BLUE, "color": "#0b1f40", "dashArray": ""},
-    "confederate": {"fillColor": CONFEDERATE_GREY, "color": "#202020", "dashArray": "4 3"},
-    "neutral": {"fillColor": NEUTRAL, "color": "#555555", "dashArray": "1 3"},
+    "union": {"fillColor": "#d6e2f5", "color": UNION_BLUE, "dashArray": ""},
+    "confederate": {"fillColor": "#e4e4e4", "color": "#3a3a3a", "dashArray": "4 3"},
+    "neutral": {"fillColor": "#ffffff", "color": "#555555", "dashArray": "1 3"},
 }
+_BORDER = {"union": "solid", "confederate": "dashed", "neutral": "dotted"}
+
+#: The cards' style sheet (the map view puts it in the page once).
+CSS = f"""<style>
+.ahd-map .leaflet-div-icon {{ background: transparent; border: none; }}
+.ahd-map {{ background: #cfe0ee; font-family: "DejaVu Sans Condensed", "Liberation Sans Narrow", "Arial Narrow", sans-serif; }}
+.ahd-card {{ box-sizing: border-box; width: 100%; height: 100%; border: 2px solid #555; border-radius: 4px;
+  display: flex; flex-direction: column; align-items: center; justify-content: flex-start; cursor: pointer;
+  padding: 0 1px; line-height: 11px; position: relative; overflow: visible; white-space: nowrap; }}
+.ahd-card.ahd-union {{ background: {BOX_STYLES['union']['fillColor']}; border: 2px {_BORDER['union']} {BOX_STYLES['union']['color']}; }}
+.ahd-card.ahd-confederate {{ background: {BOX_STYLES['confederate']['fillColor']}; border: 2px {_BORDER['confederate']} {BOX_STYLES['confederate']['color']}; }}
+.ahd-card.ahd-neutral {{ background: {BOX_STYLES['neutral']['fillColor']}; border: 2px {_BORDER['neutral']} {BOX_STYLES['neutral']['color']}; }}
+.ahd-card.ahd-fort {{ box-shadow: inset 0 0 0 1.5px #fff, inset 0 0 0 2.5px #555; }}
+.ahd-card.ahd-port::after {{ content: ""; position: absolute; right: 1px; top: 1px; border-left: 4px solid transparent;
+  border-right: 4px solid transparent; border-top: 6px solid #2b7bd6; }}
+.ahd-card:hover {{ outline: 2px solid #111; outline-offset: 1px; }}
+.ahd-card.ahd-lit {{ background: #ffe6a8; box-shadow: 0 0 0 3px {LIT}; }}
+.ahd-card.ahd-selected {{ outline: 3px dashed {SELECTED}; outline-offset: 2px; }}
+.ahd-card.ahd-battle {{ border-color: {SELECTED}; border-style: solid; border-width: 3px; }}
+.ahd-name {{ font-size: {LAYOUT['font_px']}px; font-weight: 700; color: #111; display: inline-block; margin-top: 1px; }}
+.ahd-row {{ display: flex; align-items: center; gap: 2px; height: 11px; font-size: 9px; font-weight: 700; }}
+.ahd-vu {{ color: {UNION_BLUE}; }} .ahd-vc {{ color: #b22222; }}
+.ahd-chip {{ color: #fff; border-radius: 2px; padding: 0 2px; min-width: 8px; text-align: center; line-height: 10px;
+  border: 1px solid #000; }}
+.ahd-chip.ahd-union {{ background: {UNION_BLUE}; }} .ahd-chip.ahd-confederate {{ background: {CONFEDERATE_GREY}; }}
+.ahd-chip.ahd-reduced {{ border-style: dashed; }}
+.ahd-chip.ahd-entrenched {{ border-bottom: 3px solid #8b5a2b; }}
+.ahd-chip.ahd-leader {{ border-color: #d4a017; border-width: 2px; }}
+</style>"""
 
 
 @cache
 def state_outlines() -> dict[str, Any]:
-    """US state outlines (public-domain Census boundaries via us-atlas; see data/us_states.PROVENANCE.md)."""
-    text = resources.files("widgets").joinpath("data/us_states.geojson").read_text(encoding="utf-8")
+    """US state outlines (public-domain Census boundaries via us-atlas; see data/us_states.PROVENANCE.md),
+    warped like the schematic board (data/us_states_board.geojson, made by scripts/make_board_layout.py)."""
+    text = resources.files("widgets").joinpath("data/us_states_board.geojson").read_text(encoding="utf-8")
     data = json.loads(text)
     for feature in data["features"]:
         feature["properties"]["style"] = {"color": "#9a8f7a", "weight": 1, "fillColor": "#f6f1e3",
                                           "fillOpacity": 1.0, "opacity": 0.9}
+        feature["geometry"]["coordinates"] = [[[[x, -y] for x, y in ring] for ring in polygon]
+                                              for polygon in feature["geometry"]["coordinates"]]
     return data
 
 
@@ -59,9 +102,21 @@ def _collection(features: list) -> dict[str, Any]:
     return {"type": "FeatureCollection", "features": features}
 
 
+def position(box_id: str) -> tuple[float, float]:
+    """Where a box's card is centred on the board: (x, y), CSS pixels at zoom 0, y down."""
+    return display_positions()[box_id]
+
+
+def location(box_id: str) -> tuple[float, float]:
+    """The Simple-CRS [lat, lng] of a box (what a Marker takes)."""
+    x, y = position(box_id)
+    return (-y, x)
+
+
 def _local(board: Board, box: str) -> tuple[float, float]:
-    b = board[box]
-    return b.lon, b.lat
+    """GeoJSON [x, y] (lng, lat) of a box: the board's x, and -y."""
+    x, y = position(box)
+    return x, -y
 
 
 @cache
@@ -76,7 +131,7 @@ def link_lines(board: Board) -> dict[str, Any]:
         kinds = kinds_per_pair[frozenset((link.a, link.b))]
         offset = 0.0
         if len(kinds) > 1:
-            offset = (kinds.index(link.kind) - (len(kinds) - 1) / 2) * 0.09
+            offset = (kinds.index(link.kind) - (len(kinds) - 1) / 2) * 4.0
         dx, dy = x2 - x1, y2 - y1
         length = math.hypot(dx, dy) or 1.0
         nx, ny = -dy / length * offset, dx / length * offset
@@ -86,18 +141,30 @@ def link_lines(board: Board) -> dict[str, Any]:
     return _collection(features)
 
 
+def _card_exit(box: str, ux: float, uy: float) -> float:
+    """How far from a card's centre a line leaving in direction (ux, uy) crosses its edge."""
+    w, h = CARDS[box]
+    tx = (w / 2) / abs(ux) if ux else math.inf
+    ty = (h / 2) / abs(uy) if uy else math.inf
+    return min(tx, ty)
+
+
 @cache
 def river_arrows(board: Board) -> dict[str, Any]:
-    """A chevron at the middle of each river link, pointing downstream."""
+    """A chevron on each river link, pointing downstream, in the middle of the part between the cards."""
     features = []
     for link in board.links:
         if link.kind != "river" or link.downstream is None:
             continue
         up = link.other(link.downstream)
         (x1, y1), (x2, y2) = _local(board, up), _local(board, link.downstream)
-        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        angle = math.atan2(y2 - y1, x2 - x1)
-        size = 0.16
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        start, end = _card_exit(up, ux, uy), length - _card_exit(link.downstream, ux, uy)
+        middle = (start + end) / 2 if end > start else length / 2
+        mx, my = x1 + ux * middle, y1 + uy * middle
+        angle = math.atan2(uy, ux)
+        size = 6.0
         left = (mx - size * math.cos(angle - 0.5), my - size * math.sin(angle - 0.5))
         right = (mx - size * math.cos(angle + 0.5), my - size * math.sin(angle + 0.5))
         features.append(_feature({"type": "LineString", "coordinates": [list(left), [mx, my], list(right)]},
@@ -108,7 +175,7 @@ def river_arrows(board: Board) -> dict[str, Any]:
 
 @cache
 def water_border_bars(board: Board) -> dict[str, Any]:
-    """A short thick blue bar on each box side that a line enters across water (5.2.3)."""
+    """A short thick blue bar just outside a card's side where a line enters it across water (5.2.3)."""
     features = []
     for box, neighbours in board.water_borders.items():
         x, y = _local(board, box)
@@ -117,94 +184,21 @@ def water_border_bars(board: Board) -> dict[str, Any]:
             dx, dy = ox - x, oy - y
             length = math.hypot(dx, dy) or 1.0
             ux, uy = dx / length, dy / length
-            cx, cy = x + ux * 0.22, y + uy * 0.22
-            half = 0.14
+            reach = _card_exit(box, ux, uy) + 4
+            cx, cy = x + ux * reach, y + uy * reach
+            half = 6.0
             coords = [[cx - uy * half, cy + ux * half], [cx + uy * half, cy - ux * half]]
             features.append(_feature({"type": "LineString", "coordinates": coords}, kind="water", box=box,
-                                     toward=other, style={"color": "#1565c0", "weight": 6, "opacity": 0.9}))
+                                     toward=other, style={"color": "#1565c0", "weight": 5, "opacity": 0.95}))
     return _collection(features)
 
 
-def box_points(game: Game) -> dict[str, Any]:
-    """One point per box, styled by its controller; properties carry what a tooltip needs."""
-    features = []
-    for box in game.board:
-        side = game.controller(box.id)
-        key = side.value if side else "neutral"
-        style = dict(BOX_STYLES[key], radius=9 if box.is_recruiting_city else 6, weight=2, fillOpacity=0.95,
-                     opacity=1.0)
-        features.append(_feature({"type": "Point", "coordinates": [box.lon, box.lat]}, id=box.id, name=box.name,
-                                 controller=key, style=style))
-    return _collection(features)
+# ------------------------------------------------------------------ cards (names, values, counters)
+_TYPE_WORDS = {"MF": "militia infantry", "FV": "veteran infantry", "FS": "crack infantry",
+               "MC": "militia cavalry", "CV": "veteran cavalry", "CS": "crack cavalry"}
 
 
-def highlights(game: Game, selected: str, destinations: list[str]) -> dict[str, Any]:
-    """Rings around the selected box and the boxes a click would act on."""
-    features = []
-    for box_id in destinations:
-        box = game.board[box_id]
-        features.append(_feature({"type": "Point", "coordinates": [box.lon, box.lat]}, id=box_id, role="lit",
-                                 style={"radius": 15, "color": LIT, "weight": 5, "fillOpacity": 0.15,
-                                        "fillColor": LIT, "dashArray": "", "opacity": 1.0}))
-    if selected:
-        box = game.board[selected]
-        features.append(_feature({"type": "Point", "coordinates": [box.lon, box.lat]}, id=selected,
-                                 role="selected", style={"radius": 17, "color": SELECTED, "weight": 4,
-                                                         "fillOpacity": 0.0, "dashArray": "6 3", "opacity": 1.0}))
-    return _collection(features)
-
-
-# ------------------------------------------------------------------ SVG overlay (labels, counters)
-def _mercator(lat: float) -> float:
-    return math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
-
-
-#: The overlay's width in pixels: the map's width at zoom 6, so text shows at its nominal size there.
-DEFAULT_ZOOM = 6
-WIDTH = 256 * 2 ** DEFAULT_ZOOM * (BOUNDS[1][1] - BOUNDS[0][1]) / 360
-_Y0, _Y1 = _mercator(BOUNDS[1][0]), _mercator(BOUNDS[0][0])
-HEIGHT = WIDTH * (_Y0 - _Y1) / math.radians(BOUNDS[1][1] - BOUNDS[0][1])
-
-
-def to_svg_xy(lat: float, lon: float) -> tuple[float, float]:
-    """Where a point falls on the overlay image (Web Mercator, like the map)."""
-    x = (lon - BOUNDS[0][1]) / (BOUNDS[1][1] - BOUNDS[0][1]) * WIDTH
-    y = (_Y0 - _mercator(lat)) / (_Y0 - _Y1) * HEIGHT
-    return x, y
-
-
-def _counter_groups(game: Game, box_id: str) -> list[tuple[Side, str, bool, bool, int]]:
-    groups: dict[tuple, int] = {}
-    for unit in game.units_in(box_id):
-        key = (unit.side, unit.type.code + ("!" if getattr(unit, "routed", False) else ""), unit.is_reduced,
-               game.is_entrenched(unit.id))
-        groups[key] = groups.get(key, 0) + 1
-    order = {Side.UNION: 0, Side.CONFEDERATE: 1}
-    return [(*k, n) for k, n in sorted(groups.items(), key=lambda kv: (order[kv[0][0]], kv[0][1], kv[0][2]))]
-
-
-def _star(x: float, y: float, r: float) -> str:
-    points = []
-    for i in range(10):
-        radius = r if i % 2 == 0 else r * 0.45
-        angle = -math.pi / 2 + i * math.pi / 5
-        points.append(f"{x + radius * math.cos(angle):.1f},{y + radius * math.sin(angle):.1f}")
-    return f'<polygon points="{" ".join(points)}" fill="#b8860b" stroke="#3a2a00" stroke-width="1"/>'
-
-
-def _anchor(x: float, y: float) -> str:
-    return (f'<g stroke="#0b3d91" stroke-width="2" fill="none"><circle cx="{x:.1f}" cy="{y - 6:.1f}" r="2.2"/>'
-            f'<path d="M{x:.1f},{y - 4:.1f} v11 M{x - 5:.1f},{y + 2:.1f} a5,5 0 0 0 10,0 '
-            f'M{x - 3.5:.1f},{y - 1:.1f} h7"/></g>')
-
-
-def _swords(x: float, y: float) -> str:
-    return (f'<g><circle cx="{x:.1f}" cy="{y:.1f}" r="10" fill="#fff3c4" stroke="{SELECTED}" stroke-width="2"/>'
-            f'<path d="M{x - 6:.1f},{y - 6:.1f} L{x + 6:.1f},{y + 6:.1f} M{x + 6:.1f},{y - 6:.1f} '
-            f'L{x - 6:.1f},{y + 6:.1f}" stroke="{SELECTED}" stroke-width="3"/></g>')
-
-
-def _leader_badges(game: Game) -> dict[str, list]:
+def _leaders(game: Game) -> dict[str, list]:
     """Leaders on the map (AO-8.2), by box."""
     badges: dict[str, list] = {}
     for leader in game.state.leaders.values():
@@ -213,63 +207,72 @@ def _leader_badges(game: Game) -> dict[str, list]:
     return badges
 
 
-def overlay_svg(game: Game) -> str:
-    """Names, recruiting values, ports, forts, unit stacks and battle markers, as one SVG image."""
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH:.0f}" height="{HEIGHT:.0f}" '
-           f'viewBox="0 0 {WIDTH:.0f} {HEIGHT:.0f}" font-family="DejaVu Sans, Arial, sans-serif">',
-           '<style>.n{font-size:13px;font-weight:600;fill:#111;paint-order:stroke;stroke:#fffdf5;'
-           'stroke-width:3px}.v{font-size:13px;font-weight:700;paint-order:stroke;stroke:#fff;stroke-width:3px}'
-           '.c{font-size:10px;font-weight:700;fill:#fff}.k{font-size:11px;font-weight:700;fill:#111;'
-           'paint-order:stroke;stroke:#fff;stroke-width:2px}.s{font-size:10px;font-weight:800}</style>']
-    leaders = _leader_badges(game)
+def _battles(game: Game) -> set[str]:
     battles = set(game.state.battles)
     if game.battle is not None:
         battles.add(game.battle.box)
-    for box in game.board:
-        x, y = to_svg_xy(box.lat, box.lon)
-        side = game.controller(box.id)
-        letter = "U" if side is Side.UNION else "C" if side is Side.CONFEDERATE else "N"
-        text_fill = "#fff" if side is not None else "#111"
-        out.append(f'<text class="s" x="{x:.1f}" y="{y + 3.5:.1f}" text-anchor="middle" fill="{text_fill}">'
-                   f'{letter}</text>')
-        out.append(f'<text class="n" x="{x + 12:.1f}" y="{y - 3:.1f}">{escape(box.name)}</text>')
-        values = []
-        if box.blue_value:
-            values.append(f'<tspan fill="{UNION_BLUE}">{box.blue_value}</tspan>')
-        if box.red_value:
-            values.append(f'<tspan fill="#b22222">{box.red_value}</tspan>')
-        if values:
-            out.append(f'<text class="v" x="{x - 12:.1f}" y="{y - 3:.1f}" text-anchor="end">'
-                       f'{"/".join(values)}</text>')
-        if box.fort:
-            out.append(_star(x - 14, y + 10, 6))
-        if box.port:
-            out.append(_anchor(x - 26 if box.fort else x - 14, y + 10))
-        if box.id in battles:
-            out.append(_swords(x, y - 20))
-        cx = x + 12
-        for leader in leaders.get(box.id, ()):  # a gold badge: initial and value (Grant 2 = "G2")
-            fill = UNION_BLUE if leader.side is Side.UNION else CONFEDERATE_GREY
-            out.append(f'<rect x="{cx:.1f}" y="{y + 2:.1f}" width="24" height="14" rx="7" fill="{fill}" '
-                       f'stroke="#d4a017" stroke-width="2.5"/><text class="c" x="{cx + 4:.1f}" y="{y + 13:.1f}">'
-                       f'{leader.title[0]}{leader.value}</text>')
-            cx += 26
-        for unit_side, code, reduced, entrenched, count in _counter_groups(game, box.id):
-            fill = UNION_BLUE if unit_side is Side.UNION else CONFEDERATE_GREY
-            routed = code.endswith("!")  # AO-8.1: routed units carry a "!"
-            label = (code[:2].lower() if reduced else code[:2]) + ("!" if routed else "")
-            width = 22 + (9 if count > 1 else 0)
-            dash = ' stroke-dasharray="3 2"' if reduced else ""
-            out.append(f'<rect x="{cx:.1f}" y="{y + 2:.1f}" width="{width}" height="14" rx="2" fill="{fill}" '
-                       f'stroke="#000" stroke-width="1"{dash}/>')
-            if entrenched:
-                out.append(f'<rect x="{cx:.1f}" y="{y + 16:.1f}" width="{width}" height="3" fill="#8b5a2b"/>')
-            out.append(f'<text class="c" x="{cx + 3:.1f}" y="{y + 13:.1f}">{label}'
-                       f'{f"×{count}" if count > 1 else ""}</text>')
-            cx += width + 2
-    out.append("</svg>")
-    return "".join(out)
+    return battles
 
 
-def svg_data_url(svg: str) -> str:
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+def _chip(game: Game, side: Side, units: list, leaders: list) -> tuple[str, str]:
+    """A side's stack as one chip: the number of units (and the leaders' initials); the composition in its title."""
+    counts: dict[str, int] = {}
+    for unit in units:
+        counts[unit.type.code] = counts.get(unit.type.code, 0) + 1
+    reduced = sum(1 for u in units if u.is_reduced)
+    entrenched = any(game.is_entrenched(u.id) for u in units)
+    routed = any(getattr(u, "routed", False) for u in units)
+    words = [f"{n} {_TYPE_WORDS.get(code, code)}" for code, n in sorted(counts.items())]
+    if reduced:
+        words.append(f"{reduced} reduced")
+    if entrenched:
+        words.append("entrenched")
+    if routed:
+        words.append("routed")
+    words += [f"leader {leader.title} ({leader.value})" for leader in leaders]
+    classes = ["ahd-chip", f"ahd-{side.value}"] + [c for c, on in (("ahd-reduced", reduced), ("ahd-entrenched",
+                                                   entrenched), ("ahd-leader", leaders)) if on]
+    text = (str(len(units)) if units else "") + "".join(leader.title[0] for leader in leaders) + ("!" if routed else "")
+    title = f"{side.adjective}: " + ", ".join(words)
+    return (f'<span class="{" ".join(classes)}" title="{escape(title)}">{escape(text)}</span>', title)
+
+
+def card_html(game: Game, box_id: str, *, lit: bool = False, selected: bool = False,
+              battles: set[str] | None = None, leaders: dict[str, list] | None = None) -> tuple[str, str]:
+    """A box's card (HTML) and its one-line description (the marker's title, read by screen readers)."""
+    box = game.board[box_id]
+    battles = _battles(game) if battles is None else battles
+    leaders_here = (_leaders(game) if leaders is None else leaders).get(box_id, [])
+    side = game.controller(box_id)
+    key = side.value if side else "neutral"
+    classes = ["ahd-card", f"ahd-{key}"]
+    classes += [c for c, on in (("ahd-fort", box.fort), ("ahd-port", box.port), ("ahd-battle", box_id in battles),
+                                ("ahd-lit", lit), ("ahd-selected", selected)) if on]
+    row, described = [], [f"{box.name} ({box.state})", f"{key.capitalize()}" +
+                          (" (held by cavalry)" if game.is_cavalry_held(box_id) else "")]
+    if box.blue_value:
+        row.append(f'<b class="ahd-vu" title="Union recruiting value">{box.blue_value}</b>')
+        described.append(f"Union value {box.blue_value}")
+    here = game.units_in(box_id)
+    for unit_side in (Side.UNION, Side.CONFEDERATE):
+        units = [u for u in here if u.side is unit_side]
+        own = [leader for leader in leaders_here if leader.side is unit_side]
+        if units or own:
+            chip, title = _chip(game, unit_side, units, own)
+            row.append(chip)
+            described.append(title)
+    if box.red_value:
+        row.append(f'<b class="ahd-vc" title="Confederate recruiting value">{box.red_value}</b>')
+        described.append(f"Confederate value {box.red_value}")
+    described += [f for f, on in (("fort", box.fort), ("port", box.port), ("battle", box_id in battles),
+                                  ("a click acts here", lit), ("selected", selected)) if on]
+    html = (f'<div class="{" ".join(classes)}" data-box="{box_id}">'
+            f'<span class="ahd-name">{escape(box.name)}</span><span class="ahd-row">{"".join(row)}</span></div>')
+    return html, "; ".join(described)
+
+
+def cards(game: Game, selected: str = "", destinations: list[str] | tuple[str, ...] = ()) -> dict[str, tuple[str, str]]:
+    """Every box's card and description, by box id."""
+    lit, battles, leaders = set(destinations), _battles(game), _leaders(game)
+    return {box.id: card_html(game, box.id, lit=box.id in lit, selected=box.id == selected, battles=battles,
+                              leaders=leaders) for box in game.board}

@@ -1,28 +1,35 @@
 """The ipyleaflet map: a fixed, small set of layers whose data follow the session.
 
-Layers (never more, whatever the position): state outlines, links, river flow arrows, water
-borders, highlight rings, boxes (clickable) and one SVG image with labels and counters. No tile
-layer unless asked for (``tiles=True``): the map works offline.
+The board is schematic (Simple CRS; positions from ``ahd.core.board.display_positions()``). Layers,
+never more whatever the position: state outlines, links, river flow arrows, water borders, and one
+LayerGroup holding one Marker per box whose DivIcon is the box's card (its name, recruiting values
+and counters as HTML text; lit, selected and battle states as classes). A card is re-sent only when
+it changes. No tile layer unless asked for (``tiles=True``): the map works offline.
+The mouse wheel scrolls the page (zoom with the + / - buttons or the keyboard).
 """
 from __future__ import annotations
+
+import math
 
 import ipyleaflet
 import ipywidgets as w
 
-from .layers import (BOUNDS, CENTER, DEFAULT_ZOOM, box_points, highlights, link_lines, overlay_svg, river_arrows,
-                     state_outlines, svg_data_url, water_border_bars)
+from .layers import (CARDS, CENTER, CSS, DEFAULT_ZOOM, HEIGHT, WIDTH, cards, link_lines, location,
+                     river_arrows, state_outlines, water_border_bars)
 from .session import Session
 
 LEGEND = """
 <div style="font-size:14px;line-height:1.5;background:#fffdf5;padding:4px 8px;border:1px solid #999">
-<b>Boxes</b>: <span style="color:#1f4e9c">● U</span> Union (solid rim),
-<span style="color:#6f6f6f">● C</span> Confederate (dashed rim), ○ N neutral<br>
+<b>Boxes</b>: <span style="background:#d6e2f5;border:2px solid #1f4e9c;padding:0 3px">Union</span> (solid rim),
+<span style="background:#e4e4e4;border:2px dashed #3a3a3a;padding:0 3px">Confederate</span> (dashed rim),
+<span style="border:2px dotted #555;padding:0 3px">neutral</span> (dotted); double rim = fort, blue corner = port<br>
 <b>Lines</b>: <span style="color:#8b5a2b">━ road</span>, <span style="color:#222">╍ rail</span>,
 <span style="color:#2b7bd6">━ river</span> (› flows downstream), <span style="color:#1565c0">▮</span> water border<br>
-<b>Numbers</b>: recruiting values <span style="color:#1f4e9c">Union</span>/<span style="color:#b22222">Confederate</span>;
-★ fort, anchor = port<br>
-<b>Counters</b>: MF/FV/FS infantry, MC/CV/CS cavalry; lower case = reduced; brown bar = entrenched;
-! = routed; ✕ = battle; gold-rimmed G/S/L + value = leader
+<b>Numbers</b>: recruiting values <span style="color:#1f4e9c">Union</span> (left) /
+<span style="color:#b22222">Confederate</span> (right)<br>
+<b>Counters</b>: one chip per side with its number of units (hover a box for what they are); dashed = some
+reduced; brown bar = entrenched; ! = routed; gold rim + initial = leader; red rim = battle;
+gold box = a click acts there, red dashes = selected
 </div>"""
 
 
@@ -58,41 +65,64 @@ def _info_html(info: dict) -> str:
 class MapView:
     """The board on an ipyleaflet map, bound to a :class:`Session`."""
 
-    def __init__(self, session: Session, *, tiles: bool = False, height: str = "720px") -> None:
+    def __init__(self, session: Session, *, tiles: bool = False, height: str = "620px") -> None:
         self.session = session
         game = session.game
-        self.map = ipyleaflet.Map(center=CENTER, zoom=DEFAULT_ZOOM, layers=(), min_zoom=4, max_zoom=9,
-                                  zoom_snap=0.5, scroll_wheel_zoom=True, attribution_control=False,
-                                  layout=w.Layout(height=height, min_height=height, max_height=height, width="100%"))
+        self.map = ipyleaflet.Map(center=CENTER, zoom=DEFAULT_ZOOM, crs=ipyleaflet.projections.Simple, layers=(),
+                                  min_zoom=-1, max_zoom=2, zoom_snap=0.25, zoom_delta=0.5, scroll_wheel_zoom=False, keyboard=False,
+                                  attribution_control=False,
+                                  layout=w.Layout(height=height, min_height="420px", width="100%"))
+        self.map.add_class("ahd-map")
         self.map.add(ipyleaflet.GeoJSON(data=state_outlines(), name="states"))
-        if tiles:
+        if tiles:  # not on the schematic board's Simple CRS: only for a geographic look at the lines
             self.map.add(ipyleaflet.basemap_to_tiles(ipyleaflet.basemaps.OpenStreetMap.Mapnik))
         self.links = ipyleaflet.GeoJSON(data=link_lines(game.board), name="links")
         self.arrows = ipyleaflet.GeoJSON(data=river_arrows(game.board), name="river flow")
         self.water = ipyleaflet.GeoJSON(data=water_border_bars(game.board), name="water borders")
-        self.highlight = ipyleaflet.GeoJSON(data=highlights(game, "", []), name="highlights", point_style={"radius": 14})
-        self.boxes = ipyleaflet.GeoJSON(data=box_points(game), name="boxes", point_style={"radius": 8},
-                                        hover_style={"weight": 4, "color": "#ffb000"})
-        self._svg = overlay_svg(game)
-        # above the lines and boxes (the marker pane), and not interactive: clicks go through to the boxes
-        self.labels = ipyleaflet.ImageOverlay(url=svg_data_url(self._svg), bounds=BOUNDS, name="labels",
-                                              pane="markerPane")
-        for layer in (self.links, self.arrows, self.water, self.highlight, self.boxes, self.labels):
+        self._cards = cards(game, session.selected, list(session.destinations))
+        self.markers: dict[str, ipyleaflet.Marker] = {}
+        for box in game.board:
+            html, title = self._cards[box.id]
+            marker = ipyleaflet.Marker(location=location(box.id), icon=self._icon(box.id, html), draggable=False,
+                                       keyboard=False, title=title, alt=box.name)
+            marker.on_click(lambda box_id=box.id, **_: self._on_click(properties={"id": box_id}))
+            marker.on_mouseover(lambda box_id=box.id, **_: self._on_hover(properties={"id": box_id}))
+            self.markers[box.id] = marker
+        self.boxes = ipyleaflet.LayerGroup(layers=list(self.markers.values()), name="boxes")
+        for layer in (self.links, self.arrows, self.water, self.boxes):
             self.map.add(layer)
-        # the hovered box's state and the legend sit under the map, where they hide no box
-        self.info = w.HTML(_info_html({}), layout=w.Layout(width="45%", min_height="90px"))
-        self.legend = w.HTML(LEGEND, layout=w.Layout(width="55%"))
-        self.widget = w.VBox([self.map, w.HBox([self.info, self.legend])])
-        self.boxes.on_click(self._on_click)
-        self.highlight.on_click(self._on_click)
-        self.boxes.on_hover(self._on_hover)
-        self.highlight.on_hover(self._on_hover)  # redrawn rings lie above the boxes
+        self._fitted = False
+        self.map.observe(self._fit, names=["pixel_bounds"])
+        # the hovered box's state and the legend (the app puts them beside the map, others under it)
+        self.style = w.HTML(CSS)
+        self.info = w.HTML(_info_html({}), layout=w.Layout(min_height="90px"))
+        self.legend = w.HTML(LEGEND)
+        self.widget = w.VBox([self.style, self.map, w.HBox([w.Box([self.info], layout=w.Layout(width="45%")),
+                                                            w.Box([self.legend], layout=w.Layout(width="55%"))])])
         session.observe(self._redraw, names=["version"])
         session.observe(self._show_info, names=["info"])
+
+    @staticmethod
+    def _icon(box_id: str, html: str) -> ipyleaflet.DivIcon:
+        w_, h_ = CARDS[box_id]
+        return ipyleaflet.DivIcon(html=html, icon_size=[w_, h_], icon_anchor=[w_ / 2, h_ / 2])
 
     @property
     def layer_count(self) -> int:
         return len(self.map.layers)
+
+    @property
+    def card_count(self) -> int:
+        return len(self.boxes.layers)
+
+    def card(self, box_id: str) -> str:
+        """The HTML of a box's card as drawn now."""
+        return self._cards[box_id][0]
+
+    @property
+    def lit(self) -> set[str]:
+        """The boxes drawn lit (a click acts there)."""
+        return {box for box, (html, _) in self._cards.items() if "ahd-lit" in html.split('"', 2)[1].split()}
 
     # ------------------------------------------------------------ events
     def _on_click(self, event=None, feature=None, properties=None, **_):
@@ -105,21 +135,38 @@ class MapView:
         if box:
             self.session.hover(box)
 
+    def _fit(self, change=None) -> None:
+        """Once the map has a size in the page: the largest zoom (in quarter steps) showing the whole board."""
+        if self._fitted or not self.map.pixel_bounds:
+            return
+        (x0, y0), (x1, y1) = self.map.pixel_bounds
+        width, height = abs(x1 - x0) / 2 ** self.map.zoom, abs(y1 - y0) / 2 ** self.map.zoom
+        if width < 100 or height < 100:
+            return
+        self._fitted = True
+        zoom = math.floor(4 * math.log2(min(width / (WIDTH + 8), height / (HEIGHT + 8)))) / 4
+        zoom = max(DEFAULT_ZOOM, min(zoom, 1.0))  # never smaller than the layout's own size: names would overlap
+        if zoom != self.map.zoom:
+            self.map.zoom = zoom
+        self.map.center = CENTER
+
     # ------------------------------------------------------------ drawing
     def _redraw(self, change=None) -> None:
         session = self.session
         game = session.game
+        new = cards(game, session.selected, list(session.destinations))
         with self.map.hold_sync():
-            points = box_points(game)
-            if points != self.boxes.data:
-                self.boxes.data = points
-            lit = highlights(game, session.selected, list(session.destinations))
-            if lit != self.highlight.data:
-                self.highlight.data = lit
-            svg = overlay_svg(game)
-            if svg != self._svg:
-                self._svg = svg
-                self.labels.url = svg_data_url(svg)
+            for box_id, (html, title) in new.items():
+                if self._cards.get(box_id) == (html, title):
+                    continue
+                marker = self.markers[box_id]
+                old = marker.icon
+                with marker.hold_sync():
+                    marker.icon = self._icon(box_id, html)
+                    marker.title = title
+                if old is not None:
+                    old.close()
+        self._cards = new
 
     def _show_info(self, change=None) -> None:
         self.info.value = _info_html(self.session.info)

@@ -1,0 +1,102 @@
+"""The schematic board and the map's layers, without a browser: every box has a place inside the board and a
+card whose name is an HTML text element; no two cards overlap; the layer count never changes."""
+from __future__ import annotations
+
+import itertools
+import json
+from importlib import resources
+
+import pytest
+
+import ahd
+from ahd.core.board import display_positions
+
+pytest.importorskip("ipyleaflet")  # the app extra
+
+import widgets  # noqa: E402
+from widgets import layers  # noqa: E402
+
+
+def test_every_box_has_a_display_position_inside_the_board():
+    board = ahd.default_board()
+    positions = display_positions()
+    assert set(positions) == {box.id for box in board}
+    data = json.loads((resources.files("ahd") / "data" / "board_layout.json").read_text(encoding="utf-8"))
+    for box_id, (x, y) in positions.items():
+        w, h = layers.CARDS[box_id]
+        assert w / 2 <= x <= data["width"] - w / 2 and h / 2 <= y <= data["height"] - h / 2, box_id
+
+
+def test_no_two_cards_overlap_on_the_schematic_board():
+    positions = display_positions()
+    clashes = []
+    for a, b in itertools.combinations(sorted(positions), 2):
+        (xa, ya), (xb, yb) = positions[a], positions[b]
+        (wa, ha), (wb, hb) = layers.CARDS[a], layers.CARDS[b]
+        if abs(xa - xb) < (wa + wb) / 2 and abs(ya - yb) < (ha + hb) / 2:
+            clashes.append((a, b))
+    assert clashes == []
+
+
+def test_relative_geography_is_kept_for_the_eastern_theatre():
+    """Washington north of Richmond, Richmond west of Norfolk, Harper's Ferry west of Baltimore, and so on."""
+    p = display_positions()
+    assert p["washington"][1] < p["richmond"][1] < p["petersburg"][1]
+    assert p["richmond"][0] < p["norfolk"][0] and p["harpers_ferry"][0] < p["baltimore"][0]
+    assert p["manassas_junction"][1] < p["fredericksburg"][1] < p["richmond"][1]
+    assert p["new_orleans"][1] > p["memphis"][1] > p["st_louis"][1] > p["chicago"][1]
+
+
+def test_the_map_has_a_fixed_small_set_of_layers_and_one_card_per_box():
+    app = widgets.play("1861", union="heuristic", confederate="heuristic", war_odds=False)
+    view = app.map_view
+    counts, cards = set(), set()
+    for _ in range(6):
+        app.session.bot_half_turn()
+        counts.add(view.layer_count)
+        cards.add(view.card_count)
+    assert counts == {5} and cards == {129}
+    assert [layer.name for layer in view.map.layers] == ["states", "links", "river flow", "water borders", "boxes"]
+    assert view.map.scroll_wheel_zoom is False  # the wheel scrolls the page
+    assert view.map.crs["name"] == "Simple"
+
+
+def test_each_box_name_is_a_text_element_with_a_readable_description():
+    app = widgets.play("1861", war_odds=False)
+    for box in app.game.board:
+        html = app.map_view.card(box.id)
+        assert f'<span class="ahd-name">{layers.escape(box.name)}</span>' in html
+        assert f'data-box="{box.id}"' in html
+        assert app.map_view.markers[box.id].title.startswith(f"{box.name} ({box.state})")
+        assert list(app.map_view.markers[box.id].location) == [-display_positions()[box.id][1],
+                                                                display_positions()[box.id][0]]
+    # counters: one chip per side, its composition in its title
+    assert 'title="Union: 3 militia infantry, entrenched">3</span>' in app.map_view.card("washington")
+
+
+def test_only_changed_cards_are_sent_again():
+    app = widgets.play("1861", union="human", confederate="human", war_odds=False)
+    view = app.map_view
+    icons = {box: marker.icon for box, marker in view.markers.items()}
+    app.session.click_box("harpers_ferry")
+    changed = {box for box, marker in view.markers.items() if marker.icon is not icons[box]}
+    assert changed == set(app.session.destinations) | {"harpers_ferry"}
+    assert all("ahd-lit" in view.card(box) for box in app.session.destinations)
+    assert "ahd-selected" in view.card("harpers_ferry")
+
+
+def test_lines_and_outlines_are_in_board_coordinates():
+    board = ahd.default_board()
+    lines = layers.link_lines(board)["features"]
+    assert len(lines) == len(board.links)
+    width, height = layers.WIDTH, layers.HEIGHT
+    for feature in lines:
+        for x, y in feature["geometry"]["coordinates"]:
+            assert -5 <= x <= width + 5 and -height - 5 <= y <= 5
+    outlines = layers.state_outlines()["features"]
+    assert len(outlines) >= 30
+    virginia = next(f for f in outlines if f["properties"]["postal"] == "VA")
+    xs = [x for polygon in virginia["geometry"]["coordinates"] for ring in polygon for x, _ in ring]
+    ys = [-y for polygon in virginia["geometry"]["coordinates"] for ring in polygon for _, y in ring]
+    rx, ry = display_positions()["richmond"]
+    assert min(xs) < rx < max(xs) and min(ys) < ry < max(ys)  # Richmond is drawn inside warped Virginia
