@@ -169,8 +169,9 @@ def teacher_page(state: ClassState, join_url: str, kernels: list[dict[str, Any]]
 {(now - state.started_at) / 60:.0f} minutes ago; {state.refused_full} time(s) a student saw "the class is full".</p>
 <table><tr><th>#</th><th>state</th><th>open pages</th><th>last activity</th></tr>{rows}</table>
 <p>A game whose window was closed is ended after about {state.options.cull_idle} s without a connection.
-Games are saved by download to each student's own computer ("Save to my computer" in the panel) and
-opened again by upload: nothing is stored on this server, and stopping it (Ctrl-C) ends every game.
+Games against a classmate ("Play a classmate") are kept in the server's game store (listed below); other
+games are saved by download to each student's own computer ("Save to my computer" in the panel) and
+opened again by upload, and stopping the server (Ctrl-C) ends them.
 This page refreshes every 10 seconds. Keep its link to yourself: it shows the class link.</p>""",
                 refresh=10)
 
@@ -218,6 +219,10 @@ class StartHandler(_Ours, JupyterHandler):
         if self.refuse_without_token():
             return
         play = url_path_join(self.base_url, "play")
+        kept = {k: self.get_argument(k) for k in ("join", "player") if self.get_argument(k, "")}
+        if kept:  # a classmate's join link or a personal link (Play a classmate): the app reads them
+            from urllib.parse import urlencode
+            play += "?" + urlencode(kept)
         if self.refuse_when_full(play):
             return
         self.set_header("Cache-Control", "no-store")
@@ -311,7 +316,12 @@ class TeacherHandler(_Ours, JupyterHandler):
             return
         kernels = [dict(k) for k in self.kernel_manager.list_kernels()]
         self.set_header("Cache-Control", "no-store")
-        self.finish(teacher_page(self.state, self.settings["ahd_join_url"], kernels))
+        html = teacher_page(self.state, self.settings["ahd_join_url"], kernels)
+        store = self.settings.get("ahd_store")
+        if store is not None:  # Play a classmate: the class's stored games (widgets/teacher_games.py)
+            from .teacher_games import games_section
+            html = html.replace("</main>", games_section(store, given) + "</main>")
+        self.finish(html)
 
 
 class AhdVoila(Voila):
@@ -327,6 +337,8 @@ class AhdVoila(Voila):
         ours = [(url_path_join(base, r"/api/kernels/?"), NoKernelListHandler)]
         if self.settings_state.options.mode == "classroom":
             ours.append((url_path_join(base, r"/teacher/?"), TeacherHandler))
+            from .teacher_games import handlers as game_handlers  # the stored games, read-only
+            ours += [(url_path_join(base, path), handler) for path, handler in game_handlers()]
         if self.notebook_path:
             voila_page = next(h for h in handlers if h[1] is AppHandler)
             ours += [(url_path_join(base, "/"), StartHandler),
@@ -393,18 +405,38 @@ def serve(options: ServeOptions) -> int:
     data.mkdir(parents=True, exist_ok=True)
     os.chmod(data, 0o700)
 
+    store = None
+    voila_extra: dict[str, Any] = {}
+    if options.mode == "classroom":  # Play a classmate: the game store of the data folder (widgets/store.py)
+        from .store import CLASS_URL_ENV, STORE_ENV, Store, StoreError, store_path
+        try:
+            store = Store(store_path(data), check=True)
+        except StoreError as exc:
+            raise ValueError(str(exc)) from None
+        os.environ[STORE_ENV] = str(store.path)
+        if options.data is not None:  # the login cookies outlive a restart: the pages reconnect by a reload
+            secret_file = data / "cookie_secret"
+            if not secret_file.exists():
+                secret_file.write_bytes(secrets.token_bytes(32))
+                os.chmod(secret_file, 0o600)
+            voila_extra["cookie_secret"] = secret_file.read_bytes()
+    else:
+        os.environ.pop("AHD_STORE", None)
+        os.environ.pop("AHD_CLASS_URL", None)
+
     state = ClassState(options)
     host = public_host(options.host)
     root = f"http://{host}:{options.port}/"
     join_url = f"{root}?token={options.token}"  # the start page ("Starting your game…"), then /play
+    if store is not None:
+        os.environ[CLASS_URL_ENV] = join_url  # the kernels' join and personal links (students have this link)
     # one person on their own machine: straight to the app (voila's own page says "Starting your game…"
     # once the kernel is up, a second or two); the tree page with --tree
     open_url = join_url if options.mode == "classroom" or options.tree else f"{root}play?token={options.token}"
     voila_config: dict[str, Any] = {
         "ip": options.host, "port": options.port, "port_retries": 0, "open_browser": False,
         "token": options.token, "config_file_paths": [], "connection_dir_root": str(data),
-        "identity_provider_class": AhdIdentityProvider,
-        "tornado_settings": {"ahd_state": state, "ahd_join_url": join_url, "ahd_open_url": open_url},
+        "identity_provider_class": AhdIdentityProvider, **voila_extra,
     }
     config = Config({
         "Voila": voila_config,
@@ -415,6 +447,9 @@ def serve(options: ServeOptions) -> int:
                                  "cull_connected": False, "cull_busy": False},
     })
     app = AhdVoila(config=config)
+    # set on the app, not through the Config (which deep-copies its values: the store holds a lock)
+    app.tornado_settings = {"ahd_state": state, "ahd_join_url": join_url, "ahd_open_url": open_url,
+                            "ahd_store": store}
     app.initialize([str(NOTEBOOKS if options.tree else APPS / "app.ipynb")])
 
     def banner() -> None:
@@ -427,8 +462,11 @@ def serve(options: ServeOptions) -> int:
                 segno.make(join_url, error="m").terminal(compact=True)
             except UnicodeEncodeError:
                 print("  (this terminal cannot show the QR code: the teacher page shows it)")
-            print("\n  Games are saved by download to each student's computer; nothing is stored here.\n"
-                  "  Ctrl-C stops the server and ends every game.\n", flush=True)
+            kept = (f"kept in {store.path}: they survive a restart with the same --data" if options.data else
+                    "kept only while this server runs (give --data DIR to keep them between lessons)")
+            print(f"\n  Games against a classmate (Play a classmate) are {kept}.\n"
+                  "  Other games are saved by download to each student's computer.\n"
+                  "  Ctrl-C stops the server and ends every page.\n", flush=True)
         else:
             print(f"\nA House Divided is running: open {open_url} in your browser (Ctrl-C stops it).", flush=True)
             if options.games is not None:

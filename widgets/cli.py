@@ -49,8 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     room.add_argument("--students", type=int, default=30,
                       help="most games at once, one per student (default 30; about 130 MB of memory each)")
     room.add_argument("--data", type=Path, default=None,
-                      help="folder for the server's own files (kernel connection files); default: a new "
-                           "private temporary folder, removed on exit. No game is ever stored there.")
+                      help="folder for the server's own files: kernel connection files and the game store "
+                           "games.sqlite3 of 'Play a classmate' (games survive a restart with the same --data); "
+                           "default: a new private temporary folder, removed on exit")
     room.add_argument("--cull-idle", type=int, default=50, metavar="SECONDS",
                       help="end a game whose page has been closed for this long (default 50: within about "
                            "a minute)")

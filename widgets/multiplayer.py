@@ -208,7 +208,7 @@ class ClassmateSection:
         _use_game(self.session, seat.game, text)
         self.lobby.layout.display = "none"
         self.in_game.layout.display = ""
-        self._say("")
+        self._say(escape(text))  # kept here too: the app's first bot_step clears the status line
         self._show_game()
         self.start_polling()
 
