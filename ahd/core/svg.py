@@ -1,7 +1,8 @@
 """A static SVG picture of the board and a position (``Game._repr_svg_``), standard library only.
 
 A saved notebook keeps the picture, so GitHub and nbviewer show the position without a kernel.
-Boxes sit at the board's own coordinates (``Box.board_xy``, the 2745×2087 reference map); each is
+Boxes sit where the app's schematic board puts them (``board.display_positions()``, scaled by LAYOUT_SCALE so
+that no two boxes overlap: the same places as in the app); each is
 filled with its controller's colour (Union blue, Confederate grey, neutral white), outlined in the
 controller's colour when a control marker lies on it (9.c) and dashed when cavalry-held (9.b).
 Lines: road brown, rail black dashed, river blue. Each side's stack in a box is a chip with the
@@ -14,6 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
+from .board import display_positions
 from .calendar import Turn
 from .control import has_marker
 from .sides import Side
@@ -39,6 +41,16 @@ TOP, BOTTOM = 120, 100          # room for the heading and the legend
 FONT = "font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\""
 
 
+#: The schematic board's positions (CSS pixels, cards of one line) times this: boxes of BOX_W x BOX_H never overlap.
+LAYOUT_SCALE = 2.8
+
+
+def _xy(box_id: str) -> tuple[int, int]:
+    """Where a box is drawn, in board units."""
+    x, y = display_positions()[box_id]
+    return round(x * LAYOUT_SCALE), round(y * LAYOUT_SCALE)
+
+
 def _wrap(name: str, width: int = 10) -> list[str]:
     """A box name on one or two lines of about ``width`` characters."""
     if len(name) <= width or " " not in name:
@@ -62,7 +74,7 @@ def _links(board: "Board") -> list[str]:
         for link in board.links:
             if link.kind != kind:
                 continue
-            (x1, y1), (x2, y2) = board.boxes[link.a].board_xy, board.boxes[link.b].board_xy
+            (x1, y1), (x2, y2) = _xy(link.a), _xy(link.b)
             segments.append(f"M{x1} {y1}L{x2} {y2}")
         out.append(f'<path class="{kind}" d="{"".join(segments)}" fill="none" {LINE_STYLE[kind]}/>')
     return out
@@ -87,8 +99,8 @@ def _chip(x: float, y: float, side: Side, units: list, state: "State") -> list[s
 def game_svg(game: "Game") -> str:
     """The SVG document of ``game``'s board and position."""
     state, board = game.state, game.board
-    xs = [b.board_xy[0] for b in board]
-    ys = [b.board_xy[1] for b in board]
+    xs = [_xy(b.id)[0] for b in board]
+    ys = [_xy(b.id)[1] for b in board]
     left, right = min(xs) - BOX_W // 2 - 10, max(xs) + BOX_W // 2 + 10
     top, bottom = min(ys) - BOX_H // 2 - 10 - TOP, max(ys) + BOX_H // 2 + 10 + BOTTOM
     width, height = right - left, bottom - top
@@ -102,7 +114,7 @@ def game_svg(game: "Game") -> str:
         if leader.on_map:
             leaders_at.setdefault(leader.location, []).append(leader.title)
     for box in board:
-        x, y = box.board_xy
+        x, y = _xy(box.id)
         bx, by = x - BOX_W / 2, y - BOX_H / 2
         owner = state.control[box.id]
         marker = has_marker(state, box.id)
