@@ -259,3 +259,94 @@ def test_a_question_checks_the_typed_answer():
     rules.answer.value = "H-1, H-3, H-4, O-2.1, O-2.2"
     assert "✓" in rules.verdict.value
     assert tutorial.parse_answer("") is None and tutorial.parse_answer("(2, 0)") == (2, 0)
+
+
+# ---------------------------------------------------------------------- issue 15: the missing lessons
+def test_setup_rows_are_read_from_the_scenario():
+    rows = tutorial.setup_rows("1861")
+    assert rows[0] == {"side": "Union", "box": "Washington", "count": 3, "code": "MF", "unit": "militia infantry",
+                       "note": "fort: entrenched while held (4.2.5 d)"}
+    game = ahd.new_game("1861")
+    for side in (U, C):
+        assert sum(r["count"] for r in rows if r["side"] == side.adjective) == len(game.units(side))
+    mix = tutorial.counter_mix(game)
+    assert mix["Union"]["MF"] == {"owned": 24, "map": 12, "pool": 0, "reserve": 12}
+    assert mix["Confederate"]["MF"] == {"owned": 8, "map": 8, "pool": 0, "reserve": 0}
+    assert mix["Union"]["MC"]["pool"] == mix["Confederate"]["MC"]["pool"] == 1
+
+
+@pytest.mark.rule("3.c")
+def test_calendar_and_winter_turns_question():
+    rows = tutorial.calendar_rows()
+    assert len(rows) == 40 and [r["turn"] for r in rows if r["two_months"]] == [5, 6, 15, 16, 25, 26, 35, 36]
+    assert rows[5]["year"] == 1862 and "draft" in rows[7]["events"] and "short game ends" in rows[9]["events"]
+    q = tutorial.winter_turns_question(1862)
+    assert q.check(None).state == "not yet"
+    assert q.check((6, 15)).ok and q.check("6, 15").state == "wrong"      # typed text is parsed by the widget
+    assert q.check((5, 6)).state == "wrong" and "not in 1862" in q.check((5, 6)).message
+    assert q.check(7).state == "wrong" and q.check((6,)).state == "wrong"
+    q.widget
+    q.answer.value = "15, 6"
+    assert "✓" in q.verdict.value
+    marches = tutorial.first_turn_marches_question()
+    assert marches.check(2).ok and marches.check(3).state == "wrong"
+
+
+@pytest.mark.rule("5.2.6")
+def test_withdrawal_exercise():
+    ex = tutorial.withdrawal_exercise()
+    assert ex.check().state == "not yet" and ex.game.army_max(U) == 31      # the raider cuts Pittsburgh's 3
+    ex.app.session.click_box("wheeling")                                    # the lit box
+    assert ex.check().ok, ex.check()
+    assert ex.game.controller("pittsburgh") is U and "34" in ex.check().message   # 9.b: back at once
+    wrong = tutorial.withdrawal_exercise()
+    wrong.app.session.act(ahd.HoldGround())
+    assert wrong.check().state == "wrong"
+
+
+def _march(session, origin, *moves):
+    session.act(ahd.BeginMarch(origin))
+    for move in moves:
+        session.act(move)
+    if session.game.decision == "march":
+        session.act(ahd.EndMarch())
+
+
+@pytest.mark.rule("5.2.6")
+def test_catch_raider_exercise():
+    militia = [ahd.Move(u, ("ebensburg", "pittsburgh"), ("rail",)) for u in ("U-MF-01", "U-MF-02")]
+    naive = tutorial.catch_raider_exercise()                 # infantry alone, Wheeling open: it escapes
+    assert naive.check().state == "not yet"
+    _march(naive.app.session, "ebensburg", *militia)
+    naive.app.session.act(ahd.EndMovement())
+    assert naive.check().state == "wrong" and "Wheeling" in naive.check().message
+    naive.app.session.act(ahd.CavalryRetreat("wheeling"))
+    assert naive.check().state == "wrong" and "slipped away" in naive.check().message
+    stands = tutorial.catch_raider_exercise()                # the reader makes the raider fight: no
+    _march(stands.app.session, "ebensburg", *militia)
+    stands.app.session.act(ahd.EndMovement())
+    stands.app.session.act(ahd.HoldGround())
+    assert stands.check().state == "wrong"
+    cavalry = tutorial.catch_raider_exercise()               # cavalry only: no withdrawal
+    _march(cavalry.app.session, "harrisburg", ahd.Move("U-MC-01", ("harrisburg", "ebensburg", "pittsburgh"),
+                                                       ("rail", "rail")))
+    cavalry.app.session.act(ahd.EndMovement())
+    assert cavalry.check().ok, cavalry.check()
+    blocked = tutorial.catch_raider_exercise()               # Wheeling blocked, then the infantry attacks
+    _march(blocked.app.session, "canton", ahd.Move("U-MF-03", ("canton", "wheeling"), ("road",)))
+    assert blocked.check().state == "not yet"
+    _march(blocked.app.session, "ebensburg", militia[0])    # the last march: movement ends, the battle begins
+    assert blocked.check().ok, blocked.check()
+    idle = tutorial.catch_raider_exercise()
+    idle.app.session.act(ahd.EndMovement())
+    assert idle.check().state == "wrong"
+
+
+@pytest.mark.rule("5.2.4")
+def test_reinforcement_count_question():
+    game = tutorial.washington_battle()
+    assert game.battle.box == "washington" and game.battle.round == 2 and game.current_player is U
+    q = tutorial.reinforcement_count_question(game)
+    assert q.check(2).ok, q.check(2)
+    assert q.check(4).state == "wrong" and "at most one" in q.check(4).message
+    assert q.check(1).state == "wrong" and q.check("x").state == "wrong"

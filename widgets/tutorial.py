@@ -29,8 +29,8 @@ from typing import Any, Callable, Iterable
 import ipywidgets as w
 
 from ahd import Game, Options
-from ahd.core.actions import (BeginMarch, ChooseFirer, EndMovement, FireAuto, LeaderFollow, LeaderPoint, Move,
-                         OpenFire, Recruit, Reinforce, Retreat, Roll, Volley)
+from ahd.core.actions import (BeginMarch, CavalryRetreat, ChooseFirer, EndMovement, FireAuto, HoldGround,
+                         LeaderFollow, LeaderPoint, Move, OpenFire, Recruit, Reinforce, Retreat, Roll, Volley)
 from ahd.core import combat, recruitment
 from ahd.core.positions import march, pass_until, position_game
 from ahd.core.sides import CHANCE, Side
@@ -546,7 +546,222 @@ def leader_split_exercise() -> Exercise:
     return Exercise("Lee's points", "Give Lee's three points as +2 to one veteran and +1 to another.", game, goal)
 
 
+# =========================================================================== 00 set-up and calendar
+def setup_rows(scenario: str = "1861") -> list[dict]:
+    """A scenario's set-up read from its data (not typed by hand): one row per side, box and unit type, in
+    the scenario's order, with ``side``, ``box`` (printed name), ``count``, ``code``, ``unit`` (T-1 name)
+    and ``note`` (entrenched, or a fort of the side: 4.2.5 d)."""
+    from ahd.core.board import default_board
+    from ahd.core.scenario import load_scenario
+    from ahd.core.units import UNIT_TYPES, parse_type
+
+    board, rows, index = default_board(), [], {}
+    for placement in load_scenario(scenario).units:
+        code = parse_type(placement.type).code
+        key = (placement.side, placement.box, code, placement.entrenched)
+        if key in index:
+            index[key]["count"] += 1
+            continue
+        box = board[placement.box]
+        note = ("fort: entrenched while held (4.2.5 d)" if box.fort
+                else "entrenched" if placement.entrenched else "")
+        index[key] = {"side": placement.side.adjective, "box": box.name, "count": 1, "code": code,
+                      "unit": UNIT_TYPES[code].name, "note": note}
+        rows.append(index[key])
+    return rows
+
+
+def counter_mix(game: Game) -> dict[str, dict[str, dict[str, int]]]:
+    """The militia counters of each side (1.3.a) and where they are now:
+    ``{"Union": {"MF": {"owned": 24, "map": 12, "pool": 0, "reserve": 12}, ...}, ...}``."""
+    from ahd.core.units import MILITIA_MIX
+
+    mix: dict[str, dict[str, dict[str, int]]] = {}
+    for side, owned in MILITIA_MIX.items():
+        mix[side.adjective] = {}
+        for code, count in owned.items():
+            where = {place: sum(u.type.code == code for u in game.units(side, place))
+                     for place in ("map", "pool", "reserve")}
+            mix[side.adjective][code] = {"owned": count, **where}
+    return mix
+
+
+def calendar_rows() -> list[dict]:
+    """Table T-2 from the engine's calendar (3.c): ``turn``, ``months``, ``year``, ``two_months`` and
+    ``events`` (the drafts, the scenarios' first and last turns, the short game's end)."""
+    from ahd.core.calendar import DRAFT_TURNS, LAST_TURN, Turn
+
+    events = {1: ["the campaign and the short game start (2, 13)"], 10: ["the short game ends (13)"],
+              LAST_TURN: ["the campaign's last turn (10)"]}
+    for year, first in zip((1862, 1863, 1864), DRAFT_TURNS):
+        events.setdefault(first, []).append(f"draft (8); the {year} scenario starts")
+        events.setdefault(first + 9, []).append(f"the {year} scenario ends")
+    rows = []
+    for number in range(1, LAST_TURN + 1):
+        turn = Turn.of(number)
+        rows.append({"turn": number, "months": turn.long_months, "year": turn.year,
+                     "two_months": "–" in turn.months, "events": "; ".join(events.get(number, []))})
+    return rows
+
+
+def winter_turns_question(year: int) -> Question:
+    """Which turns of ``year`` are two-month winter turns (3.c, T-2)?"""
+    rows = [r for r in calendar_rows() if r["year"] == year]
+    expected = {r["turn"] for r in rows if r["two_months"]}
+    months = {r["turn"]: r["months"] for r in calendar_rows()}
+
+    def judge(answer: Any) -> Verdict:
+        items = [answer] if isinstance(answer, (int, str)) else list(answer)
+        try:
+            given = {int(item) for item in items}
+        except (TypeError, ValueError):
+            return Verdict(WRONG, "answer with turn numbers separated by commas, e.g. 5, 6.")
+        if given == expected:
+            return Verdict(DONE, " and ".join(f"turn {t} ({months[t]})" for t in sorted(expected))
+                           + f": the two winter turns of {year} (3.c).")
+        outside = sorted(t for t in given if t not in months or not any(r["turn"] == t for r in rows))
+        if outside:
+            return Verdict(WRONG, f"turn {outside[0]} is not in {year}: read the calendar table above.")
+        single = sorted(given - expected)
+        if single:
+            return Verdict(WRONG, f"turn {single[0]} is {months[single[0]]} alone, one month.")
+        return Verdict(WRONG, f"{len(expected - given)} winter turn(s) of {year} missing.")
+
+    return Question(f"Which turns of {year} are two-month winter turns?", judge,
+                    placeholder="turn numbers separated by commas, e.g. 5, 6")
+
+
+def first_turn_marches_question(scenario: str = "1861") -> Question:
+    """How many marches each side has on the first turn of ``scenario`` (4.1, S-0)."""
+    from ahd.core.scenario import load_scenario
+
+    expected = load_scenario(scenario).first_turn_marches
+
+    def judge(answer: Any) -> Verdict:
+        try:
+            value = int(answer)
+        except (TypeError, ValueError):
+            return Verdict(WRONG, "answer with a whole number.")
+        if value == expected:
+            return Verdict(DONE, f"{expected} marches each, with no roll, so no naval invasion on turn 1 (4.1).")
+        return Verdict(WRONG, "not that: on the first turn nobody rolls for marches; the number is fixed (4.1).")
+
+    return Question("How many marches does each side have on turn 1 of the 1861 campaign?", judge,
+                    placeholder="a whole number")
+
+
+# =========================================================================== 08 cavalry
+RAID_BOX = "pittsburgh"
+
+
+def raid_game(*, dice: str = "manual") -> Game:
+    """A Confederate veteran cavalry raider holds Pittsburgh (Union 3) at the start of a Union half-turn:
+    two Union militia in Ebensburg, one in Canton, the Union militia cavalry in Harrisburg (5.2.6, 9.b)."""
+    return position_game([("confederate", "CV", RAID_BOX), ("union", "MF", "ebensburg", 2),
+                          ("union", "MF", "canton"), ("union", "MC", "harrisburg"),
+                          ("confederate", "MF", "richmond")], dice=dice)
+
+
+def withdrawal_exercise() -> Exercise:
+    """The Union militia from Ebensburg attack the raider in Pittsburgh: withdraw it before the battle (5.2.6)."""
+    game = raid_game()
+    march(game, "ebensburg", *(Move(u, ("ebensburg", RAID_BOX), ("rail",)) for u in ("U-MF-01", "U-MF-02")))
+    if game.decision == "movement":
+        game.apply(EndMovement())
+    assert game.decision == "cavalry_retreat"
+    game.dice = "auto"
+
+    def goal(game: Game, start: int) -> Verdict:
+        mine = _reader_actions(game, start)
+        retreat = next((a for a in mine if isinstance(a, CavalryRetreat)), None)
+        if retreat is not None:
+            return Verdict(DONE, f"the raider withdrew to {game.board.name(retreat.to)}: no battle, nobody wins "
+                                 f"(5.2.6). Pittsburgh went back to the Union at once (9.b): Union maximum "
+                                 f"{game.army_max(U)}.")
+        if any(isinstance(a, HoldGround) for a in mine):
+            return Verdict(WRONG, "the raider stood and fought two militia: undo in the panel and withdraw it.")
+        return Verdict(NOT_YET, "the Confederate cavalry may withdraw: click the lit box (or use the panel).")
+
+    return Exercise("Slip away", "Save the Confederate raider in Pittsburgh from the two Union militia.", game, goal)
+
+
+def catch_raider_exercise() -> Exercise:
+    """The Union must attack the Pittsburgh raider so that it cannot withdraw (5.2.6): with cavalry only,
+    or with its only open withdrawal box (Wheeling) blocked."""
+    game = raid_game(dice="auto")
+    log_start = len(game.log)
+    name = game.board.name(RAID_BOX)
+
+    def goal(game: Game, start: int) -> Verdict:
+        mine = _reader_actions(game, start)
+        retreat = next((a for a in mine if isinstance(a, CavalryRetreat)), None)
+        if retreat is not None:
+            return Verdict(WRONG, f"the raider slipped away to {game.board.name(retreat.to)}: undo in the panel "
+                                  f"until the Union is moving again.")
+        if any(isinstance(a, HoldGround) for a in mine):
+            return Verdict(WRONG, "the raider could have withdrawn, and only chose to fight: undo in the panel, "
+                                  "then attack with cavalry only or block its way out first.")
+        if game.decision == "cavalry_retreat":
+            boxes = ", ".join(game.board.name(a.to) for a in game.legal_actions() if isinstance(a, CavalryRetreat))
+            return Verdict(WRONG, f"the raider may still withdraw (to {boxes}): undo in the panel, then attack "
+                                  f"with cavalry only or block that box first.")
+        if any(str(event).startswith(f"Battle at {name}") for event in game.log[log_start:]):
+            return Verdict(DONE, f"caught: the battle at {name} is fought, and the raider cannot slip away "
+                                 f"before it (5.2.6).")
+        if any(isinstance(a, EndMovement) for a in mine) or game.phase != "movement":
+            return Verdict(WRONG, f"the Union movement ended without an attack on {name}: undo in the panel.")
+        return Verdict(NOT_YET, f"move your units, then end movement to start the battle at {name}.")
+
+    return Exercise("Catch the raider", f"Attack the raider in {name} so that it cannot withdraw.", game, goal)
+
+
+# =========================================================================== 09 strategy
+def washington_battle() -> Game:
+    """Four Confederate veterans attack Washington from Manassas Junction; one Union militia holds the fort,
+    three more wait in Baltimore and one in Harper's Ferry. The game stops at the Union defender's firing
+    moment of round 2, when it may reinforce (5.2.4)."""
+    game = position_game([("union", "MF", "washington"), ("union", "MF", "baltimore", 3),
+                          ("union", "MF", "harpers_ferry"), ("confederate", "FV", "manassas_junction", 4)])
+    pass_until(game, lambda g: g.phasing is C and g.decision == "movement")
+    march(game, "manassas_junction",
+          *(Move(f"C-FV-0{i}", ("manassas_junction", "washington"), ("rail",)) for i in range(1, 5)))
+    if game.decision == "movement":
+        game.apply(EndMovement())
+    misses_until(game, 2, U)
+    game.dice = "auto"
+    return game
+
+
+def reinforcement_count_question(game: Game | None = None) -> Question:
+    """How many units the defender may bring into the battle in this firing moment (5.2.4: one from each
+    adjacent box holding its units), read from the engine's legal actions."""
+    game = game or washington_battle()
+    state = game.state
+    origins = {state.units[a.unit].location for a in game.legal_actions() if isinstance(a, Reinforce)}
+    expected = len(origins)
+    waiting = sum(len(game.units_in(box, game.current_player)) for box in origins)
+    names = ", ".join(sorted(game.board.name(b) for b in origins))
+
+    def judge(answer: Any) -> Verdict:
+        try:
+            value = int(answer)
+        except (TypeError, ValueError):
+            return Verdict(WRONG, "answer with a whole number.")
+        if value == expected:
+            return Verdict(DONE, f"{expected}: one unit from each adjacent box holding Union units ({names}), "
+                                 f"this round and again every round (5.2.4).")
+        if value == waiting:
+            return Verdict(WRONG, f"{waiting} units wait next door, but a side brings in at most one from each "
+                                  f"adjacent box in a firing moment (5.2.4).")
+        return Verdict(WRONG, f"not {value}: count the adjacent boxes with Union units, not the units (5.2.4).")
+
+    return Question("How many units can the Union bring into the battle in this firing moment?", judge,
+                    placeholder="a whole number")
+
+
 __all__ = ["session", "show", "MapOnly", "next_shot", "misses_until", "modifier_battle", "effective_values", "Verdict", "Question", "Exercise", "forts_question", "values_question",
            "maximum_question", "jump_exercise", "entrench_exercise", "reinforcement_exercise",
            "recruitment_exercise", "capture_exercise", "options_question", "fight_days", "supply_exercise",
-           "leader_split_exercise"]
+           "leader_split_exercise", "setup_rows", "counter_mix", "calendar_rows",
+           "winter_turns_question", "first_turn_marches_question", "raid_game", "withdrawal_exercise",
+           "catch_raider_exercise", "washington_battle", "reinforcement_count_question"]
