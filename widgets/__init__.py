@@ -15,8 +15,10 @@ from typing import Any
 _WHERE = {
     "GameApp": ".app", "play": ".app", "ReplayApp": ".replay", "Session": ".session",
     "box_summary": ".session", "BattleExplorer": ".explorer", "ProgressBar": ".progress",
+    "editor": ".editor", "Editor": ".editor",
 }
-__all__ = ["GameApp", "play", "ReplayApp", "Session", "box_summary", "BattleExplorer", "ProgressBar"]
+__all__ = ["GameApp", "play", "ReplayApp", "Session", "box_summary", "BattleExplorer", "ProgressBar",
+           "editor", "Editor"]
 
 
 def __getattr__(name: str) -> Any:
