@@ -232,7 +232,8 @@ class ClassmateSection:
             f"<b>{seat.side.adjective}</b> side"
             + (f" against <b>{escape(opponent)}</b>" if opponent else "") +
             f". Game <span id='ahd-game-code'>{escape(seat.code)}</span>, "
-            f"<span id='ahd-game-seq'>{seat.seq}</span> recorded actions.{waiting}"
+            f"<span id='ahd-game-seq'>{seat.seq}</span> recorded actions; dice "
+            f"{'rolled by the computer' if seat.game.dice == 'auto' else 'typed in, each side its own'}.{waiting}"
             f"<br>To come back later (next lesson, another computer): your personal code "
             f"<b id='ahd-player-code'>{escape(pretty_code(seat.token))}</b> or "
             f"<a id='ahd-player-link' href='{escape(mine)}'>your personal link</a> (bookmark it; keep it to "
