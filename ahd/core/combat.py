@@ -6,6 +6,7 @@ lives in ``engine.py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .errors import IllegalActionError
 from .sides import Side
@@ -52,20 +53,88 @@ def is_entrenched_in_battle(state: State, battle: Battle, unit: Unit) -> bool:
     return state.is_entrenched(unit)
 
 
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One term of a shot's effective value (5.2.a): its signed amount, what it is and the rule behind it."""
+
+    amount: int
+    what: str
+    rule: str
+
+    @property
+    def base(self) -> bool:
+        """The shooter's own value (T-1; A-5 for a coastal defence, AO-8.4 for a foreign unit)."""
+        return self.rule in BASE_RULES
+
+    def __str__(self) -> str:
+        if self.base:
+            return f"{self.what} {self.amount}" + ("" if self.rule == "T-1" else f" ({self.rule})")
+        return f"{'+' if self.amount >= 0 else '−'} {abs(self.amount)} {self.what} ({self.rule})"
+
+
+#: The rules giving a shooter's own value: T-1 (the unit table), A-5 (a coastal defence), AO-8.4 (foreign units).
+BASE_RULES = ("T-1", "A-5", "AO-8.4")
+
+
+def value_terms(shooter_value: int, shooter_name: str = "shooter", *, crossing_bonus: bool, target_entrenched: bool,
+                target_crack_infantry: bool, leader_points: int = 0, base_rule: str = "T-1") -> list[Term]:
+    """5.2.a, term by term: the shooter's value (T-1), + 1 river crossing (5.2.3), + leader points
+    (AO-8.2.2), − 1 entrenched target (5.2.1), − 1 crack infantry target (5.2.2). Only the terms that
+    apply are listed; their sum is the effective value (the one computation behind ``shot_value``,
+    ``effective_value`` and the shot's explanation)."""
+    terms = [Term(shooter_value, shooter_name, base_rule)]
+    if crossing_bonus:
+        terms.append(Term(1, "river crossing", "5.2.3"))
+    if leader_points:
+        terms.append(Term(leader_points, "leader point" + ("s" if leader_points > 1 else ""), "AO-8.2.2"))
+    if target_entrenched:
+        terms.append(Term(-1, "entrenched", "5.2.1"))
+    if target_crack_infantry:
+        terms.append(Term(-1, "crack infantry target", "5.2.2"))
+    return terms
+
+
 def shot_value(shooter_value: int, *, crossing_bonus: bool, target_entrenched: bool, target_crack_infantry: bool) -> int:
     """5.2.a: value + 1 river crossing − 1 entrenched target − 1 crack infantry target."""
-    return shooter_value + crossing_bonus - target_entrenched - target_crack_infantry
+    return sum(t.amount for t in value_terms(shooter_value, crossing_bonus=crossing_bonus,
+                                             target_entrenched=target_entrenched,
+                                             target_crack_infantry=target_crack_infantry))
 
 
-def effective_value(state: State, battle: Battle, shooter: Unit, target: Unit) -> int:
-    """5.2.a for a shot of this battle; 5.2.3 applies to the defender's shots in rounds 1–2."""
-    points = sum(1 for _, uid in battle.leader_points if uid == shooter.id)  # AO-8.2.2
-    return points + shot_value(
-        shooter.type.value,
+def shot_terms(state: State, battle: Battle, shooter: Unit, target: Unit) -> list[Term]:
+    """The terms of a shot of this battle (5.2.a): 5.2.3 applies to the defender's shots in rounds 1–2 at
+    crossing attackers that did not come as reinforcements; entrenchment as ``is_entrenched_in_battle``
+    (4.2.5, H-1, A-4 c); leader points given to the shooter this moment (AO-8.2.2)."""
+    return value_terms(
+        shooter.type.value, shooter.type.name,
         crossing_bonus=(shooter.side is battle.defender and battle.round <= 2 and target.crossing
                         and target.id not in battle.reinforced),
         target_entrenched=is_entrenched_in_battle(state, battle, target),
-        target_crack_infantry=target.type.is_crack_infantry)
+        target_crack_infantry=target.type.is_crack_infantry,
+        leader_points=sum(1 for _, uid in battle.leader_points if uid == shooter.id),
+        base_rule="A-5" if shooter.is_coastal else "AO-8.4" if shooter.is_foreign else "T-1")
+
+
+def effective_value(state: State, battle: Battle, shooter: Unit, target: Unit) -> int:
+    """5.2.a for a shot of this battle: the sum of ``shot_terms``."""
+    return sum(t.amount for t in shot_terms(state, battle, shooter, target))
+
+
+def explain_terms(terms: Sequence[Term]) -> str:
+    """'veteran infantry 3 + 1 river crossing (5.2.3) − 1 entrenched (5.2.1)'; 'militia infantry 2, no
+    modifier' when nothing modifies the shooter's value."""
+    return " ".join(str(t) for t in terms) + (", no modifier" if len(terms) == 1 else "")
+
+
+def explain_shot(state: State, battle: Battle, shooter: Unit, target: Unit) -> str:
+    """How a shot's number is reached: '3 = veteran infantry 3 + 1 river crossing (5.2.3) − 1 entrenched
+    (5.2.1)'; with H-2 on, a note that a 6 still misses when the number is 6 or more."""
+    terms = shot_terms(state, battle, shooter, target)
+    value = sum(t.amount for t in terms)
+    text = f"{value} = {explain_terms(terms)}"
+    if value >= 6 and "H-2" in state.options:
+        text += "; a 6 always misses (H-2)"
+    return text
 
 
 def hit_probability(value: int, h2: bool) -> float:

@@ -417,6 +417,7 @@ class CombatSteps:
         shooter, target = s.units[shooter_id], s.units[target_id]
         battle.shot_index += 1
         label = target.label
+        why = combat.explain_terms(combat.shot_terms(s, battle, shooter, target))
         if natural is None:
             hit = value > 0
             roll_text = "cannot miss" if hit else "cannot hit (5.2.a)"
@@ -431,7 +432,7 @@ class CombatSteps:
             result = f"hit: {label} {'eliminated (5.d)' if eliminated else 'reduced (5.1.c)'}"
         else:
             result = "miss"
-        self.log("shot", f"{shooter.label} at {label}: {roll_text} — {result}")
+        self.log("shot", f"{shooter.label} at {label}: {roll_text} — {result}. {value} = {why}")
 
     def _end_moment(self) -> None:
         s = self.state

@@ -125,7 +125,8 @@ class Engine(CombatSteps, AdvancedSteps):
         if s.step == "shot":
             shooter, target = s.battle.targets[s.battle.shot_index]
             value = combat.effective_value(s, s.battle, s.units[shooter], s.units[target])
-            return f"shot of {s.units[shooter].label} at {s.units[target].label}: hits on {value} or less (5.1.b)"
+            why = combat.explain_shot(s, s.battle, s.units[shooter], s.units[target])
+            return f"shot of {s.units[shooter].label} at {s.units[target].label}: hits on {value} or less (5.1.b): {why}"
         return None
 
     def log(self, kind: str, text: str) -> None:
