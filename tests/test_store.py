@@ -266,3 +266,79 @@ def test_a_writer_killed_mid_turn_loses_no_accepted_move(tmp_path):
     seat = reopened.resume(ann.token if deciding_side(game).value == "union" else bob.token)
     seat.game.apply(seat.game.legal_actions()[0])
     assert reopened.count(ann.game_id) > len(record["actions"])
+
+
+# ---------------------------------------------------------------- the app's section (widgets, no browser)
+def _sections(tmp_path):
+    from widgets.multiplayer import ClassmateSection
+    from widgets.session import Session
+    path = store_path(tmp_path)
+    sessions = [Session(ahd.new_game("1861"), union="human", confederate="heuristic", war_odds=False)
+                for _ in range(3)]
+    ann, bob, ann2 = (ClassmateSection(s, Store(path), query="") for s in sessions)
+    ann.name.value, bob.name.value = "Ann", "Bob"
+    ann.create()
+    assert ann.seat is not None and ann.seat.code in ann.info.value and "<svg" in ann.info.value  # code + QR
+    bob.join("WRONG1")
+    assert bob.seat is None and "no game has the code WRONG1" in bob.message.value
+    bob.join(ann.seat.code)
+    assert bob.seat.side.value == "confederate" and bob.session.union == bob.session.confederate == "human"
+    ann2.resume(ann.seat.token)  # Ann in a second tab
+    return ann, bob, ann2
+
+
+def test_the_section_plays_a_classmate_and_refuses_the_other_side(tmp_path):
+    ann, bob, ann2 = _sections(tmp_path)
+    ann.sync()
+    assert "Bob has joined" in ann.session.status and "Waiting" not in ann.info.value
+    ann.session.act(ahd.BeginMarch("harpers_ferry"))
+    move = next(a for a in ann.session.legal_actions if "Baltimore by rail" in str(a))
+    ann.session.act(move)
+    assert bob.sync() == 2
+    assert bob.session.status.startswith("Ann played 2 decisions") and any(
+        "Harper's Ferry → Baltimore" in line for line in bob.session.log_lines)
+    # Bob cannot play the Union's decision
+    count = bob.store.count(bob.seat.game_id)
+    bob.session.act(bob.session.legal_actions[0])
+    assert "you play the Confederate side" in bob.session.status and bob.store.count(bob.seat.game_id) == count
+    # Ann's other tab is behind: its move loses the race, says so, and the tab catches up
+    ann2.session.act(ann2.session.legal_actions[-1])
+    assert "changed in another tab" in ann2.session.status
+    ann2.sync()
+    assert "changed in another tab" in ann2.session.status
+    assert ann2.session.game.to_dict() == ann.session.game.to_dict() == ann.store.record(ann.seat.game_id)
+    # a new game from the panel leaves the shared game (it stays stored)
+    bob.session.new_game("short")
+    bob.sync()
+    assert bob.seat is None and "stays stored" in bob.message.value
+
+
+def test_the_poll_runs_on_the_event_loop(tmp_path):
+    import asyncio
+    ann, bob, _ = _sections(tmp_path)
+    bob.interval = 0.1
+
+    async def main():
+        assert bob.start_polling()
+        await asyncio.sleep(0.3)
+        ann.session.act(ahd.BeginMarch("harpers_ferry"))
+        started = time.monotonic()
+        while bob.seat.seq < ann.seat.seq and time.monotonic() - started < 5:
+            await asyncio.sleep(0.02)
+        bob.leave()
+        return time.monotonic() - started
+
+    assert asyncio.run(main()) < 1.0
+    assert "Ann played" in bob.session.status and bob.session.game is not None
+
+
+def test_the_section_explains_a_bad_store(tmp_path, monkeypatch):
+    from widgets.multiplayer import classmate_section
+    from widgets.session import Session
+    bad = tmp_path / "games.sqlite3"
+    bad.write_bytes(b"not a database" * 500)
+    monkeypatch.setenv("AHD_STORE", str(bad))
+    widget = classmate_section(Session(ahd.new_game("1861"), war_odds=False))
+    assert "not available" in widget.value and str(bad) in widget.value
+    monkeypatch.delenv("AHD_STORE")
+    assert classmate_section(Session(ahd.new_game("1861"), war_odds=False)) is None

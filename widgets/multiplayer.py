@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import warnings
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,15 @@ from .store import CLASS_URL_ENV, STORE_ENV, JoinError, MovedFirst, Seat, Store,
 
 log = logging.getLogger("widgets")
 POLL_SECONDS = 0.4
+
+
+def _in_kernel() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
 
 
 def _link(extra: dict[str, str]) -> str:
@@ -175,11 +185,15 @@ class ClassmateSection:
         self._stop_polling()
         try:
             loop = asyncio.get_running_loop()
-        except RuntimeError:
+        except RuntimeError:  # a kernel's loop runs while its cells and comm handlers do; a script has none
             try:
-                loop = asyncio.get_event_loop()
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    loop = asyncio.get_event_loop()
             except RuntimeError:
                 return False
+            if not loop.is_running() and not _in_kernel():
+                return False  # a script: no poll (call sync() yourself); a kernel runs its loop later
         seat = self.seat
         self._task = loop.create_task(self._poll(seat))
         return True
