@@ -604,6 +604,47 @@ def calendar_rows() -> list[dict]:
     return rows
 
 
+def table(rows: Iterable[dict], columns: dict[str, str], caption: str = ""):
+    """Rows of dicts as an HTML table for a notebook: ``columns`` maps each key to its heading."""
+    from IPython.display import HTML
+
+    cell = "padding:2px 10px;border-bottom:1px solid #ddd;text-align:left"
+    head = "".join(f"<th style='{cell}'>{escape(title)}</th>" for title in columns.values())
+    body = "".join("<tr>" + "".join(f"<td style='{cell}'>{escape(str(row.get(key, '')))}</td>" for key in columns)
+                   + "</tr>" for row in rows)
+    top = f"<caption style='text-align:left;font-weight:bold'>{escape(caption)}</caption>" if caption else ""
+    return HTML(f"<table style='border-collapse:collapse;font-size:14px'>{top}<tr>{head}</tr>{body}</table>")
+
+
+def calendar_grid():
+    """The 40 turns of T-2 as one small table: a row per year, a column per turn of the year, the two-month
+    winter turns shaded, the drafts and the scenario starts in bold (3.c, 8, S-0)."""
+    from IPython.display import HTML
+
+    rows = calendar_rows()
+    columns = ["January–February", "March", "April", "May", "June", "July", "August", "September", "October",
+               "November–December"]
+    cell = "padding:3px 6px;border:1px solid #ccc;text-align:center;font-size:13px"
+    head = f"<th style='{cell}'>year</th>" + "".join(f"<th style='{cell}'>{escape(m)}</th>" for m in columns)
+    body = ""
+    for year in range(1861, 1866):
+        tds = []
+        for months in columns:
+            row = next((r for r in rows if r["year"] == year and r["months"] == months), None)
+            if row is None:
+                tds.append(f"<td style='{cell};color:#bbb'>–</td>")
+                continue
+            shade = ";background:#e3ecf7" if row["two_months"] else ""
+            text = f"<b>{row['turn']}</b>" if row["events"] else str(row["turn"])
+            title = escape(row["events"] or ("two months" if row["two_months"] else ""))
+            tds.append(f"<td style='{cell}{shade}' title='{title}'>{text}</td>")
+        body += f"<tr><th style='{cell}'>{year}</th>{''.join(tds)}</tr>"
+    return HTML(f"<table style='border-collapse:collapse'><tr>{head}</tr>{body}</table>"
+                "<div style='font-size:12px;color:#555'>Shaded: two-month winter turns. Bold: a draft, a "
+                "scenario's start or end, or the end of the short game (hover over a turn, or read the list "
+                "below).</div>")
+
+
 def winter_turns_question(year: int) -> Question:
     """Which turns of ``year`` are two-month winter turns (3.c, T-2)?"""
     rows = [r for r in calendar_rows() if r["year"] == year]
@@ -762,6 +803,6 @@ def reinforcement_count_question(game: Game | None = None) -> Question:
 __all__ = ["session", "show", "MapOnly", "next_shot", "misses_until", "modifier_battle", "effective_values", "Verdict", "Question", "Exercise", "forts_question", "values_question",
            "maximum_question", "jump_exercise", "entrench_exercise", "reinforcement_exercise",
            "recruitment_exercise", "capture_exercise", "options_question", "fight_days", "supply_exercise",
-           "leader_split_exercise", "setup_rows", "counter_mix", "calendar_rows",
+           "leader_split_exercise", "setup_rows", "counter_mix", "calendar_rows", "table", "calendar_grid",
            "winter_turns_question", "first_turn_marches_question", "raid_game", "withdrawal_exercise",
            "catch_raider_exercise", "washington_battle", "reinforcement_count_question"]
