@@ -250,3 +250,38 @@ def test_two_students_play_each_other(tmp_path):
     figures["total_s"] = time.monotonic() - started
     print("\nFIGURES classmate " + " ".join(f"{k}={v:.2f}" if isinstance(v, float) else f"{k}={v}"
                                            for k, v in figures.items()))
+
+
+def test_the_teacher_pages_need_the_teachers_token(tmp_path):
+    """Plain HTTP, no browser: the stored games listed, one shown read-only, all downloaded; a student's token
+    (or none) is refused on each of these pages."""
+    data = tmp_path / "data"
+    store = Store(store_path(data))
+    seat = store.create(side="union", name="Ann <b>", seed=5)
+    bob = store.join(seat.code, "Bob")
+    seat.game.apply(seat.game.legal_actions()[0])
+    bob.sync()
+    port = serve.free_port()
+    server = start_classroom(port, data, "class-token-abc", "teacher-token-xyz987", tmp_path / "server.log")
+    try:
+        student = "class-token-abc"
+        for path in (f"/teacher?key={student}", f"/teacher/game/{seat.game_id}?key={student}",
+                     f"/teacher/records.zip?key={student}", f"/teacher/game/{seat.game_id}", "/teacher/records.zip",
+                     f"/teacher/game/{seat.game_id}?key={student}&format=json"):
+            status, body = get(server, path)
+            assert status == 403 and seat.code.encode() not in body, path
+        key = "teacher-token-xyz987"
+        status, body = get(server, f"/teacher?key={key}")
+        text = body.decode()
+        assert status == 200 and "ahd-stored-game" in text and seat.code in text
+        assert "Ann &lt;b&gt;" in text and "Bob" in text and "Turn 1" in text  # names escaped
+        status, body = get(server, f"/teacher/game/{seat.game_id}?key={key}")
+        assert status == 200 and b"<svg" in body and b"1 recorded actions" in body
+        status, body = get(server, f"/teacher/game/{seat.game_id}?key={key}&format=json")
+        assert status == 200 and json.loads(body) == store.record(seat.game_id)
+        assert get(server, f"/teacher/game/999?key={key}")[0] == 404
+        status, body = get(server, f"/teacher/records.zip?key={key}")
+        with zipfile.ZipFile(io.BytesIO(body)) as archive:
+            assert [json.loads(archive.read(n)) for n in archive.namelist()] == [store.record(seat.game_id)]
+    finally:
+        server.stop()

@@ -338,7 +338,7 @@ class AhdVoila(Voila):
         if self.settings_state.options.mode == "classroom":
             ours.append((url_path_join(base, r"/teacher/?"), TeacherHandler))
             from .teacher_games import handlers as game_handlers  # the stored games, read-only
-            ours += [(url_path_join(base, path), handler) for path, handler in game_handlers()]
+            ours += [(url_path_join(base, path), handler, {"page": page}) for path, handler in game_handlers()]
         if self.notebook_path:
             voila_page = next(h for h in handlers if h[1] is AppHandler)
             ours += [(url_path_join(base, "/"), StartHandler),

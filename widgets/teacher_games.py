@@ -14,6 +14,7 @@ import hmac
 import json
 import time
 from html import escape
+from typing import Callable
 from urllib.parse import quote
 
 from jupyter_server.base.handlers import JupyterHandler
@@ -51,12 +52,18 @@ def games_section(store: Store, key: str) -> str:
 
 
 class _TeacherOnly(JupyterHandler):
+    """``page(title, body, refresh=None)``: the classroom's page maker (given by widgets.classroom, which
+    imports this module: no import back)."""
+
+    def initialize(self, page: Callable[..., str]) -> None:
+        self.page = page
+
     def check_xsrf_cookie(self):
         return None
 
     def teacher(self) -> str | None:
         """The teacher's key if given and right; else the 403 page has been sent."""
-        from .classroom import page
+        page = self.page
         given = self.get_argument("key", "")
         expected = self.settings["ahd_state"].options.teacher_token
         if expected and hmac.compare_digest(given.encode(), expected.encode()) and self.store is not None:
@@ -88,8 +95,7 @@ class GameHandler(_TeacherOnly):
         if key is None:
             return
         from tornado.ioloop import IOLoop
-
-        from .classroom import page
+        page = self.page
         store = self.store
         try:
             record = await IOLoop.current().run_in_executor(None, store.record, int(game_id))
