@@ -342,3 +342,12 @@ def test_the_section_explains_a_bad_store(tmp_path, monkeypatch):
     assert "not available" in widget.value and str(bad) in widget.value
     monkeypatch.delenv("AHD_STORE")
     assert classmate_section(Session(ahd.new_game("1861"), war_odds=False)) is None
+
+
+def test_the_bot_plays_only_this_pages_side(tmp_path):
+    ann, bob, _ = _sections(tmp_path)
+    ann.session.bot_half_turn()  # a stand-in for Ann's half-turn: it stops where Bob decides, no error
+    assert ann.session.status_kind == "info", ann.session.status
+    ann.sync(), bob.sync()
+    assert ann.seat.seq > 0 and ann.seat.game.to_dict() == bob.seat.game.to_dict()
+    assert deciding_side(bob.seat.game) is bob.seat.side  # the Confederate decides now: the bot left it to Bob

@@ -462,6 +462,9 @@ class Session(HasTraits):
             return None
         stand_in = self._stand_in[1] if self._stand_in and self._stand_in[0] == self._key() else None
         player = game.current_player
+        deciding = (die_owner(game) or game.phasing) if player == CHANCE else player
+        if not getattr(game, "plays_for", lambda side: True)(deciding):
+            return None  # a game shared with a classmate (widgets.multiplayer): the other side's decisions are theirs
         if player == CHANCE:
             owner = die_owner(game)
             if stand_in is not None or self.typed_dice != "all" and owner is not None and owner in self._bots:

@@ -557,6 +557,10 @@ class SharedGame(Game):
             return self._seat.submit(Roll(1), lambda: Game.roll(self))
         return self._seat.submit(Roll(int(value)), lambda: Game.roll(self, value))
 
+    def plays_for(self, side: Side | str) -> bool:
+        """True if this page plays ``side`` (its bots and stand-ins never decide for the other side)."""
+        return Side.parse(side) is self._seat.side
+
     def can_undo(self) -> bool:
         return False
 
