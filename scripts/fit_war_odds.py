@@ -33,6 +33,10 @@ from ahd.odds.war import FEATURES, features, game_kind  # noqa: E402
 
 SCENARIOS = (("1861", 0.4), ("short", 0.15), ("1862", 0.15), ("1863", 0.15), ("1864", 0.15))
 BOTS = (("heuristic", 0.45), ("noisy", 0.35), ("random", 0.2))
+#: Who played the games, as the model file says it (read by ahd.odds.war.players() for the app's note).
+ABOUT = {"heuristic": "the heuristic computer player",
+         "noisy": "the heuristic player making a random legal move one time in five",
+         "random": "a player choosing uniformly among the legal moves"}
 
 
 class NoisyHeuristic:
@@ -135,6 +139,7 @@ def main() -> None:
         Path(args.data).write_text(json.dumps(games))
     out = {"format": "house-divided-war-odds", "version": 1, "seed": args.seed, "games": args.games,
            "command": f"python scripts/fit_war_odds.py --games {args.games} --workers {args.workers} --seed {args.seed}",
+           "players": [{"player": name, "share": share, "about": ABOUT[name]} for name, share in BOTS],
            "models": {}}
     for kind in ("campaign", "scored"):
         rows = [g for g in games if g["kind"] == kind and g["x"]]

@@ -73,7 +73,9 @@ class GameApp(w.VBox):
         # the odds and the hovered box head the panel's column, level with the top of the map
         from .multiplayer import classmate_section  # "Play a classmate": only on a classroom server with a store
         self.classmate = classmate_section(session)
-        right = w.VBox([self.odds, view.info, *([self.classmate] if self.classmate else []), self.panel.widget],
+        from .rules import RulesInApp  # the Rules tab beside the panel; rule IDs as buttons (issue 15)
+        self.rules = RulesInApp(session, self.panel)
+        right = w.VBox([self.odds, view.info, *([self.classmate] if self.classmate else []), self.rules.tabs],
                        layout=w.Layout(flex=f"0 0 {SIDE_WIDTH}", width=SIDE_WIDTH, min_width="0",
                                        padding="0 0 0 10px", overflow="hidden"))
         right.add_class("ahd-side")

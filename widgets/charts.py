@@ -155,7 +155,9 @@ class WarChart:
         # the legend under the plot (bqplot's legend box drew empty and covered the data)
         self.legend = w.HTML(legend_html([("Union wins the war", UNION_BLUE, "solid"),
                                           ("model's uncertainty", self.BAND, "box"), ("even", "#888", "dashed")]))
-        self.widget = w.VBox([self.figure, self.legend])
+        from .explain import WarOddsNote  # what the odds estimate, from whose games, how sure (issue 15)
+        self.note = WarOddsNote(session)
+        self.widget = w.VBox([self.figure, self.legend, self.note.widget])
         session.observe(self._redraw, names=["war_odds"])
         self._redraw()
 

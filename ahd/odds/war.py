@@ -192,6 +192,13 @@ def war_odds(game, mode: str = "live") -> WarOdds:
     return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"])
 
 
+def players() -> list[tuple[str, float, str]]:
+    """Who played the games the live model was fitted on: (player, share of the sides played, what it is),
+    from ``ahd/data/war_odds.json`` (empty for a model file written before it said so)."""
+    text = resources.files("ahd").joinpath("data/war_odds.json").read_text(encoding="utf-8")
+    return [(p["player"], float(p["share"]), p.get("about", "")) for p in json.loads(text).get("players", [])]
+
+
 @dataclass(frozen=True, slots=True)
 class Calibration:
     """How the live model did on held-out simulated games (written by scripts/fit_war_odds.py).

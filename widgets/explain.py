@@ -1,0 +1,65 @@
+"""What the app's numbers mean, in words (issue 15, item 6): the note under the war-odds chart.
+
+The note is read from the model's own file (``ahd/data/war_odds.json``: who played the games it was fitted
+on, how many, its held-out Brier score against the base rate, via ``ahd.odds.war``), and from the odds of
+the position now (the estimate and its 95% interval). Nothing here is a number of its own.
+"""
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+
+from ahd.odds import war
+
+KIND_WORDS = {
+    "campaign": "games decided by the campaign (the Union must take the seven victory cities by turn 40)",
+    "scored": "games decided by a score (the short game and year scenarios scored on the victory table)",
+}
+
+
+def war_odds_note(game, odds: tuple[float, float, float] | None = None) -> str:
+    """The note under the war-odds chart, as HTML: what the number estimates, from which players' games,
+    how good the model was on games it never saw, and how sure it is now (``odds``: p, low, high)."""
+    kind = war.game_kind(game.scenario, game.play_on)
+    table = war.calibration()[kind]
+    players = war.players()
+    who = (", ".join(f"{escape(about)} ({share:.0%})" for _, share, about in players)
+           if players else "the project's computer players")
+    now = ""
+    if odds is not None:
+        p, low, high = odds
+        now = (f" Now: <b>{p:.0%}</b>, with a 95% interval of {low:.0%} to {high:.0%} (the shaded band). "
+               f"The band says how well the fitted games pin the model down; it does not cover how differently "
+               f"a person plays.")
+    return (
+        "<div class='ahd-war-note' style='font-size:13px;line-height:1.4;color:#333'>"
+        "<b>What this is:</b> the chance that the Union wins this game if both sides play on from here like "
+        "the computer players the model learned from. It is not a prediction of how <i>you</i> will play: "
+        "a person who plays better than those players can beat these odds. "
+        f"<b>From which games:</b> a model of the army maxima, units, cities and time left, fitted on "
+        f"{table.games:,} simulated {KIND_WORDS[kind]}, whose sides were played by {who}. "
+        f"<b>How good:</b> on {table.heldout_games:,} further games it never saw, its Brier score (the mean "
+        f"squared error of the chances it gave; lower is better) is {table.brier:.3f}, against "
+        f"{table.base_rate_brier:.3f} for always answering the Union's overall win rate in those games "
+        f"({table.base_rate:.0%}).{now}</div>")
+
+
+class WarOddsNote:
+    """The note as a widget bound to a session: it follows the newest war odds (hidden when they are off)."""
+
+    def __init__(self, session) -> None:
+        self.session = session
+        self.widget = w.HTML(layout=w.Layout(width="100%"))
+        session.observe(self._redraw, names=["war_odds"])
+        self._redraw()
+
+    def _redraw(self, change=None) -> None:
+        s = self.session
+        points = s.war_odds
+        if not s.show_war_odds or s.game.is_over:
+            value = ""
+        else:
+            value = war_odds_note(s.game, tuple(points[-1][1:4]) if points else None)
+        if value != self.widget.value:
+            self.widget.value = value
