@@ -684,10 +684,10 @@ class Editor(w.VBox):
         self.app = play(self.to_scenario(), union=union or self.union_player.value,
                         confederate=confederate or self.confederate_player.value, seed=seed, **kwargs)
         title = escape(str(self._data.get("title", "")))
+        self.editing.layout.display = "none"
+        self.play_area.layout.display = None  # shown before the app arrives: its charts measure their size
         self.play_area.children = [w.HBox([self.back_button, w.HTML(f"<b style='font-size:16px'>Playing: {title}</b>")]),
                                    self.app]
-        self.editing.layout.display = "none"
-        self.play_area.layout.display = None
         return self.app
 
     def close_play(self) -> None:
