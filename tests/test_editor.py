@@ -275,3 +275,19 @@ def test_publish_gives_a_zip_of_the_publish_folder(tmp_path):
     # refused: the loader's message, no zip
     editor.add_unit("richmond", "confederate", "MF", count=9)
     assert editor.publish_zip(tmp_path / "x") is None and "1.3.a" in editor.status.value
+
+
+def test_the_authoring_guide_runs():
+    """docs/authoring.md's worked example: its Python blocks, run in order, say what the guide says."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "authoring.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 6
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "docs/authoring.md", "exec"), namespace)  # noqa: S102
+    editor = namespace["editor"]
+    assert editor.maxima == {"union": 35, "confederate": 29}
+    assert namespace["archive"].name == "richmond-1861.zip" and namespace["archive"].is_file()
+    rate, low, high = namespace["results"].win_rate("union")
+    assert f"{rate:.0%}" in text and f"{low:.0%}–{high:.0%}" in text  # the figures the guide quotes
