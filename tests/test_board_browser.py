@@ -39,7 +39,14 @@ MEASURE = """() => {
     for (const chip of card.querySelectorAll('.ahd-chip')) chips.push([card.dataset.box, r(chip)]);
   }
   const odds = document.querySelector('.ahd-odds');
-  return {map: r(map), names, chips, odds: odds ? r(odds) : null,
+  // the card's title (its description, also its aria-label) follows the card: a side's chip iff "<Side>:"
+  const titles_off = [...document.querySelectorAll('.ahd-card')].filter(card => {
+    const title = card.getAttribute('title') || '';
+    return !title.startsWith(card.querySelector('.ahd-name').textContent) ||
+      ['union', 'confederate'].some(side => !!card.querySelector('.ahd-chip.ahd-' + side) !==
+                                           title.includes(side[0].toUpperCase() + side.slice(1) + ':'));
+  }).map(card => card.dataset.box);
+  return {map: r(map), names, chips, odds: odds ? r(odds) : null, titles_off, odds_text: odds ? odds.textContent : '',
           viewport: [window.innerWidth, window.innerHeight],
           scroll_width: document.documentElement.scrollWidth, client_width: document.documentElement.clientWidth};
 }"""
@@ -72,7 +79,7 @@ def figures(m: dict) -> dict:
                      if other != box and _overlap(chip, names[other])})
     outside = sorted(b for b in ids if not _inside(names[b], m["map"]))
     return {"labels": len(ids), "overlapping_pairs": pairs, "names_under_chips": hidden, "outside_map": outside,
-            "east_outside": [b for b in EAST if b in outside]}
+            "east_outside": [b for b in EAST if b in outside], "titles_off": m["titles_off"]}
 
 
 def center(page, box_id: str) -> tuple[float, float]:
@@ -145,6 +152,11 @@ def test_the_board_reads_cleanly(server, tmp_path, size):
             page.locator(".ahd-card.ahd-lit").first.wait_for(timeout=30_000)
             page.wait_for_timeout(500)
             m = _hover_virginia_and_measure(page)
+            # Manassas Junction is lit and holds Confederate militia: its attack's odds are beside the map
+            page.locator(".ahd-odds", has_text="to Manassas Junction").wait_for(timeout=30_000)
+            m = page.evaluate(MEASURE)
+            m["odds_visible"] = _inside(m["odds"], [0, 0, *m["viewport"]])
+            assert "wins" in m["odds_text"] and "%" in m["odds_text"]
             results["new game"] = {**figures(m), "odds_visible": m["odds_visible"]}
             page.screenshot(path=str(shots / f"board-{width}x{height}-new.png"))
             page.mouse.click(*center(page, "harpers_ferry"))  # unselect
@@ -166,6 +178,7 @@ def test_the_board_reads_cleanly(server, tmp_path, size):
         assert v["outside_map"] == [], (stage, v["outside_map"])
         assert v["names_under_chips"] == [], (stage, v["names_under_chips"])
         assert v["odds_visible"], stage
+        assert v["titles_off"] == [], (stage, v["titles_off"])
 
 
 @pytest.mark.parametrize("width", [1280, 2560])

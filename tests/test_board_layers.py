@@ -67,7 +67,7 @@ def test_each_box_name_is_a_text_element_with_a_readable_description():
         html = app.map_view.card(box.id)
         assert f'<span class="ahd-name">{layers.escape(box.name)}</span>' in html
         assert f'data-box="{box.id}"' in html
-        assert app.map_view.markers[box.id].title.startswith(f"{box.name} ({box.state})")
+        assert f'aria-label="{layers.escape(box.name)} ({box.state}); ' in html
         assert list(app.map_view.markers[box.id].location) == [-display_positions()[box.id][1],
                                                                 display_positions()[box.id][0]]
     # counters: one chip per side, its composition in its title

@@ -239,7 +239,8 @@ def _chip(game: Game, side: Side, units: list, leaders: list) -> tuple[str, str]
 
 def card_html(game: Game, box_id: str, *, lit: bool = False, selected: bool = False,
               battles: set[str] | None = None, leaders: dict[str, list] | None = None) -> tuple[str, str]:
-    """A box's card (HTML) and its one-line description (the marker's title, read by screen readers)."""
+    """A box's card (HTML) and its one-line description (the card's title and aria-label: a tooltip, and what
+    screen readers read)."""
     box = game.board[box_id]
     battles = _battles(game) if battles is None else battles
     leaders_here = (_leaders(game) if leaders is None else leaders).get(box_id, [])
@@ -266,8 +267,10 @@ def card_html(game: Game, box_id: str, *, lit: bool = False, selected: bool = Fa
         described.append(f"Confederate value {box.red_value}")
     described += [f for f, on in (("fort", box.fort), ("port", box.port), ("battle", box_id in battles),
                                   ("a click acts here", lit), ("selected", selected)) if on]
-    html = (f'<div class="{" ".join(classes)}" data-box="{box_id}">'
-            f'<span class="ahd-name">{escape(box.name)}</span><span class="ahd-row">{"".join(row)}</span></div>')
+    description = escape("; ".join(described))
+    html = (f'<div class="{" ".join(classes)}" data-box="{box_id}" role="button" title="{description}" '
+            f'aria-label="{description}"><span class="ahd-name">{escape(box.name)}</span>'
+            f'<span class="ahd-row">{"".join(row)}</span></div>')
     return html, "; ".join(described)
 
 

@@ -82,9 +82,9 @@ class MapView:
         self._cards = cards(game, session.selected, list(session.destinations))
         self.markers: dict[str, ipyleaflet.Marker] = {}
         for box in game.board:
-            html, title = self._cards[box.id]
+            html, _ = self._cards[box.id]
             marker = ipyleaflet.Marker(location=location(box.id), icon=self._icon(box.id, html), draggable=False,
-                                       keyboard=False, title=title, alt=box.name)
+                                       keyboard=False)
             marker.on_click(lambda box_id=box.id, **_: self._on_click(properties={"id": box_id}))
             marker.on_mouseover(lambda box_id=box.id, **_: self._on_hover(properties={"id": box_id}))
             self.markers[box.id] = marker
@@ -161,9 +161,7 @@ class MapView:
                     continue
                 marker = self.markers[box_id]
                 old = marker.icon
-                with marker.hold_sync():
-                    marker.icon = self._icon(box_id, html)
-                    marker.title = title
+                marker.icon = self._icon(box_id, html)  # the description travels in the card (its title)
                 if old is not None:
                     old.close()
         self._cards = new
