@@ -39,6 +39,7 @@ import ahd
 from ahd.core.board import default_board, display_positions
 from ahd.core.errors import AhdError, DataFileError
 from ahd.core.jsonfile import JsonProblem, parse
+from ahd.core.leaders import T6
 from ahd.core.options import SWITCHES
 from ahd.core.scenario import BUILT_IN, ENDS, FORMAT, LEADERS, load_scenario, scenario_from_dict
 from ahd.core.sides import Side
@@ -574,7 +575,7 @@ class Editor(w.VBox):
             units = [u for u in self.units_at(box_id) if str(u.get("side")).lower() == side]
             n = sum(u.get("count", 1) if isinstance(u.get("count", 1), int) else 1 for u in units)
             leaders = [e["name"][0].upper() for e in self._data.get("leaders", []) if isinstance(e, dict)
-                       and e.get("box") == box_id and e.get("name") in (("grant", "sherman") if side == "union" else ("lee",))]
+                       and e.get("box") == box_id and e.get("name") in T6 and T6[e["name"]][0].value == side]
             if n or leaders:
                 chips.append(f'<span class="ahd-edit-chip ahd-{side}">{n if n else ""}{"".join(leaders)}</span>')
         badge = ""
@@ -667,6 +668,7 @@ class Editor(w.VBox):
             return None
         out = Path(folder) if folder is not None else work
         archive = Path(shutil.make_archive(str(out / name), "zip", root_dir=app.parent, base_dir=app.name))
+        shutil.rmtree(app, ignore_errors=True)  # the zip is what is offered
         data = base64.b64encode(archive.read_bytes()).decode()
         self.publish_link.value = (f"<a download='{escape(archive.name)}' href='data:application/zip;base64,{data}' "
                                    f"style='font-size:15px'>Download the published app ({escape(archive.name)}, "
