@@ -100,3 +100,19 @@ def test_lines_and_outlines_are_in_board_coordinates():
     ys = [-y for polygon in virginia["geometry"]["coordinates"] for ring in polygon for _, y in ring]
     rx, ry = display_positions()["richmond"]
     assert min(xs) < rx < max(xs) and min(ys) < ry < max(ys)  # Richmond is drawn inside warped Virginia
+
+
+def test_the_stored_layout_matches_the_script_that_makes_it():
+    """Card sizes are the script's (so a change of font or card makes the layout be made again), every box has
+    one, and the state outlines were warped for this layout (``scripts/make_board_layout.py --check`` redoes
+    it all in about a minute)."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "scripts" / "make_board_layout.py"
+    spec = importlib.util.spec_from_file_location("make_board_layout", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    board = ahd.default_board()
+    assert (layers.WIDTH, layers.HEIGHT) == (script.WIDTH, script.HEIGHT)
+    for box in board:
+        assert layers.CARDS[box.id] == tuple(int(v) for v in script.card_size(box.name)), box.id
