@@ -350,3 +350,9 @@ def test_reinforcement_count_question():
     assert q.check(2).ok, q.check(2)
     assert q.check(4).state == "wrong" and "at most one" in q.check(4).message
     assert q.check(1).state == "wrong" and q.check("x").state == "wrong"
+
+
+@pytest.mark.rule("9.b")
+def test_the_raid_question_of_tutorial_8():
+    q = tutorial.maximum_question(ahd.new_game("1861"), "union", ["pittsburgh"], by="confederate")
+    assert q.check(31).ok and q.check(34).state == "wrong" and "34" in q.check(34).message
