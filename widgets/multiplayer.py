@@ -72,7 +72,7 @@ class ClassmateSection:
         self._seen = -1
         self._waiting = False
         style = {"description_width": "70px"}
-        self.name = w.Text(description="Your name", placeholder="e.g. Ann", style=style,
+        self.name = w.Text(description="Name", placeholder="e.g. Ann", style=style,
                            layout=w.Layout(width="260px"))
         self.side = w.ToggleButtons(options=[("Union", "union"), ("Confederate", "confederate")], value="union",
                                     style={"button_width": "110px"})
@@ -81,10 +81,10 @@ class ClassmateSection:
         self.dice = w.ToggleButtons(options=[("Computer rolls", "auto"), ("Typed in (both agree)", "manual")],
                                     value="auto", style={"button_width": "160px"})
         self.create_button = w.Button(description="Create a game", button_style="primary")
-        self.code = w.Text(description="Code", placeholder="6-letter join code or your personal code",
-                           style=style, layout=w.Layout(width="360px"))
+        self.code = w.Text(description="Code", placeholder="join code, or your personal code",
+                           style=style, layout=w.Layout(width="300px"))
         self.join_button = w.Button(description="Join")
-        self.resume_button = w.Button(description="Come back to my game")
+        self.resume_button = w.Button(description="Come back to my game", layout=w.Layout(width="220px"))
         self.create_button.on_click(lambda _: self.create())
         self.join_button.on_click(lambda _: self.join(self.code.value))
         self.resume_button.on_click(lambda _: self.resume(self.code.value))
@@ -93,7 +93,7 @@ class ClassmateSection:
             w.HTML("<span style='font-size:14px'>Play against a classmate on another computer: one creates the "
                    "game and reads out its code, the other types it here.</span>"),
             self.name,
-            w.HBox([self.side, self.scenario]), self.dice, self.create_button,
+            self.side, self.scenario, self.dice, self.create_button,
             w.HBox([self.code, self.join_button]), self.resume_button])
         self.info = w.HTML()
         self.leave_button = w.Button(description="Leave this game (it stays stored)")
