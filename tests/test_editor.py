@@ -122,6 +122,7 @@ def test_a_scenario_built_by_clicks_live_maxima_and_counter_mix(tmp_path):
     assert editor.problems == []
     f["start_turn"].value = 8  # after the last turn: the loader says so
     assert [p.key for p in editor.problems] == ["last_turn"] and editor.problems[0].boxes == ()
+    assert "last_turn" in editor.field_problems.value and "last turn" in editor.problems_html.value
     editor.undo()
     assert editor.problems == [] and editor.to_scenario()["start_turn"] == 1
     data = editor.to_scenario()

@@ -223,6 +223,7 @@ class Editor(w.VBox):
         self.box_info = w.HTML()
         self.maxima_html = w.HTML()
         self.problems_html = w.HTML()
+        self.field_problems = w.HTML()  # the problems of the scenario's own fields, in its tab too
 
         # --- the scenario's own fields
         self.fields = {
@@ -286,7 +287,7 @@ class Editor(w.VBox):
         top = w.HBox([w.Box([self.map], layout=w.Layout(flex="1 1 0%", min_width="0")), click],
                      layout=w.Layout(width="100%", align_items="flex-start"))
         f = self.fields
-        scenario_tab = w.VBox([f["title"], w.HBox([f["id"], f["rule"]]), f["description"], f["history"],
+        scenario_tab = w.VBox([self.field_problems, f["title"], w.HBox([f["id"], f["rule"]]), f["description"], f["history"],
                                w.HBox([f["start_turn"], f["last_turn"], f["first_turn_marches"]]),
                                w.HBox([f["end"], f["score_turn"]]), f["options"], options_note])
         files_tab = w.VBox([w.HBox([self.start_from, self.start_button]), self.upload,
@@ -528,13 +529,21 @@ class Editor(w.VBox):
         if not self.problems:
             self.problems_html.value = "<div style='color:#1b5e20;font-size:15px'>✔ The loader accepts the scenario.</div>"
         else:
+            def where(p: Problem) -> str:
+                names = [self.board[b].name for b in p.boxes]
+                more = f" and {len(names) - 4} more" if len(names) > 4 else ""
+                return ", ".join(names[:4]) + more or p.key.split(".")[0].split("[")[0].replace("_", " ")
             items = "".join(
-                f"<li><b>{escape(', '.join(self.board[b].name for b in p.boxes) or 'scenario')}</b>"
+                f"<li><b>{escape(where(p))}</b>"
                 f"{f' — rule {escape(p.rule)}' if p.rule else ''}: {escape(p.message)} <code>{escape(p.key)}</code></li>"
                 for p in self.problems)
             self.problems_html.value = (f"<div class='ahd-problems' style='color:#b71c1c;font-size:14px'>"
                                         f"<b>{len(self.problems)} problem(s)</b><ul style='padding-left:18px;margin:2px 0'>"
                                         f"{items}</ul></div>")
+        fields = [p for p in self.problems if not p.boxes]
+        self.field_problems.value = "".join(
+            f"<div style='color:#b71c1c;font-size:14px'><b>{escape(p.key)}</b>"
+            f"{f' (rule {escape(p.rule)})' if p.rule else ''}: {escape(p.message)}</div>" for p in fields)
         self.box_info.value = self._box_html(self.selected) if self.selected else ""
         with self.map.hold_sync():
             for box in self.board:
