@@ -190,6 +190,10 @@ def test_no_horizontal_scrolling(server, tmp_path, width):
             page.screenshot(path=str(tmp_path / f"app-{width}.png"))
         finally:
             _close(browser, page)
-    print(f"\nFIGURES width {width}: scrollWidth {m['scroll_width']} clientWidth {m['client_width']}")
+    f = figures(m)
+    print(f"\nFIGURES width {width}: scrollWidth {m['scroll_width']} clientWidth {m['client_width']}; "
+          f"overlapping label pairs {len(f['overlapping_pairs'])}, labels outside the map {len(f['outside_map'])} "
+          f"{f['outside_map']}, eastern theatre outside {f['east_outside']}")
     assert m["scroll_width"] <= m["client_width"]
+    assert f["overlapping_pairs"] == [] and f["east_outside"] == []
     assert m["map"][2] <= m["client_width"]

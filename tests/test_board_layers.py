@@ -116,3 +116,15 @@ def test_the_stored_layout_matches_the_script_that_makes_it():
     assert (layers.WIDTH, layers.HEIGHT) == (script.WIDTH, script.HEIGHT)
     for box in board:
         assert layers.CARDS[box.id] == tuple(int(v) for v in script.card_size(box.name)), box.id
+
+
+def test_the_map_fits_its_size_once_and_keeps_the_east_when_narrow():
+    app = widgets.play("1861", war_odds=False)
+    m = app.map_view.map
+    m.set_trait("pixel_bounds", ((0.0, 0.0), (1400.0, 950.0)))  # as the browser reports it: a large map
+    assert m.zoom == 0.5 and list(m.center) == list(layers.CENTER)
+    narrow = widgets.play("1861", war_odds=False).map_view.map
+    narrow.set_trait("pixel_bounds", ((0.0, 0.0), (800.0, 600.0)))  # narrower than the board: its east edge shows
+    assert narrow.zoom == 0 and narrow.center[1] + 400 >= layers.WIDTH
+    narrow.set_trait("pixel_bounds", ((0.0, 0.0), (1400.0, 950.0)))  # later changes (the user's pans) are left alone
+    assert narrow.zoom == 0

@@ -136,7 +136,8 @@ class MapView:
             self.session.hover(box)
 
     def _fit(self, change=None) -> None:
-        """Once the map has a size in the page: the largest zoom (in quarter steps) showing the whole board."""
+        """Once the map has a size in the page: the largest zoom (in quarter steps) showing the whole board, or
+        at zoom 0 with the board's east edge in view when the map is narrower than the board."""
         if self._fitted or not self.map.pixel_bounds:
             return
         (x0, y0), (x1, y1) = self.map.pixel_bounds
@@ -148,7 +149,10 @@ class MapView:
         zoom = max(DEFAULT_ZOOM, min(zoom, 1.0))  # never smaller than the layout's own size: names would overlap
         if zoom != self.map.zoom:
             self.map.zoom = zoom
-        self.map.center = CENTER
+        lat, lng = CENTER
+        if width < WIDTH + 8:  # too narrow for the whole board: keep the east (where most of the war is) in view
+            lng = WIDTH + 4 - width / 2
+        self.map.center = (lat, lng)
 
     # ------------------------------------------------------------ drawing
     def _redraw(self, change=None) -> None:
