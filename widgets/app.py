@@ -56,7 +56,7 @@ class GameApp(w.VBox):
     At 1366x768 the map and the panel's column both fit the screen, so the odds of the attack under the mouse
     are in view while hovering; the mouse wheel scrolls the page (the map zooms with its buttons)."""
 
-    def __init__(self, session: Session, *, tiles: bool = False, **kwargs: Any) -> None:
+    def __init__(self, session: Session, *, tiles: bool = False, guide: bool = False, **kwargs: Any) -> None:
         self.session = session
         self.map_view = MapView(session, tiles=tiles, height=MAP_HEIGHT)
         self.panel = Panel(session)
@@ -75,7 +75,10 @@ class GameApp(w.VBox):
         self.classmate = classmate_section(session)
         from .rules import RulesInApp  # the Rules tab beside the panel; rule IDs as buttons (issue 15)
         self.rules = RulesInApp(session, self.panel)
-        right = w.VBox([self.odds, view.info, *([self.classmate] if self.classmate else []), self.rules.tabs],
+        from .guide import Guide  # "Learn by playing": hints and explanations for the first turns (issue 15)
+        self.guide = Guide(session, self.panel, active=guide)
+        right = w.VBox([self.odds, view.info, *([self.classmate] if self.classmate else []), self.guide.widget,
+                        self.rules.tabs],
                        layout=w.Layout(flex=f"0 0 {SIDE_WIDTH}", width=SIDE_WIDTH, min_width="0",
                                        padding="0 0 0 10px", overflow="hidden"))
         right.add_class("ahd-side")
@@ -98,10 +101,13 @@ class GameApp(w.VBox):
 
 
 def play(scenario: str = "1861", *, union: str = "human", confederate: str = "heuristic", options: Any = None,
-         seed: int | None = 1, dice: str = "auto", tiles: bool = False, war_odds: bool = True) -> GameApp:
-    """A new game in an app: each side ``"human"`` or a bot (``"random"``, ``"heuristic"``, ``"search"``)."""
+         seed: int | None = 1, dice: str = "auto", tiles: bool = False, war_odds: bool = True,
+         guide: bool = False) -> GameApp:
+    """A new game in an app: each side ``"human"`` or a bot (``"random"``, ``"heuristic"``, ``"search"``).
+    ``guide``: "Learn by playing", a hint for each decision of the human side in the first turns and what
+    happens explained (:mod:`widgets.guide`)."""
     game = ahd.new_game(scenario, options=options, seed=seed, dice=dice)
     session = Session(game, union=union, confederate=confederate, war_odds=war_odds)
-    app = GameApp(session, tiles=tiles)
+    app = GameApp(session, tiles=tiles, guide=guide)
     session.bot_step()  # a bot that moves first plays at once
     return app

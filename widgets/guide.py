@@ -1,0 +1,500 @@
+"""Learn by playing (issue 15, item 4): a guided first game, for either side, against the computer.
+
+    app = widgets.play("1861", union="human", confederate="heuristic", guide=True)
+
+For the first turns, each decision of the person's side comes with a **hint**: what to click (the box is
+ringed in orange on the map, or the panel's button is ringed) and why, in one sentence. The hint's action is
+the heuristic computer player's choice in the same position (``ahd.bots``), turned into the gesture that
+plays it in the app (a click on a box, a button of the panel); the guide never decides a rule. Whatever
+happens next is **explained**: each new line of the game's log (a march, a battle's shots with the terms of
+their numbers, a reinforcement, a retreat, a cavalry withdrawal, the control update) with a sentence on what
+it means, and the army maxima when they change, read from the session. A player may ignore a hint: the next
+one starts from the position as it is.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from ahd import Game, rulebook
+from ahd.bots import make_bot
+from ahd.core.actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
+                              Entrench, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
+                              Recruit, Reinforce, Retreat)
+from ahd.core.sides import Side
+from ahd.odds import odds_for
+
+from .gestures import action_box, plan_for
+
+#: The guided turns: hints for the person's decisions in turns 1 and 2.
+GUIDED_TURNS = 2
+HINT_COLOUR = "#ff6f00"
+MAX_NOTES = 40
+
+CSS = f"""<style>
+.ahd-guide {{ border: 2px solid {HINT_COLOUR}; border-radius: 4px; padding: 4px 8px; background: #fff8ef; }}
+.ahd-guide .ahd-hint {{ font-size: 15px; line-height: 1.4; }}
+.ahd-guide .ahd-notes {{ font-size: 13px; line-height: 1.35; max-height: 180px; overflow: auto; }}
+button.ahd-hinted {{ box-shadow: 0 0 0 3px {HINT_COLOUR} !important; }}
+@keyframes ahd-hint-pulse {{ from {{ outline-color: {HINT_COLOUR}; }} to {{ outline-color: #ffd180; }} }}
+</style>"""
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What to do now: the legal ``action`` it leads to and how to play it in the app.
+
+    ``kind``: ``"box"`` (click ``box`` on the map; with ``units`` picked first in the panel's Units list, which
+    the guide does for you) or ``"button"`` (press the panel's button labelled ``button``; ``"list"`` when it
+    is only in the list of all legal actions). ``then``: for a march not yet begun, the move the click makes."""
+
+    action: Action
+    kind: str
+    text: str
+    box: str = ""
+    button: str = ""
+    units: tuple[str, ...] = ()
+    then: Action | None = None
+
+
+def _name(game: Game, box: str) -> str:
+    return game.board.name(box)
+
+
+def _distance_to_enemy(game: Game, box: str, side: Side) -> int | None:
+    """Links from ``box`` to the nearest box holding enemy units (None if none on the map)."""
+    seen, frontier, step = {box}, [box], 0
+    while frontier:
+        if any(game.units_in(b, side.enemy) for b in frontier):
+            return step
+        step += 1
+        frontier = [n for b in frontier for n in game.board.neighbours(b) if n not in seen and not seen.add(n)]
+    return None
+
+
+def _odds_words(game: Game, action: Action | None, side: Side) -> str:
+    """'about 70%' for the side's chance to win the battle (in progress, or the one ``action`` starts)."""
+    try:
+        result = odds_for(game, action)
+    except Exception:  # odds are a help for the sentence, never a reason to fail the hint
+        return ""
+    if result is None:
+        return ""
+    battle = game.battle
+    in_battle = battle is not None and (action is None or isinstance(action, Reinforce))
+    attacker = battle.attacker if in_battle else game.phasing  # a move into enemy units: the phasing side attacks
+    p = result.attacker_wins if side is attacker else result.defender_wins
+    return f"about {p:.0%}"
+
+
+def why(game: Game, action: Action, then: Action | None = None) -> str:
+    """One sentence on why the computer player's choice is sensible, from the position (never a rule decided)."""
+    side = game.current_player if isinstance(game.current_player, Side) else game.phasing
+    state = game.state
+    move = then if then is not None else action
+    if isinstance(move, (Move, NavalMove, Invade)):
+        unit = state.units[move.unit]
+        to = move.path[-1] if isinstance(move, Move) else getattr(move, "to", None) or getattr(move, "port", None)
+        enemies = game.units_in(to, side.enemy)
+        if enemies:
+            trial = game
+            if isinstance(action, BeginMarch):
+                trial = game.copy()
+                trial.apply(action)
+            chance = _odds_words(trial, move, side)
+            return (f"it attacks the {len(enemies)} enemy unit{'s' if len(enemies) > 1 else ''} in {_name(game, to)}"
+                    + (f": your chance to win that battle is {chance} (the odds beside the map)" if chance else "") + ".")
+        owner = state.control[to]
+        value = game.board[to].value_for(side.enemy) if owner is side.enemy else 0
+        if owner is side.enemy and value:
+            return (f"{_name(game, to)} is an enemy recruiting city with no defenders: holding it at the control update "
+                    f"takes its recruiting value from the enemy's army maximum (9.a, 9.d).")
+        if owner is not side:
+            return f"it takes {_name(game, to)}, which you do not control, at the next control update (9.a)."
+        near = _distance_to_enemy(game, to, side)
+        here = _distance_to_enemy(game, unit.location, side)
+        if near is not None and (here is None or near < here):
+            return f"it brings {unit.type.name} closer to the enemy ({near} box{'es' if near != 1 else ''} away) to attack later or to guard the front."
+        return f"it moves {unit.type.name} where the computer player wants it next."
+    if isinstance(action, BeginMarch):
+        return "a march moves the units of one box; this box has units the computer player would move now."
+    if isinstance(action, EndMarch):
+        return "this march has done what it should; the march allowance that is left can move another box."
+    if isinstance(action, EndMovement):
+        left = game.marches_left
+        return ("no further march is worth making now" + (f" (the {left} unused march{'es' if left != 1 else ''} "
+                                                          f"lapse, 4.a)" if left else "") + "; the battles come next.")
+    if isinstance(action, Entrench):
+        return f"{state.units[action.unit].type.name} digs in: an entrenched unit is harder to hit (4.2.5, 5.2.1)."
+    if isinstance(action, ChooseBattle):
+        return f"the battles are fought one by one: {_name(game, action.box)} first."
+    if isinstance(action, OpenFire):
+        chance = _odds_words(game, None, side)
+        return "fight on" + (f": your chance to win this battle is {chance}." if chance else ".")
+    if isinstance(action, FireAuto):
+        return "the game spreads your shots over the enemy units as the rules ask (5.1.a), best shots first."
+    if isinstance(action, Reinforce):
+        unit = state.units[action.unit]
+        return (f"the battle is not safe yet: {unit.type.name} joins from {_name(game, unit.location)} (5.2.4).")
+    if isinstance(action, Retreat):
+        chance = _odds_words(game, None, side)
+        return (f"the battle is going badly" + (f" ({chance} to win)" if chance else "") +
+                f": retreating to {_name(game, action.to)} loses the battle but saves the units (5.2.5).")
+    if isinstance(action, CavalryRetreat):
+        return (f"cavalry facing infantry may slip away before the battle (5.2.6): to {_name(game, action.to)}, "
+                f"where it can raid again.")
+    if isinstance(action, HoldGround):
+        return "the cavalry stays and fights."
+    if isinstance(action, Promote):
+        unit = state.units[action.unit]
+        return (f"a promoted {unit.type.name} fires and holds better; promoting militia also frees a counter "
+                f"for recruitment (6).")
+    if isinstance(action, NoPromotion):
+        return "no promotion is worth making now."
+    if isinstance(action, Recruit):
+        near = _distance_to_enemy(game, action.box, side)
+        return (f"new militia appear in your recruiting cities; {_name(game, action.box)} is "
+                + (f"{near} box{'es' if near != 1 else ''} from the enemy." if near is not None else "safe.") + " (7.b)")
+    if isinstance(action, EndRecruitment):
+        return "the recruits the roll allowed are placed, or none is worth placing (7)."
+    return "it is the computer player's choice here."
+
+
+class Guide:
+    """The guided first game beside the map: the hint, what happened, and a button that starts one."""
+
+    def __init__(self, session, panel=None, *, active: bool = False, turns: int = GUIDED_TURNS, seed: int = 1) -> None:
+        self.session = session
+        self.panel = panel
+        self.turns = turns
+        self.bot = make_bot("heuristic", seed=seed)
+        self.active = False
+        self.hint: Hint | None = None
+        self.notes: list[str] = []
+        self._explained: set[str] = set()
+        self._seen = 0
+        self._maxima: dict | None = None
+        self._maxima_half: tuple | None = None
+        self._picked_for: tuple | None = None
+        self._busy = False
+        self._hinted_button: w.Button | None = None
+        self.style = w.HTML(CSS)
+        self.highlight = w.HTML()  # a <style> ringing the hinted box's card on the map
+        self.text = w.HTML()
+        self.side = w.Dropdown(options=[("Union", "union"), ("Confederacy", "confederate")], value="union",
+                               layout=w.Layout(width="140px"))
+        self.start_button = w.Button(description="Learn by playing", button_style="info",
+                                     tooltip="a new 1861 game against the computer, with a hint for every decision "
+                                             "of the first turns", layout=w.Layout(width="auto"))
+        self.start_button.on_click(lambda _: self.start_game(self.side.value))
+        self.follow_button = w.Button(description="Do it for me", tooltip="play the hint's action",
+                                      layout=w.Layout(width="auto"))
+        self.follow_button.on_click(lambda _: self.follow())
+        self.stop_button = w.Button(description="Hide the guide", layout=w.Layout(width="auto"))
+        self.stop_button.on_click(lambda _: self.stop())
+        self.starter = w.HBox([w.HTML("<b style='font-size:15px'>New to the game?</b>"), self.side,
+                               self.start_button], layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        self.body = w.VBox([self.text, w.HBox([self.follow_button, self.stop_button])])
+        self.body.add_class("ahd-guide")
+        self.widget = w.VBox([self.style, self.highlight, self.starter, self.body], layout=w.Layout(width="100%"))
+        self.widget.add_class("ahd-guide-section")
+        session.observe(self._changed, names=["version", "busy"])
+        if active:
+            self.start()
+        else:
+            self._draw()
+
+    # ------------------------------------------------------------------ starting and stopping
+    @property
+    def guided_side(self) -> str:
+        s = self.session
+        humans = [side for side in ("union", "confederate") if s.player_of(side) == "human"]
+        return humans[0] if len(humans) == 1 else "both" if humans else ""
+
+    def start(self) -> None:
+        """Guide the game as it is (from its current position)."""
+        self.active = True
+        self.notes = []
+        self._seen = len(self.session.game.log)
+        self._maxima = dict(self.session.army_max)
+        self._maxima_half = (self.session.game.state.turn, self.session.game.phasing.value)
+        self._picked_for = None
+        self._changed()
+
+    def start_game(self, side: str = "union") -> None:
+        """A new 1861 game, the person playing ``side`` and the computer the other, with the guide on."""
+        s = self.session
+        other = "confederate" if side == "union" else "union"
+        s.set_players(**{side: "human", other: "heuristic"})
+        self.active = False
+        s.new_game("1861", seed=1)
+        self.start()
+        self.notes.insert(0, f"A new 1861 game: you play the {'Union' if side == 'union' else 'Confederacy'}, the "
+                             f"computer the other side. Follow the orange hints, or play your own way.")
+        self._draw()
+
+    def stop(self) -> None:
+        self.active = False
+        self.hint = None
+        self._draw()
+
+    # ------------------------------------------------------------------ the hint
+    def compute_hint(self) -> Hint | None:
+        """The hint for the person's decision now, or None (not their decision, the computer is playing, the
+        guided turns are over, or the game is over)."""
+        s = self.session
+        game = s.game
+        if not self.active or game.is_over or s.busy or not s.human_to_move or game.state.turn > self.turns:
+            return None
+        decision = game.decision
+        choice = self.bot.choose(game.copy())
+        if decision == "movement" and isinstance(choice, BeginMarch):
+            if s.selected == choice.origin:
+                preview = game.copy()
+                preview.apply(choice)
+                return self._march_hint(preview, choice.origin, begin=choice)
+            return self._begin_hint(game, choice)
+        if decision == "movement" and isinstance(choice, (NavalMove, Invade)):
+            origin = game.state.units[choice.unit].location
+            to = action_box(game, choice)
+            if s.selected != origin:
+                return Hint(choice, "box", f"Click {_name(game, origin)}, then {_name(game, to)}, to go by sea: "
+                                           f"{why(game, choice)}", box=origin)
+            return Hint(choice, "box", f"Click {_name(game, to)}: {why(game, choice)}", box=to)
+        if decision == "march" and isinstance(choice, Move):
+            return self._march_hint(game, game.march_origin)
+        return self._panel_or_box_hint(choice)
+
+    def _begin_hint(self, game: Game, begin: BeginMarch) -> Hint:
+        """Click the march's box (to select it): the sentence says where the computer player would send its units."""
+        preview = game.copy()
+        preview.apply(begin)
+        first = self.bot.choose(preview.copy())
+        origin = _name(game, begin.origin)
+        if isinstance(first, Move):
+            return Hint(begin, "box", f"Click {origin} to march from it, then {_name(game, first.path[-1])}: "
+                                      f"{why(game, begin, first)}", box=begin.origin)
+        return Hint(begin, "box", f"Click {origin} to march from it: {why(game, begin)}", box=begin.origin)
+
+    def _march_hint(self, position: Game, origin: str, begin: BeginMarch | None = None) -> Hint:
+        """The computer player's next order in the march from ``origin`` (begun in ``position``): the units it
+        sends to the same box, to pick (the guide picks them) and the box to click."""
+        s = self.session
+        game = s.game
+        trial = position.copy()
+        first = self.bot.choose(trial)
+        if not isinstance(first, Move):
+            if begin is not None:  # the march starts with no move (e.g. entrenching): begin it by its button
+                return self._panel_or_box_hint(begin)
+            return self._panel_or_box_hint(first)
+        to = first.path[-1]
+        movers = [first.unit]
+        trial.apply(first)
+        while trial.decision == "march":
+            order = self.bot.choose(trial)
+            if not isinstance(order, Move):
+                break
+            if order.path[-1] == to:
+                movers.append(order.unit)
+            trial.apply(order)
+        everyone = set(plan_for(game, origin, ()).orders.get(to, {}))
+        units = () if set(movers) == everyone else tuple(sorted(movers))
+        moved = ", ".join(game.state.units[u].type.name for u in movers)
+        picked = f" (the guide has picked {moved} in the panel's Units list)" if units else ""
+        action = begin if begin is not None else first
+        return Hint(action, "box", f"Click {_name(game, to)} to move {moved} there{picked}: "
+                                   f"{why(game, begin or first, first)}", box=to, units=units, then=first)
+
+    def _panel_or_box_hint(self, action: Action) -> Hint:
+        s = self.session
+        game = s.game
+        box = action_box(game, action)
+        reason = why(game, action)
+        if box is not None and not isinstance(action, BeginMarch):
+            here = s.actions_at(box)
+            if action in here and (len(here) == 1 or s.selected != box):
+                more = "" if len(here) == 1 else " and choose in the panel"
+                return Hint(action, "box", f"Click {_name(game, box)}{more}: {reason}", box=box)
+        index = s.legal_actions.index(action)
+        button = self._quick_button(index)
+        if button is not None:
+            return Hint(action, "button", f"Press “{button.description}” in the panel: {reason}",
+                        button=button.description)
+        return Hint(action, "list", f"Choose “{s.legal[index]}” in the list of all legal actions and press "
+                                    f"“Play the selected action”: {reason}", button=s.legal[index])
+
+    def _quick_button(self, index: int) -> w.Button | None:
+        if self.panel is None:
+            return None
+        return next((b for b in self.panel.quick if getattr(b, "action_index", None) == index
+                     and b.layout.display != "none"), None)
+
+    def follow(self) -> None:
+        """Play the hint as a person would: pick the units, click the box, or press the button."""
+        hint = self.hint
+        if hint is None:
+            return
+        s = self.session
+        if hint.kind == "box":
+            self._pick(hint)
+            s.click_box(hint.box)
+        elif hint.kind == "button":
+            button = next((b for b in self.panel.quick if b.description == hint.button and b.layout.display != "none"),
+                          None) if self.panel is not None else None
+            if button is not None:
+                button.click()
+            else:
+                s.act(hint.action)
+        else:
+            s.act(hint.action)
+
+    def _pick(self, hint: Hint) -> None:
+        """Pick the hint's units in the Units list (once per hint, so the player can change the pick)."""
+        s = self.session
+        if not hint.units or s.selected != s.game.state.units[hint.units[0]].location:
+            return
+        key = (len(s.game.history), hint.box, hint.units)
+        if self._picked_for == key or set(s.selected_units) == set(hint.units):
+            return
+        self._picked_for = key
+        for unit in sorted(set(s.selected_units) ^ set(hint.units)):
+            s.toggle_unit(unit)
+
+    # ------------------------------------------------------------------ what happened
+    def explain(self, event: Any) -> str:
+        """A log line with a sentence on what it means (the first time such a thing happens)."""
+        text = str(event)
+        kind = event.kind
+        gloss = ""
+        if kind == "shot" and " = " in text:
+            number, terms = text.rsplit(". ", 1)[-1].split(" = ", 1)
+            gloss = (f"It needed a die roll of {number} or less: {terms}.")
+            key = "shot"
+        elif kind == "battle" and text.startswith("Battle at"):
+            key, gloss = "battle", ("A battle: the defender fires first, then the attacker, round after round, "
+                                    "until one side is gone or retreats (5).")
+        elif kind == "battle":
+            key, gloss = "won", "The winner may promote one unit that fought (6.a)."
+        elif kind == "reinforce":
+            key, gloss = "reinforce", "A reinforcement: from round 2 a unit may join from an adjacent box (5.2.4)."
+        elif kind == "retreat" and "withdraws" in text:
+            key, gloss = "withdraw", ("A cavalry withdrawal: cavalry attacked by infantry may leave before the battle; "
+                                      "nobody wins (5.2.6).")
+        elif kind == "retreat":
+            key, gloss = "retreat", "A retreat: the side leaves the battle and loses it (5.2.5)."
+        elif kind == "control":
+            key, gloss = "control", ("The control update at the end of a half-turn: a box holding units of one side "
+                                     "only becomes that side's (9.a); the army maxima follow (9.d).")
+        elif kind == "recruit":
+            key, gloss = "recruit", "A recruit: new militia placed in a recruiting city (7.b)."
+        elif kind == "promote":
+            key, gloss = "promote", "A promotion: the unit is replaced by a better one (6)."
+        elif kind == "roll" and "march roll" in text:
+            key, gloss = "march roll", "The march roll: how many boxes may march this half-turn (4.a)."
+        elif kind == "roll" and "recruitment roll" in text:
+            key, gloss = "recruit roll", "The recruitment roll: how many militia may be recruited (7.a)."
+        elif kind == "move":
+            key, gloss = "move", "A march: the units move along the lines of the board (4)."
+        else:
+            key = kind
+        if kind != "shot" and key in self._explained:
+            gloss = ""
+        self._explained.add(key)
+        line = f"<div>• {escape(text)}"
+        if gloss:
+            line += f"<br><i style='color:#6d4c00'>{escape(gloss)}</i>"
+        return line + "</div>"
+
+    def _maxima_note(self) -> str | None:
+        """The army maxima when they change, and at the end of each half-turn (after its control update)."""
+        s = self.session
+        new, half = dict(s.army_max), (s.game.state.turn, s.game.phasing.value)
+        old, old_half = self._maxima, self._maxima_half
+        self._maxima, self._maxima_half = new, half
+        if not old or (old == new and old_half == half):
+            return None
+        parts = [f"{side.capitalize()} {old[side]} → {new[side]}" if old[side] != new[side] else
+                 f"{side.capitalize()} {new[side]}" for side in ("union", "confederate")]
+        when = "" if old_half == half else " after the half-turn's control update"
+        line = f"<div>• <b>Army maxima</b>{when}: {escape(', '.join(parts))}{'' if old != new else ' (unchanged)'}."
+        if "maxima" not in self._explained:
+            self._explained.add("maxima")
+            rule = rulebook.text("7.c").split(". ")[0]  # "A player's army maximum is the sum of ..."
+            line += (f" <i style='color:#6d4c00'>{escape(rule)}: recruiting may not take a side's units on the map "
+                     f"above it (7.c, 9.d).</i>")
+        return line + "</div>"
+
+    # ------------------------------------------------------------------ drawing
+    def _changed(self, change=None) -> None:
+        if self._busy:
+            return
+        self._busy = True
+        try:
+            s = self.session
+            if self.active:
+                log = s.game.log
+                if len(log) < self._seen:  # undo or a new game
+                    self._seen = len(log)
+                for event in log[self._seen:]:
+                    if event.kind not in ("turn", "fire", "marches", "combat", "recover", "end"):
+                        self.notes.append(self.explain(event))
+                self._seen = len(log)
+                note = self._maxima_note()
+                if note:
+                    self.notes.append(note)
+                self.notes = self.notes[-MAX_NOTES:]
+            self.hint = self.compute_hint() if self.active else None
+            if self.hint is not None and self.hint.units:
+                self._pick(self.hint)
+                self.hint = self.compute_hint()
+            self._draw()
+        finally:
+            self._busy = False
+
+    def _draw(self) -> None:
+        s = self.session
+        self.starter.layout.display = "none" if self.active else "flex"
+        self.body.layout.display = "flex" if self.active else "none"
+        hint = self.hint
+        if self._hinted_button is not None:
+            self._hinted_button.remove_class("ahd-hinted")
+            self._hinted_button = None
+        style = ""
+        if hint is not None and hint.kind == "box":
+            style = (f"<style>.ahd-card[data-box=\"{escape(hint.box)}\"] {{ outline: 4px solid {HINT_COLOUR} !important; "
+                     f"outline-offset: 3px; animation: ahd-hint-pulse 0.8s ease-in-out infinite alternate; "
+                     f"z-index: 1000; }}</style>")
+        elif hint is not None and hint.kind == "button":
+            self._hinted_button = self._quick_button(s.legal_actions.index(hint.action))
+            if self._hinted_button is not None:
+                self._hinted_button.add_class("ahd-hinted")
+        if style != self.highlight.value:
+            self.highlight.value = style
+        if not self.active:
+            self.text.value = ""
+            return
+        game = s.game
+        if hint is not None:
+            head = (f"<div class='ahd-hint' data-kind='{hint.kind}' data-box='{escape(hint.box)}' "
+                    f"data-button='{escape(hint.button)}' data-action='{escape(str(hint.action))}'>"
+                    f"<b>Hint:</b> {escape(hint.text)}<br><span style='font-size:12px;color:#555'>The game's action: "
+                    f"{escape(str(hint.then or hint.action))}</span></div>")
+        elif game.is_over:
+            head = "<div class='ahd-hint' data-kind='none'><b>The game is over.</b> " + escape(str(game.outcome)) + "</div>"
+        elif s.busy or not s.human_to_move:
+            head = ("<div class='ahd-hint' data-kind='none'><b>The computer is playing</b> the other side: watch the "
+                    "map; what it does is explained below.</div>")
+        elif game.state.turn > self.turns:
+            head = ("<div class='ahd-hint' data-kind='none'><b>The guided turns are over:</b> you play on your own now. "
+                    "Every rule cited in the panel opens in the Rules tab.</div>")
+        else:
+            head = "<div class='ahd-hint' data-kind='none'>Your decision.</div>"
+        notes = "".join(self.notes) or "<i>What happens will be explained here.</i>"
+        self.text.value = (f"<div style='font-size:15px'><b>Learn by playing</b> — turn {escape(s.turn_text)}</div>"
+                           f"{head}<div style='font-size:13px;margin-top:4px'><b>What happened</b> (newest last):</div>"
+                           f"<div class='ahd-notes' style='display:flex;flex-direction:column-reverse'>"
+                           f"<div>{notes}</div></div>")  # opens on the newest lines
