@@ -83,6 +83,8 @@ class MapView:
         self.markers: dict[str, ipyleaflet.Marker] = {}
         for box in game.board:
             html, _ = self._cards[box.id]
+            # keyboard=False: Leaflet's Enter-to-click carries no latlng, which jupyter-leaflet's event message
+            # needs (so Enter did nothing), and a focused marker at the map's edge pans the map under the click
             marker = ipyleaflet.Marker(location=location(box.id), icon=self._icon(box.id, html), draggable=False,
                                        keyboard=False)
             marker.on_click(lambda box_id=box.id, **_: self._on_click(properties={"id": box_id}))
