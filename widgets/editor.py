@@ -301,7 +301,7 @@ class Editor(w.VBox):
         self.editing = w.VBox([top, self.tabs], layout=w.Layout(width="100%"))
         for control in (self.tool,):
             control.observe(self._show_tool, names="value")
-        super().__init__([w.HTML(layers.CSS if hasattr(layers, "CSS") else ""), w.HTML(CSS), self.editing,
+        super().__init__([w.HTML(layers.CSS), w.HTML(CSS), self.editing,
                           self.play_area], layout=w.Layout(width="100%"))
         self.add_class("ahd-editor")
         self._show_tool()
@@ -587,12 +587,18 @@ class Editor(w.VBox):
                        and e.get("box") == box_id and e.get("name") in T6 and T6[e["name"]][0].value == side]
             if n or leaders:
                 chips.append(f'<span class="ahd-edit-chip ahd-{side}">{n if n else ""}{"".join(leaders)}</span>')
+        described = [f"{box.name} ({box.state})", self._controller(box_id)]
+        for u in self.units_at(box_id):
+            described.append(f"{u.get('count', 1)} {u.get('side')} {TYPE_NAMES.get(str(u.get('type')).upper(), '')}")
+        described += [f"problem: {p.message}" for p in problems]
         badge = ""
         if problems:
             label = problems[0].rule or "!"
             badge = (f'<span class="ahd-badge" title="{escape("; ".join(p.message for p in problems))}">'
                      f'{escape(label)}</span>')
-        return (f'<div class="{" ".join(classes)}" data-box="{box_id}" title="{escape(box.name)}">'
+        label = escape("; ".join(described))
+        return (f'<div class="{" ".join(classes)}" data-box="{box_id}" role="button" title="{label}" '
+                f'aria-label="{label}">'
                 f'<span class="ahd-name">{escape(box.name)}</span><span class="ahd-row">{"".join(chips)}</span>'
                 f'{badge}</div>')
 
