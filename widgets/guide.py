@@ -479,7 +479,8 @@ class Guide:
             return
         game = s.game
         if hint is not None:
-            head = (f"<div class='ahd-hint' data-kind='{hint.kind}' data-box='{escape(hint.box)}' "
+            step = f"{len(game.history)}-{s.selected}-{len(s.selected_units)}"  # changes with every gesture followed
+            head = (f"<div class='ahd-hint' data-step='{escape(step)}' data-kind='{hint.kind}' data-box='{escape(hint.box)}' "
                     f"data-button='{escape(hint.button)}' data-action='{escape(str(hint.action))}'>"
                     f"<b>Hint:</b> {escape(hint.text)}<br><span style='font-size:12px;color:#555'>The game's action: "
                     f"{escape(str(hint.then or hint.action))}</span></div>")

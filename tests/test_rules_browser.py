@@ -1,0 +1,105 @@
+"""Issue 15 in a real browser (Debian's chromium driven by playwright, outside requests blocked): a refusal's rule
+ID opens the Rules tab on that rule, and the guided first game ("Learn by playing") completes its first turn by
+following its own hints: each click lands on the box ringed on the map or on the panel's ringed button.
+A missing browser is a failure, not a skip (``./run.sh test`` installs chromium when missing)."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+
+import pytest
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+from widgets import serve  # noqa: E402
+from widgets.serve import CHROMIUM_ARGS  # noqa: E402
+
+
+def chromium() -> str:
+    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+    if path is None:
+        pytest.fail("Debian's chromium is not installed (apt-get install chromium; ./run.sh test does it)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = serve.start()
+    yield srv
+    srv.stop()
+
+
+def hint_of(page) -> dict:
+    return page.evaluate("() => { const h = document.querySelector('.ahd-hint'); return h ? "
+                         "{step: h.dataset.step || '', kind: h.dataset.kind, box: h.dataset.box || '', "
+                         "button: h.dataset.button || '', text: h.innerText} : null; }")
+
+
+def test_a_refusals_rule_opens_the_rules_tab_and_the_guide_plays_the_first_turn(server):
+    started = time.monotonic()
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        outside = []
+        page.route(re.compile(r"^(?!http://127\.0\.0\.1:%d/)(?!data:)" % server.port),
+                   lambda route: (outside.append(route.request.url), route.abort()))
+        serve.open_app(page, server.app_url)
+
+        # a refused click: Richmond holds no Union unit; its rule is a button under the status line
+        page.mouse.click(*serve.box_on_screen(page, "richmond"))
+        page.get_by_text("Not allowed:").first.wait_for(timeout=30_000)
+        rule_button = page.locator(".ahd-rule-row button", has_text="4.b ").first
+        rule_button.wait_for(timeout=30_000)
+        rule_button.click()
+        entry = page.locator(".ahd-rule-text[data-rule='4.b']")
+        entry.wait_for(state="visible", timeout=30_000)
+        assert "4.b — What a march is" in entry.inner_text()
+        assert page.locator(".ahd-tabs .lm-TabBar-tab.lm-mod-current, .ahd-tabs .p-TabBar-tab.p-mod-current") \
+            .first.inner_text().strip() == "Rules"
+        # search the rules in the tab
+        search = page.locator(".ahd-rules-search input")
+        search.fill("cavalry withdraw")
+        search.press("Enter")
+        page.get_by_text("match “cavalry withdraw”").wait_for(timeout=30_000)
+        page.get_by_role("button", name="Back to the game").click()
+        page.get_by_role("button", name="Learn by playing").wait_for(state="visible", timeout=30_000)
+
+        # the guided game: a new 1861 game as the Union, each hint followed by a click where it points
+        page.get_by_role("button", name="Learn by playing").click()
+        page.locator(".ahd-hint[data-kind='box'], .ahd-hint[data-kind='button']").first.wait_for(timeout=30_000)
+        clicks, last, clicked_at, timings = 0, None, time.monotonic(), []
+        deadline = time.monotonic() + 120
+        while "turn Turn 1 " in page.locator(".ahd-guide").first.inner_text():
+            hint = hint_of(page)
+            assert time.monotonic() < deadline, (f"the first turn was not over after {clicks} clicks: {hint}; "
+                                                 f"{page.locator('.ahd-side').first.inner_text()[:1500]}")
+            if hint is None or hint["kind"] == "none" or hint["step"] == last:
+                page.wait_for_timeout(200)  # the computer plays, or the last click is still on its way
+                continue
+            timings.append(round(time.monotonic() - clicked_at, 1))
+            clicked_at = time.monotonic()
+            if hint["kind"] == "box":  # (a button's click may have scrolled the map out of view)
+                page.locator(f'[data-box="{hint["box"]}"]').first.scroll_into_view_if_needed()
+                page.mouse.click(*serve.box_on_screen(page, hint["box"]))
+            else:
+                button = page.locator("button.ahd-hinted")
+                assert button.count() == 1 and button.inner_text().strip() == hint["button"]
+                button.click()
+            last = hint["step"]
+            clicks += 1
+            assert clicks < 60
+        assert clicks >= 5
+        assert "Not allowed" not in page.locator(".ahd-side").first.inner_text()
+        page.get_by_text("Army maxima", exact=False).first.wait_for(timeout=30_000)
+
+        page.unroute_all()
+        page.goto("about:blank")
+        deadline = time.monotonic() + 30
+        while server.kernel_pids() and time.monotonic() < deadline:
+            time.sleep(0.25)
+        page.close()
+        browser.close()
+    assert outside == []
+    print(f"\nFIGURES rules_browser={time.monotonic() - started:.1f}s guided_clicks={clicks} waits={timings}")
