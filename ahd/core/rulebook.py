@@ -22,13 +22,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["Entry", "LANGUAGES", "PLANNED_LANGUAGES", "anchor", "entry", "entries", "find_ids", "ids", "markdown",
+__all__ = ["Entry", "LANGUAGES", "LANGUAGE_NAMES", "PLANNED_LANGUAGES", "anchor", "entry", "entries", "find_ids", "ids", "markdown",
            "parse", "parts", "search", "text", "title"]
 
-#: Languages whose rulebook ships with the package.
-LANGUAGES: tuple[str, ...] = ("en",)
+#: The languages the rulebook is meant to come in.
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "es": "Spanish", "it": "Italian"}
+#: Languages whose rulebook ships with the package: those with a file ``ahd/data/rulebook/<lang>.md``.
+LANGUAGES: tuple[str, ...] = tuple(lang for lang in LANGUAGE_NAMES
+                                   if (resources.files("ahd") / "data" / "rulebook" / f"{lang}.md").is_file())
 #: Languages announced but not written yet.
-PLANNED_LANGUAGES: dict[str, str] = {"es": "Spanish", "it": "Italian"}
+PLANNED_LANGUAGES: dict[str, str] = {lang: name for lang, name in LANGUAGE_NAMES.items() if lang not in LANGUAGES}
 
 _HEADER = re.compile(r"^## (\S+) — (.+?)\s*$")
 _PART = re.compile(r"^# (.+?)\s*$")
