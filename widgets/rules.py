@@ -209,7 +209,7 @@ class RulesView(HasTraits):
     def search(self, query: str) -> list[str]:
         """List the rules matching ``query`` (all of them, in the book's order, for an empty query)."""
         found = rulebook.search(query) if query.strip() else rulebook.ids()
-        shown = found[:MAX_RESULTS]
+        shown = found[:MAX_RESULTS] if query.strip() else found
         with self.results.hold_sync():
             self._listing = True
             try:
