@@ -112,3 +112,35 @@ def test_do_it_for_me_plays_the_hint_and_a_hint_not_followed_is_replaced():
     assert s.selected == first.box and guide.hint.kind == "box" and guide.hint.box != first.box
     s.click_box(first.box)                            # the player changes their mind: nothing selected
     assert s.selected == "" and guide.hint == first   # the hint starts again from the position as it is
+
+
+class OneUnitMarcher:
+    """A stand-in for the computer player: marches from Chicago with one of its three units only."""
+
+    def choose(self, game):
+        from ahd.core.actions import BeginMarch, EndMarch, EndMovement, Move
+        legal = game.legal_actions()
+        if game.decision == "movement":
+            return BeginMarch("chicago") if BeginMarch("chicago") in legal else EndMovement()
+        moves = [a for a in legal if isinstance(a, Move) and a.unit == "U-MF-01"]
+        return moves[0] if moves and game.unit("U-MF-01").location == "chicago" else EndMarch()
+
+
+def test_a_march_of_some_of_a_boxs_units_is_picked_for_the_player():
+    from conftest import make_game
+    from widgets.session import Session
+    game = make_game([("union", "MF", "chicago", 3), ("confederate", "MF", "richmond")], turn=2)
+    app = widgets.GameApp(Session(game, union="human", confederate="heuristic", war_odds=False), guide=True)
+    guide, s = app.guide, app.session
+    guide.bot = OneUnitMarcher()
+    guide._changed()
+    assert guide.hint.kind == "box" and guide.hint.box == "chicago"
+    guide.follow()                                     # Chicago selected: the guide picks the one unit that goes
+    hint = guide.hint
+    assert hint.units == ("U-MF-01",) and s.selected_units == ["U-MF-01"]
+    assert "the guide has picked militia infantry in the panel's Units list" in hint.text
+    assert app.panel.units.value == ("U-MF-01",)      # shown picked in the panel
+    guide.follow()
+    assert game.unit("U-MF-01").location == hint.box
+    assert [u.id for u in game.units_in("chicago")] == ["U-MF-02", "U-MF-03"]
+    assert guide.hint.kind == "button" and guide.hint.button.startswith("End")

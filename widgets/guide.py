@@ -314,7 +314,8 @@ class Guide:
         game = s.game
         box = action_box(game, action)
         reason = why(game, action)
-        if box is not None and not isinstance(action, BeginMarch):
+        # a click on a march's own box selects it: a march begun or a unit entrenching is played by its button
+        if box is not None and not isinstance(action, (BeginMarch, Entrench)):
             here = s.actions_at(box)
             if action in here and (len(here) == 1 or s.selected != box):
                 more = "" if len(here) == 1 else " and choose in the panel"
