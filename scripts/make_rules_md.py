@@ -2,6 +2,7 @@
 
     python scripts/make_rules_md.py           # write docs/rules.md
     python scripts/make_rules_md.py --check   # exit 1 if docs/rules.md is out of date
+    python scripts/make_rules_md.py --lang es # write docs/rules.es.md from ahd/data/rulebook/es.md
 """
 from __future__ import annotations
 
@@ -16,17 +17,25 @@ from ahd.core import rulebook  # noqa: E402
 TARGET = ROOT / "docs" / "rules.md"
 
 
+def target(lang: str = "en") -> Path:
+    """docs/rules.md for English, docs/rules.<lang>.md for a translation."""
+    return TARGET if lang == "en" else ROOT / "docs" / f"rules.{lang}.md"
+
+
 def main(argv: list[str]) -> int:
-    text = rulebook.markdown("en")
+    lang = argv[argv.index("--lang") + 1] if "--lang" in argv[:-1] else "en"
+    path = target(lang)
+    again = "python scripts/make_rules_md.py" + ("" if lang == "en" else f" --lang {lang}")
+    text = rulebook.markdown(lang)
     if "--check" in argv:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
         if current != text:
-            print(f"{TARGET.relative_to(ROOT)} is out of date: run python scripts/make_rules_md.py")
+            print(f"{path.relative_to(ROOT)} is out of date: run {again}")
             return 1
-        print(f"{TARGET.relative_to(ROOT)} is up to date ({len(rulebook.ids())} entries)")
+        print(f"{path.relative_to(ROOT)} is up to date ({len(rulebook.ids(lang))} entries)")
         return 0
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET.relative_to(ROOT)} ({len(rulebook.ids())} entries)")
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path.relative_to(ROOT)} ({len(rulebook.ids(lang))} entries)")
     return 0
 
 

@@ -8,7 +8,8 @@
 
 The text is package data, one markdown file per language (``ahd/data/rulebook/en.md``): a line
 ``# Part`` opens a part of the book, a line ``## ID — Title`` opens an entry, and an optional last
-line ``See also: ID, ID`` lists related entries. Everything else is the entry's text (markdown).
+line ``See also: ID, ID`` lists related entries (a translation may write it in its own language,
+e.g. ``Véase también: ID, ID``). Everything else is the entry's text (markdown).
 ``docs/rules.md`` is generated from the same file by ``scripts/make_rules_md.py``.
 
 Every rule ID the engine cites (refusals, log lines, outcomes, rule switches) has an entry;
@@ -35,7 +36,7 @@ PLANNED_LANGUAGES: dict[str, str] = {lang: name for lang, name in LANGUAGE_NAMES
 
 _HEADER = re.compile(r"^## (\S+) — (.+?)\s*$")
 _PART = re.compile(r"^# (.+?)\s*$")
-_SEE_ALSO = re.compile(r"^See also:\s*(.+?)\s*$")
+_SEE_ALSO = re.compile(r"^(?:See also|Véase también|Vedi anche):\s*(.+?)\s*$")
 #: A rule ID as it appears in running text: "4.2.6", "5.1.a", "10", "A-2.3", "AO-8.11", "S-VT", "T-4".
 RULE_ID = re.compile(r"(?<![\w.-])(?:(?:AO|A|C|H|O|S|T)-(?:VT|\d+(?:\.\d+)*)|\d{1,2}(?:\.\d+)*(?:\.[a-z])?)(?![\w-]|\.\w)")
 
@@ -249,18 +250,32 @@ def anchor(rule_id: str) -> str:
     return "rule-" + re.sub(r"[^0-9A-Za-z]+", "-", rule_id).strip("-").lower()
 
 
+#: The headings and introduction of the rendered book (:func:`markdown`), per language; English otherwise.
+_MARKDOWN_WORDS: dict[str, dict[str, str]] = {
+    "en": {"title": "A House Divided — the rulebook",
+           "intro": "The rules of *A House Divided* in the project's own words, with the decisions the game engine "
+                    "follows where the original rulebooks are unclear. In Python: `ahd.rulebook.text(\"5.2.6\")`, "
+                    "`ahd.rulebook.search(\"retreat\")`.",
+           "contents": "Contents", "see_also": "See also:"},
+    "es": {"title": "A House Divided — el reglamento",
+           "intro": "Las reglas de *A House Divided* con las palabras del propio proyecto, con las decisiones que "
+                    "sigue el motor del juego donde los reglamentos originales no son claros. En Python: "
+                    "`ahd.rulebook.text(\"5.2.6\", lang=\"es\")`, `ahd.rulebook.search(\"retirada\", lang=\"es\")`.",
+           "contents": "Índice", "see_also": "Véase también:"},
+}
+
+
 def markdown(lang: str = "en") -> str:
-    """The whole rulebook as one markdown document (``docs/rules.md``): an index, then every part and
-    entry, each entry with an anchor and its see-also links."""
+    """The whole rulebook as one markdown document (``docs/rules.md``; ``docs/rules.<lang>.md`` for a
+    translation): an index, then every part and entry, each entry with an anchor and its see-also links."""
     book = _book(lang)
+    words = _MARKDOWN_WORDS.get(lang, _MARKDOWN_WORDS["en"])
     link = lambda rule: f"[{rule}](#{anchor(rule)})"  # noqa: E731
-    out = ["# A House Divided — the rulebook", "",
+    out = [f"# {words['title']}", "",
            "<!-- Generated from ahd/data/rulebook/" + lang + ".md by scripts/make_rules_md.py: edit that file, "
            "then run the script. -->", "",
-           "The rules of *A House Divided* in the project's own words, with the decisions the game engine "
-           "follows where the original rulebooks are unclear. In Python: `ahd.rulebook.text(\"5.2.6\")`, "
-           "`ahd.rulebook.search(\"retreat\")`.", "",
-           "## Contents", ""]
+           words["intro"], "",
+           f"## {words['contents']}", ""]
     for heading, _, rules in book.parts:
         out.append(f"- **{heading}**: " + ", ".join(link(r) for r in rules))
     for heading, intro, rules in book.parts:
@@ -271,5 +286,5 @@ def markdown(lang: str = "en") -> str:
             item = book.entries[rule]
             out += [f'### <a id="{anchor(rule)}"></a>{rule} — {item.title}', "", item.text, ""]
             if item.see_also:
-                out += ["*See also:* " + ", ".join(link(r) for r in item.see_also), ""]
+                out += [f"*{words['see_also']}* " + ", ".join(link(r) for r in item.see_also), ""]
     return "\n".join(out).rstrip() + "\n"
