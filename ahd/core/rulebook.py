@@ -262,6 +262,11 @@ _MARKDOWN_WORDS: dict[str, dict[str, str]] = {
                     "sigue el motor del juego donde los reglamentos originales no son claros. En Python: "
                     "`ahd.rulebook.text(\"5.2.6\", lang=\"es\")`, `ahd.rulebook.search(\"retirada\", lang=\"es\")`.",
            "contents": "Índice", "see_also": "Véase también:"},
+    "it": {"title": "A House Divided — il regolamento",
+           "intro": "Le regole di *A House Divided* con le parole del progetto, con le decisioni che il motore del "
+                    "gioco segue dove i regolamenti originali non sono chiari. In Python: "
+                    "`ahd.rulebook.text(\"5.2.6\", lang=\"it\")`, `ahd.rulebook.search(\"ritirata\", lang=\"it\")`.",
+           "contents": "Indice", "see_also": "Vedi anche:"},
 }
 
 
