@@ -102,6 +102,7 @@ def test_a_refusals_rule_opens_the_rules_tab_and_the_guide_plays_the_first_turn(
                 page.mouse.click(*box_center(page, hint["box"]))
             else:
                 button = page.locator("button.ahd-hinted")
+                button.first.wait_for(timeout=15_000)  # the ring comes in its own message
                 assert button.count() == 1 and button.inner_text().strip() == hint["button"]
                 button.click()
             last = hint["step"]

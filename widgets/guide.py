@@ -202,7 +202,8 @@ class Guide:
         self.body.add_class("ahd-guide")
         self.widget = w.VBox([self.style, self.highlight, self.starter, self.body], layout=w.Layout(width="100%"))
         self.widget.add_class("ahd-guide-section")
-        session.observe(self._changed, names=["version", "busy"])
+        # after the panel's redraw (it observes "version" first): a change of "busy" is followed by a refresh
+        session.observe(self._changed, names=["version"])
         if active:
             self.start()
         else:
@@ -329,10 +330,12 @@ class Guide:
                                     f"“Play the selected action”: {reason}", button=s.legal[index])
 
     def _quick_button(self, index: int) -> w.Button | None:
+        """The panel's button for legal action ``index`` (as the panel labels it), or None."""
         if self.panel is None:
             return None
+        label = self.session.legal[index][:60]
         return next((b for b in self.panel.quick if getattr(b, "action_index", None) == index
-                     and b.layout.display != "none"), None)
+                     and b.layout.display != "none" and b.description == label), None)
 
     def follow(self) -> None:
         """Play the hint as a person would: pick the units, click the box, or press the button."""
@@ -461,18 +464,19 @@ class Guide:
         self.starter.layout.display = "none" if self.active else "flex"
         self.body.layout.display = "flex" if self.active else "none"
         hint = self.hint
-        if self._hinted_button is not None:
-            self._hinted_button.remove_class("ahd-hinted")
-            self._hinted_button = None
-        style = ""
+        style, button = "", None
         if hint is not None and hint.kind == "box":
             style = (f"<style>.ahd-card[data-box=\"{escape(hint.box)}\"] {{ outline: 4px solid {HINT_COLOUR} !important; "
                      f"outline-offset: 3px; animation: ahd-hint-pulse 0.8s ease-in-out infinite alternate; "
                      f"z-index: 1000; }}</style>")
         elif hint is not None and hint.kind == "button":
-            self._hinted_button = self._quick_button(s.legal_actions.index(hint.action))
+            button = self._quick_button(s.legal_actions.index(hint.action))
+        if button is not self._hinted_button:  # the ring moves only when the button changes (no flicker)
             if self._hinted_button is not None:
-                self._hinted_button.add_class("ahd-hinted")
+                self._hinted_button.remove_class("ahd-hinted")
+            if button is not None:
+                button.add_class("ahd-hinted")
+            self._hinted_button = button
         if style != self.highlight.value:
             self.highlight.value = style
         if not self.active:
