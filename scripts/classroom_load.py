@@ -84,12 +84,17 @@ async def student(p, index: int, server, args, results: dict, closed_at: list[fl
         record["render_s"] = time.monotonic() - started
         record["rendered"] = True
     except Exception as exc:  # a blank (or broken) page
-        text = ""
+        text, outputs, widgets = "", None, None
         try:
-            text = (await page.inner_text("body"))[:200].replace("\n", " ")
+            text = (await page.inner_text("body"))[:120].replace("\n", " ")
+            # did voila send the app's output (the server's part), and how far did the browser draw it?
+            outputs, widgets = await page.evaluate(
+                "[document.querySelectorAll('script[type=\"application/vnd.voila.cell-output+json\"]').length,"
+                " document.querySelectorAll('.jupyter-widgets, .widget-box').length]")
         except Exception:
             pass
-        record["blank"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]} | page text: {text!r}"
+        record["blank"] = (f"{type(exc).__name__}: {str(exc).splitlines()[0][:100]} | cell outputs sent: {outputs}, "
+                           f"widget elements drawn: {widgets} | page text: {text!r}")
     if record["rendered"]:
         await page.evaluate("document.addEventListener('mousedown', () => { window.__ahdT0 = performance.now(); }, true)")
         start = time.monotonic()
@@ -208,7 +213,8 @@ def main() -> int:
     parser.add_argument("--after", type=int, default=90, help="seconds to wait after the last page closed")
     parser.add_argument("--arrival", type=float, default=3.0, help="seconds over which the students arrive")
     parser.add_argument("--cap", type=int, default=30, help="the server's --students (default 30, as a class)")
-    parser.add_argument("--render-timeout", type=int, default=180, help="seconds before a page counts as blank")
+    parser.add_argument("--render-timeout", type=int, default=600,
+                        help="seconds before a page counts as not rendered (default 600)")
     args = parser.parse_args()
     return asyncio.run(run(args))
 
