@@ -201,7 +201,7 @@ class RulesView(HasTraits):
         self.go.on_click(lambda _: self.search(self.query.value))
         self.results.observe(self._picked, names="value")
         self.widget = w.VBox([w.HTML(CSS), w.HBox([self.query, self.go]), self.found, self.results, self.text,
-                              self.related.widget, self.back], layout=w.Layout(width="100%"))
+                              self.related.widget, w.HBox([self.back])], layout=w.Layout(width="100%"))
         self.widget.add_class("ahd-rules")
         self.search("")
         self.open(rulebook.ids()[0], notify=False)
