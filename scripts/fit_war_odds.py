@@ -25,7 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ahd.bots import RandomBot  # noqa: E402
+from ahd.bots import RandomBot, make_bot  # noqa: E402
 from ahd.core.game import new_game  # noqa: E402
 from ahd.bots.heuristic import HeuristicBot  # noqa: E402
 from ahd.core.sides import CHANCE, Side  # noqa: E402
@@ -33,10 +33,15 @@ from ahd.odds.war import FEATURES, features, game_kind  # noqa: E402
 
 SCENARIOS = (("1861", 0.4), ("short", 0.15), ("1862", 0.15), ("1863", 0.15), ("1864", 0.15))
 BOTS = (("heuristic", 0.45), ("noisy", 0.35), ("random", 0.2))
+SCENARIO_ONLY = None  # --scenario
 #: Who played the games, as the model file says it (read by ahd.odds.war.players() for the app's note).
 ABOUT = {"heuristic": "the heuristic computer player",
          "noisy": "the heuristic player making a random legal move one time in five",
-         "random": "a player choosing uniformly among the legal moves"}
+         "random": "a player choosing uniformly among the legal moves",
+         "easy": "the 'easy' computer player (the heuristic with shared garrisons)",
+         "normal": "the 'normal' computer player (the heuristic with the campaign plan)",
+         "hard": "the 'hard' computer player, the strongest (campaign plans: gather, storm with the odds, "
+                 "guard the capital)"}
 
 
 class NoisyHeuristic:
@@ -55,7 +60,26 @@ class NoisyHeuristic:
 
 
 def _bot(name: str, seed: int):
-    return {"heuristic": HeuristicBot, "noisy": NoisyHeuristic, "random": RandomBot}[name](seed=seed)
+    builtin = {"heuristic": HeuristicBot, "noisy": NoisyHeuristic, "random": RandomBot}
+    return builtin[name](seed=seed) if name in builtin else make_bot(name, seed)
+
+
+def _setup(bots, scenario) -> None:
+    """In a worker process: the players and scenario of the run (whatever the start method)."""
+    global BOTS, SCENARIO_ONLY
+    BOTS, SCENARIO_ONLY = bots, scenario
+
+
+def parse_players(text: str) -> tuple[tuple[str, float], ...]:
+    """``--players``: ``name=share,...`` (shares are normalised), e.g. ``hard`` (hard v hard only) or
+    ``hard=0.8,noisy=0.2``; names: heuristic, noisy, random, or any ``ahd.bots.make_bot`` name."""
+    pairs = []
+    for item in text.split(","):
+        name, _, share = item.partition("=")
+        make_bot(name, 0) if name not in ("noisy",) else None  # a bad name is refused here, with a hint
+        pairs.append((name.strip(), float(share) if share else 1.0))
+    total = sum(w for _, w in pairs)
+    return tuple((n, w / total) for n, w in pairs)
 
 
 def play_game(args: tuple[int, np.random.SeedSequence]) -> dict:
@@ -64,6 +88,8 @@ def play_game(args: tuple[int, np.random.SeedSequence]) -> dict:
     scenario = SCENARIOS[rng.choice(len(SCENARIOS), p=[w for _, w in SCENARIOS])][0]
     play_on = scenario in ("1862", "1863", "1864") and rng.random() < 0.3
     names = [BOTS[rng.choice(len(BOTS), p=[w for _, w in BOTS])][0] for _ in range(2)]
+    if SCENARIO_ONLY:
+        scenario, play_on = SCENARIO_ONLY, False
     seeds = [int(s) for s in rng.integers(0, 2 ** 62, size=3)]
     game = new_game(scenario, seed=seeds[0], play_on=play_on)
     bots = {Side.UNION: _bot(names[0], seeds[1]), Side.CONFEDERATE: _bot(names[1], seeds[2])}
@@ -123,14 +149,22 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "ahd" / "data" / "war_odds.json"))
     parser.add_argument("--data", help="also save the raw samples (JSON) here")
     parser.add_argument("--from-data", help="fit on raw samples saved by --data instead of simulating")
+    parser.add_argument("--players", default=None,
+                        help="who plays the games, name=share,... (default: heuristic=0.45,noisy=0.35,random=0.2; "
+                             "'hard': hard v hard, the strongest players on both sides)")
+    parser.add_argument("--scenario", default=None, help="only this scenario (default: the mix of all)")
     args = parser.parse_args()
+    global BOTS, SCENARIO_ONLY
+    if args.players:
+        BOTS = parse_players(args.players)
+    SCENARIO_ONLY = args.scenario
     t0 = time.perf_counter()
     jobs = list(enumerate(np.random.SeedSequence(args.seed).spawn(args.games)))
     if args.from_data:
         games = json.loads(Path(args.from_data).read_text())[:args.games]
     elif args.workers > 1:
-        with ProcessPoolExecutor(args.workers) as pool:
-            games = list(pool.map(play_game, jobs, chunksize=4))
+        with ProcessPoolExecutor(args.workers, initializer=_setup, initargs=(BOTS, SCENARIO_ONLY)) as pool:
+            games = list(pool.map(play_game, jobs, chunksize=1))
     else:
         games = [play_game(j) for j in jobs]
     elapsed = time.perf_counter() - t0
@@ -138,8 +172,11 @@ def main() -> None:
     if args.data:
         Path(args.data).write_text(json.dumps(games))
     out = {"format": "house-divided-war-odds", "version": 1, "seed": args.seed, "games": args.games,
-           "command": f"python scripts/fit_war_odds.py --games {args.games} --workers {args.workers} --seed {args.seed}",
-           "players": [{"player": name, "share": share, "about": ABOUT[name]} for name, share in BOTS],
+           "command": f"python scripts/fit_war_odds.py --games {args.games} --workers {args.workers} --seed {args.seed}"
+                      + (f" --players {args.players}" if args.players else "")
+                      + (f" --scenario {args.scenario}" if args.scenario else ""),
+           "players": [{"player": name, "share": share, "about": ABOUT.get(name, f"the '{name}' computer player")}
+                       for name, share in BOTS],
            "models": {}}
     for kind in ("campaign", "scored"):
         rows = [g for g in games if g["kind"] == kind and g["x"]]

@@ -7,9 +7,11 @@ caught by :func:`guarded`, shown in ``status`` and logged; the session keeps wor
 from __future__ import annotations
 
 import asyncio
+import difflib
 import functools
 import logging
 import os
+import time
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, Callable
 
@@ -18,7 +20,8 @@ from traitlets import Bool, Dict, HasTraits, Int, List, Unicode
 import ahd
 from ahd import Game
 from ahd.core.actions import Action, Invade, Move, NavalMove, Recruit, Roll
-from ahd.bots import make_bot
+from ahd.bots import choose as choose_action
+from ahd.bots import make_bot, plan_of
 from ahd.core.errors import AhdError, IllegalActionError
 from ahd.odds import BattleOdds, not_modelled, odds_for, war_odds
 from ahd.core.replay import Replay
@@ -28,7 +31,9 @@ from .gestures import Plan, action_box, die_owner, plain_refusal, plan_for, recr
 
 log = logging.getLogger("widgets")
 
-PLAYERS = ("human", "random", "heuristic", "search")
+PLAYERS = ("human", "easy", "normal", "hard", "random", "heuristic", "search")  # ahd.bots.PLAYERS and a person
+#: the longest a bot may think over one decision in the app (``ahd.bots.choose``'s should_stop)
+THINK_SECONDS = 2.0
 PROMPTS = {
     "movement": "Click one of your boxes to march from it (or a naval move), or end movement.",
     "march": "Click a lit box to move the selected units there; entrench or end the march in the panel.",
@@ -174,6 +179,8 @@ class Session(HasTraits):
         self._generation = 0  # bumped to cancel the computer's pending steps (new game, load)
         self._stand_in: tuple[tuple[int, str], Any] | None = None  # (half-turn, bot) playing for a human side
         self._bots: dict[Side, Any] = {}
+        self._bot_plans: dict[Any, str] = {}  # each bot's last plan said
+        self._plan_lines: list[tuple[int, str]] = []  # (events in the log then, "plan: Union: ...")
         self._plan = Plan()
         self._considered: tuple[Game, Action, str] | None = None  # (position, action, its label)
         self._timeline: dict[tuple[int, str], tuple] = {}
@@ -420,7 +427,9 @@ class Session(HasTraits):
     def set_players(self, union: str, confederate: str) -> None:
         for name in (union, confederate):
             if name not in PLAYERS:
-                raise ValueError(f"unknown player {name!r}: expected one of {', '.join(PLAYERS)}")
+                near = difflib.get_close_matches(str(name).lower(), PLAYERS, n=1, cutoff=0.5)
+                hint = f"did you mean {near[0]!r}?" if near else f"expected one of {', '.join(PLAYERS)}"
+                raise ValueError(f"unknown player {name!r}; {hint}")
         self.union, self.confederate = union, confederate
         self._bots = {side: make_bot(name, seed=self.bot_seed + i)
                       for i, (side, name) in enumerate(((Side.UNION, union), (Side.CONFEDERATE, confederate)))
@@ -480,9 +489,28 @@ class Session(HasTraits):
         if choice == "roll":
             self.game.roll()
         else:
-            self.game.apply(choice.choose(self.game))
+            generation, deadline = self._generation, time.perf_counter() + THINK_SECONDS
+            action = choose_action(choice, self.game, should_stop=lambda: generation != self._generation
+                                   or time.perf_counter() > deadline)
+            text = plan_of(choice)
+            if text is not None and self._bot_plans.get(choice) != text:  # "plan" lines: shown, not recorded
+                self._bot_plans[choice] = text
+                self._plan_lines.append((len(self.game.log), f"plan: {self._deciding_side().adjective}: {text}"))
+            self.game.apply(action)
         self._note_half_turn()
         return True
+
+    def _log_with_plans(self) -> list[str]:
+        """The game's log with the bots' plan lines where they were said (not part of the record)."""
+        events = [str(e) for e in self.game.log]
+        self._plan_lines = [(i, line) for i, line in self._plan_lines if i <= len(events)]  # undone: gone
+        out, k = [], 0
+        for i, event in enumerate(events):
+            while k < len(self._plan_lines) and self._plan_lines[k][0] <= i:
+                out.append(self._plan_lines[k][1])
+                k += 1
+            out.append(event)
+        return out + [line for _, line in self._plan_lines[k:]]
 
     def _run_bots(self, limit: int = 10_000) -> int:
         done = 0
@@ -587,6 +615,7 @@ class Session(HasTraits):
         self._stop_computer()
         self.game = game
         self._marks = []
+        self._plan_lines, self._bot_plans = [], {}
         self._select("")
         self._rebuild_timeline()
         self._inform(f"Loaded a {game.scenario.id} game at {game.turn}.")
@@ -597,6 +626,7 @@ class Session(HasTraits):
         self._stop_computer()
         self.game = ahd.new_game(scenario, options=options, seed=seed, dice=self.dice)
         self._marks = []
+        self._plan_lines, self._bot_plans = [], {}
         self._select("")
         self._rebuild_timeline()
         self._inform(f"New {scenario} game.")
@@ -631,7 +661,7 @@ class Session(HasTraits):
             self.dice_text = self._dice_text()
             self.army_max = {"union": game.army_max(Side.UNION), "confederate": game.army_max(Side.CONFEDERATE)}
             self.outcome = str(game.outcome) if game.outcome else ""
-            self.log_lines = [str(e) for e in game.log]
+            self.log_lines = self._log_with_plans()
             self.legal = [str(a) for a in self.legal_actions]
             self.destinations = self._plan.destinations if self._plan.orders else sorted(
                 {b for a in self.legal_actions if (b := action_box(game, a)) is not None

@@ -4,11 +4,31 @@
 """
 from __future__ import annotations
 
-from .base import Bot, RandomBot, play
+import difflib
+
+from .base import Bot, PlanNote, RandomBot, choose, play, plan_of
 from .heuristic import HeuristicBot
 from .search import SearchBot
 
-__all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "make_bot", "play"]
+__all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "make_bot", "play", "plan_of", "choose", "PlanNote", "LEVELS",
+           "PLAYERS"]
+
+#: The difficulty levels for a classroom: each a fixed bot and budget (``make_bot("hard")``).
+#: ``easy``: the heuristic with shared garrisons (each enemy stack pins one city, not every city near
+#: it: the fix of the Union's stall from turn 15), no plan; ``normal``: that heuristic with the search
+#: bot's campaign plan as it was (storm the strongest objective with 60% odds, gather when idle), no
+#: lookahead; ``hard``: the campaign plan that guards the capital (an enemy stack next to it is the
+#: first objective, storms leave the cities' garrisons), picks the objective where its army outnumbers
+#: the defenders most (and keeps it), and gathers unless the heuristic has an option worth 6; no
+#: lookahead, so a decision is fast and the same for the same position. Measured by
+#: ``scripts/bot_round_robin.py`` (README, "Difficulty levels").
+LEVELS = {
+    "easy": "heuristic:garrison=shared",
+    "normal": "search:garrison=shared,lookahead=off",
+    "hard": "search:garrison=shared,guard=on,objective=weakest,lookahead=off,campaign_idle=6",
+}
+#: every name ``make_bot`` accepts without settings (the app's player menus list these and "human")
+PLAYERS = ("easy", "normal", "hard", "heuristic", "search", "random")
 
 
 def _flag(text: str) -> bool:
@@ -22,30 +42,42 @@ def _flag(text: str) -> bool:
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by its CLI name: ``random``, ``heuristic`` or ``search``.
+    """A bot by its CLI name: a level ``easy``, ``normal`` or ``hard`` (see ``LEVELS``), or ``random``,
+    ``heuristic`` or ``search`` (the players as measured before the levels).
 
-    Settings of the search bot follow a colon, e.g. ``search:iterations=4`` (a deterministic budget of
-    4 dice samples per option) or ``search:seconds=0.5,candidates=4,horizon=2`` or
-    ``search:searched=movement+battle_options`` (see ``ahd.search``).
+    Settings follow a colon, e.g. ``search:iterations=4`` (a deterministic budget of 4 dice samples
+    per option) or ``search:seconds=0.5,candidates=4,horizon=2`` or ``search:searched=movement+battle_options``
+    (see ``ahd.bots.search``), ``heuristic:garrison=shared``. A misspelt name is refused with the
+    nearest one: ``unknown player 'hrad'; did you mean 'hard'?``.
     """
     bots = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
     if not isinstance(name, str):
-        raise ValueError(f"a player is named by a string ({', '.join(bots)}), got {name!r}")
+        raise ValueError(f"a player is named by a string ({', '.join(PLAYERS)}), got {name!r}")
+    if name.strip().lower() in LEVELS:
+        bot = make_bot(LEVELS[name.strip().lower()], seed)
+        bot.name = name.strip().lower()
+        return bot
     base, _, spec = name.partition(":")
     if base not in bots:
-        raise ValueError(f"unknown player {name!r}; choose from: {', '.join(bots)}")
+        near = difflib.get_close_matches(base.strip().lower(), PLAYERS, n=1, cutoff=0.5)
+        hint = f"did you mean {near[0]!r}?" if near else f"choose from: {', '.join(PLAYERS)}"
+        raise ValueError(f"unknown player {name!r}; {hint}")
     if not spec:
         return bots[base](seed=seed)
-    if base != "search":
+    kinds = {"seconds": float, "iterations": int, "candidates": int, "horizon": int, "depth": int, "margin": float,
+             "searched": str, "assaults": int, "assault_odds": float, "campaign": _flag, "campaign_odds": float,
+             "garrison": str, "guard": _flag, "objective": str, "lookahead": _flag,
+             "campaign_idle": float}
+    if base == "heuristic":
+        kinds = {"garrison": str}
+    elif base != "search":
         raise ValueError(f"player {base!r} takes no settings, got {name!r}")
     settings: dict = {}
-    kinds = {"seconds": float, "iterations": int, "candidates": int, "horizon": int, "depth": int, "margin": float,
-             "searched": str, "assaults": int, "assault_odds": float, "campaign": _flag, "campaign_odds": float}
     for item in spec.split(","):
         key, eq, value = item.partition("=")
         key = key.strip()
         if not eq or key not in kinds:
-            raise ValueError(f"bad search setting {item!r} in {name!r}: use key=value with keys {', '.join(kinds)}")
+            raise ValueError(f"bad {base} setting {item!r} in {name!r}: use key=value with keys {', '.join(kinds)}")
         if key == "searched":
             settings[key] = tuple(value.split("+"))
             continue
@@ -53,4 +85,4 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
             settings[key] = kinds[key](value)
         except ValueError:
             raise ValueError(f"bad value for {key} in {name!r}: {value!r}") from None
-    return SearchBot(seed=seed, **settings)
+    return bots[base](seed=seed, **settings)

@@ -1,7 +1,8 @@
 """Players that choose actions: the interface, the random player and a game between two players."""
 from __future__ import annotations
 
-from typing import Protocol
+import inspect
+from typing import Callable, NamedTuple, Protocol
 
 import numpy as np
 
@@ -33,9 +34,48 @@ class RandomBot:
         return actions[int(self.rng.integers(len(actions)))]
 
 
-def play(game: Game, union: Bot, confederate: Bot, max_actions: int = 200_000) -> Game:
-    """Play until the game ends (chance is resolved by the game's own dice)."""
+class PlanNote(NamedTuple):
+    """A bot's plan, said when it changes: after ``action`` actions of the record (and ``event``
+    events of the log), ``side`` planned ``text``. Not part of the game's record (a replay of the
+    record is the same game)."""
+
+    action: int
+    side: Side
+    text: str
+    event: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.side.adjective}: {self.text}"
+
+
+def plan_of(bot) -> str | None:
+    """What a bot says it is doing: its ``plan`` attribute (one line, or None). Any bot may expose one;
+    ``play`` and the app's session show it as a "plan" line when it changes."""
+    text = getattr(bot, "plan", None)
+    return text if isinstance(text, str) and text else None
+
+
+def choose(bot, game: Game, should_stop: Callable[[], bool] | None = None) -> Action:
+    """``bot.choose(game)``, passing ``should_stop`` to bots whose ``choose`` takes it (the search bots
+    and the levels: asked between continuations; when it returns True the bot answers at once with its
+    best option so far). The app's paced play passes a deadline and its cancel state."""
+    if should_stop is not None:
+        try:
+            params = inspect.signature(bot.choose).parameters
+        except (TypeError, ValueError):
+            params = {}
+        if "should_stop" in params:
+            return bot.choose(game, should_stop=should_stop)
+    return bot.choose(game)
+
+
+def play(game: Game, union: Bot, confederate: Bot, max_actions: int = 200_000,
+         plans: list[PlanNote] | None = None) -> Game:
+    """Play until the game ends (chance is resolved by the game's own dice). With a list ``plans``,
+    each bot's plan (``plan_of``) is appended to it as a ``PlanNote`` when it changes; the game's
+    record is the same with or without."""
     players = {Side.UNION: union, Side.CONFEDERATE: confederate}
+    said: dict[Side, str | None] = {Side.UNION: None, Side.CONFEDERATE: None}
     for _ in range(max_actions):
         player = game.current_player
         if player is None:
@@ -43,5 +83,12 @@ def play(game: Game, union: Bot, confederate: Bot, max_actions: int = 200_000) -
         if player == CHANCE:
             game.roll()
             continue
-        game.apply(players[player].choose(game))
+        bot = players[player]
+        action = bot.choose(game)
+        if plans is not None:
+            text = plan_of(bot)
+            if text is not None and text != said[player]:
+                said[player] = text
+                plans.append(PlanNote(len(game.history), player, text, len(game.log)))
+        game.apply(action)
     raise RuntimeError(f"game not finished after {max_actions} actions")

@@ -32,7 +32,7 @@ from ..core import movement
 from ..core.actions import Action, BeginMarch, EndMarch, EndMovement, Move
 from ..core.board import VICTORY_CITIES
 from ..core.game import Game
-from .heuristic import HeuristicBot, _distances, attack_forces
+from .heuristic import CAPITAL, HeuristicBot, _distances, attack_forces
 from ..odds import odds
 from ..core.sides import Side
 from ..core.state import State
@@ -70,15 +70,42 @@ def follow(orders: Orders | None, game: Game, actions: list[Action] | None = Non
 class CampaignPlan:
     """Storm the enemy's strongest objective when the odds allow, gather toward it when idle."""
 
-    def __init__(self, heuristic: HeuristicBot, *, odds: float = 0.6, idle: float = 2.0, samples: int = 2_000) -> None:
+    def __init__(self, heuristic: HeuristicBot, *, odds: float = 0.6, idle: float = 2.0, samples: int = 2_000,
+                 guard: bool = False, choose: str = "strongest") -> None:
+        if choose not in ("strongest", "weakest"):
+            raise ValueError(f"choose must be 'strongest' or 'weakest', got {choose!r}")
         self.heuristic = heuristic
         self.odds = odds
         self.idle = idle
         self.samples = samples
+        self.guard = guard
+        self.choose = choose
+        self.last: str | None = None  # the last objective (``choose="weakest"`` keeps it)
+        self.plan: str | None = None  # the last plan in words, e.g. "gathering at Fredericksburg to storm ..."
 
     def objective(self, state: State, side: Side) -> str | None:
-        held = [box for box in objectives(side) if state.control[box] is not side and state.has_units(box, side.enemy)]
-        return max(held, key=lambda box: (state.count_in(box, side.enemy), box), default=None)
+        """The box to storm: with ``guard`` on, an enemy stack next to our capital first (the biggest);
+        else the enemy-held objective with the most enemy units (``choose="strongest"``) or the one
+        where our units within three links outnumber its defenders most (``choose="weakest"``,
+        keeping the last objective while it is still one)."""
+        enemy = side.enemy
+        if self.guard:
+            capital = CAPITAL[side]
+            near = [b for b in state.board.neighbours(capital) if state.has_units(b, enemy)]
+            if near:
+                return max(near, key=lambda box: (state.count_in(box, enemy), box))
+        held = [box for box in objectives(side) if state.control[box] is not side and state.has_units(box, enemy)]
+        if self.choose == "strongest" or not held:
+            return max(held, key=lambda box: (state.count_in(box, enemy), box), default=None)
+        if self.last in held:
+            return self.last
+        dist = _distances(state.board)
+
+        def margin(box: str) -> tuple:
+            ours = sum(1 for u in state.units_of(side) if u.on_map and dist[u.location].get(box, 99) <= 3)
+            return ours - state.count_in(box, enemy), box
+        self.last = max(held, key=margin)
+        return self.last
 
     def march(self, game: Game, actions: list[Action], best_score: float) -> tuple[BeginMarch, Orders] | None:
         """At a movement decision: the march to begin and its orders, or None. ``best_score`` is the
@@ -106,6 +133,10 @@ class CampaignPlan:
                 continue
             units = [u for u in state.units_in(origin, side) if movement._ready(state, u) is None
                      and any(path[-1] == target for path, _ in movement.legal_paths(state, u))]
+            if self.guard and state.control[origin] is side:  # a city keeps its garrison (the capital above all)
+                keep = self.heuristic._garrison_need(state, origin, side) - (state.count_in(origin, side) - len(units))
+                if keep > 0:
+                    units = sorted(units, key=lambda u: (-u.type.value, u.id))[:max(0, len(units) - keep)]
             if units:
                 stacks.append((origin, units))
         stacks.sort(key=lambda s: -len(s[1]))
@@ -116,6 +147,10 @@ class CampaignPlan:
         if not already and self.storm_odds(state, side, target, stacks) < self.odds:
             return None
         origin, units = stacks[0]
+        if not already:
+            chance = self.storm_odds(state, side, target, stacks)
+            self.plan = (f"storming {_name(state, target)} from {_name(state, origin)}, {chance:.0%} with "
+                         f"{sum(len(u) for _, u in stacks)} units")
         return begins[origin], Orders(side, state.turn, origin, {u.id: target for u in units})
 
     def _gather(self, state: State, side: Side, target: str, begins: dict[str, BeginMarch]):
@@ -150,7 +185,17 @@ class CampaignPlan:
         if best is None:
             return None
         _, origin, moves = best
+        gathered = state.units_in(stage, side) + [state.units[uid] for uid in moves]
+        attackers, defenders = attack_forces(state, target, side, [
+            (u, state.board.enters_over_water(target, stage)) for u in gathered])
+        chance = odds(attackers, defenders, samples=min(self.samples, 500)).attacker_wins
+        self.plan = (f"gathering at {_name(state, stage)} to storm {_name(state, target)}, {chance:.0%} with "
+                     f"{len(gathered)} units")
         return begins[origin], Orders(side, state.turn, origin, moves)
+
+
+def _name(state: State, box: str) -> str:
+    return state.board.boxes[box].name
 
 
 def idle_score(ranked: list[tuple[float, Action]]) -> float:

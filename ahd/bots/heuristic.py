@@ -29,6 +29,9 @@ from ..core.state import State
 from ..core.units import Unit
 
 CAPITAL = {Side.UNION: "washington", Side.CONFEDERATE: "richmond"}
+#: how enemy threats set the garrisons: ``each`` city counts every enemy unit within two links (the
+#: heuristic as measured in the README), ``shared`` counts each enemy stack at one city (and the capital)
+GARRISONS = ("each", "shared")
 
 
 @lru_cache(maxsize=4)
@@ -92,10 +95,17 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None) -> None:
+    def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None, *,
+                 garrison: str = "each") -> None:
+        if garrison not in GARRISONS:
+            raise ValueError(f"garrison must be one of {', '.join(GARRISONS)}, got {garrison!r}")
         self.rng = rng if rng is not None else np.random.default_rng(seed)
+        self.garrison = garrison
+        self.plan: str | None = None  # one line on what it is doing (``ahd.bots.plan``); the heuristic has none
         self._field_key = None
         self._field: dict[str, float] = {}
+        self._shared_key = None
+        self._shared: dict[str, int] = {}
 
     # ------------------------------------------------------------------ entry point
     def choose(self, game: Game) -> Action:
@@ -114,6 +124,36 @@ class HeuristicBot:
         """Enemy units within two links of ``box``."""
         enemy, by_box = side.enemy, state.by_box
         return sum(1 for b in _near(state.board)[box] for u in by_box[b] if u.side is enemy)
+
+    def _shared_threat(self, state: State, box: str, side: Side) -> int:
+        """``garrison="shared"``: the enemy units that threaten ``box``, each enemy stack counted at one
+        city of ours only (the nearest within two links, the most valuable on ties), and at the capital
+        always (it is guarded against every stack within reach). With ``"each"`` a stack of 13 next to
+        four cities asked each of them for 7 defenders: the whole army became garrisons and stood still
+        (the Union's stall from turn 15, ``scripts/union_stall.py``)."""
+        key = (id(state), state.turn, state.phasing, side, tuple(u.location for u in state.units.values()))
+        if key != self._shared_key:
+            dist = _distances(state.board)
+            near = _near(state.board)
+            counts: dict[str, int] = {}
+            mine = [b.id for b in state.board if state.control[b.id] is side and self._value(state, b.id, side) > 0]
+            enemy = side.enemy
+            for where, units in state.by_box.items():
+                n = sum(1 for u in units if u.side is enemy)
+                if not n:
+                    continue
+                reach = [b for b in mine if where in near[b]]
+                if not reach:
+                    if dist[where].get(CAPITAL[side], 99) <= 3:
+                        counts[CAPITAL[side]] = counts.get(CAPITAL[side], 0) + n
+                    continue
+                first = min(reach, key=lambda b: (dist[where].get(b, 99), -self._value(state, b, side), b))
+                counts[first] = counts.get(first, 0) + n
+                capital = CAPITAL[side]
+                if dist[where].get(capital, 99) <= 3 and capital != first:  # a rail move reaches it
+                    counts[capital] = counts.get(capital, 0) + n
+            self._shared_key, self._shared = key, counts
+        return self._shared.get(box, 0)
 
     def _value(self, state: State, box: str, side: Side) -> float:
         """What holding ``box`` is worth to ``side`` (its own value plus the enemy's loss)."""
@@ -156,8 +196,10 @@ class HeuristicBot:
         """Defenders a city of ours should keep: about half the enemy units within two links."""
         if self._value(state, box, side) <= 0:
             return 0
-        threat = self._threat(state, box, side)
+        threat = self._threat(state, box, side) if self.garrison == "each" else self._shared_threat(state, box, side)
         base = 2 if box == CAPITAL[side] else 0
+        if self.garrison == "shared" and box == CAPITAL[side] and threat:
+            return max(base, (threat + 1) // 2 + 1)  # the capital loses the war: one more
         return max(base, (threat + 1) // 2) if threat else min(base, 1)
 
     def _leave_cost(self, state: State, unit: Unit, origin: str) -> float:

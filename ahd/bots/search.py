@@ -33,6 +33,7 @@ decision not searched (promotion, recruitment, targets), is answered by the heur
 from __future__ import annotations
 
 import time
+from typing import Callable
 
 import numpy as np
 
@@ -41,7 +42,7 @@ from ..core.actions import Action, BeginMarch, CavalryRetreat, HoldGround, OpenF
 from .campaign import CampaignPlan, Orders, follow, idle_score
 from ..core.errors import AhdError
 from ..core.game import Game
-from .heuristic import HeuristicBot, _win_chance, attack_forces
+from .heuristic import GARRISONS, HeuristicBot, _win_chance, attack_forces
 from ..core.sides import CHANCE, Side
 from ..odds.war import live_value
 
@@ -64,10 +65,16 @@ class SearchBot:
                  seconds: float | None = 1.0, iterations: int | None = None, candidates: int = 3,
                  horizon: int = 1, depth: int | None = None, margin: float = 0.3,
                  searched: tuple[str, ...] = DEFAULT_SEARCHED, assaults: int = 0,
-                 assault_odds: float = 0.5, campaign: bool = True, campaign_odds: float = 0.6) -> None:
+                 assault_odds: float = 0.5, campaign: bool = True, campaign_odds: float = 0.6,
+                 garrison: str = "each", guard: bool = False, objective: str = "strongest",
+                 lookahead: bool = True, campaign_idle: float = 2.0) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
+        if garrison not in GARRISONS:
+            raise SearchError(f"garrison must be one of {', '.join(GARRISONS)}, got {garrison!r}")
+        if objective not in ("strongest", "weakest"):
+            raise SearchError(f"objective must be 'strongest' or 'weakest', got {objective!r}")
         if iterations is None and (seconds is None or not seconds > 0):
             raise SearchError(f"give a positive time budget in seconds or an iteration budget, got seconds={seconds!r}")
         if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
@@ -98,13 +105,22 @@ class SearchBot:
         self.assaults = assaults
         self.assault_odds = assault_odds
         self.orders: Orders | None = None  # the planned march being carried out
-        self.heuristic = HeuristicBot(rng=self.rng)
-        self.campaign = CampaignPlan(self.heuristic, odds=campaign_odds) if campaign else None
+        self.garrison = garrison
+        self.lookahead = bool(lookahead)  # False: the plan or the heuristic's choice, no continuations
+        self.heuristic = HeuristicBot(rng=self.rng, garrison=garrison)
+        self.campaign = (CampaignPlan(self.heuristic, odds=campaign_odds, guard=guard, choose=objective,
+                                      idle=campaign_idle)
+                         if campaign else None)
+        self.plan: str | None = None  # its campaign plan in one line (``ahd.bots.plan``), None before any
         self.stats = {"decisions": 0, "searched": 0, "changed": 0, "assaults": 0, "campaign": 0, "rollouts": 0,
                       "seconds": 0.0}
 
     # ------------------------------------------------------------------ entry point
-    def choose(self, game: Game) -> Action:
+    def choose(self, game: Game, should_stop: Callable[[], bool] | None = None) -> Action:
+        """Its action. ``should_stop`` (optional, e.g. the app's cancel button) is asked between
+        continuations: when it returns True the search ends at once with the best option so far (the
+        heuristic's or the plan's if none was tried). Not given, the answer depends only on the seed and
+        the iteration budget (or the time budget)."""
         actions = game.legal_actions()
         if not actions:
             raise ValueError("no legal action: the game is over")
@@ -125,14 +141,16 @@ class SearchBot:
             plans.update(self._assault_plans(game, actions, options))
             options += list(plans)
             campaign = self.campaign.march(game, actions, idle_score(ranked)) if self.campaign else None
+            if campaign is not None and self.campaign.plan is not None:
+                self.plan = self.campaign.plan
             if campaign is not None:  # the plan is the default; the search may still find better
                 action, plans[action] = campaign
                 options = [action] + [a for a in options if a != action]
-        if len(options) == 1:
+        if len(options) == 1 or not self.lookahead:
             choice = options[0]
         else:
             start = time.perf_counter()
-            choice = self._search(game, options, plans)
+            choice = self._search(game, options, plans, should_stop)
             self.stats["searched"] += 1
             self.stats["changed"] += choice != options[0]
             self.stats["seconds"] += time.perf_counter() - start
@@ -211,7 +229,8 @@ class SearchBot:
         return out
 
     # ------------------------------------------------------------------ search
-    def _search(self, game: Game, options: list[Action], plans: dict[Action, Orders]) -> Action:
+    def _search(self, game: Game, options: list[Action], plans: dict[Action, Orders],
+                should_stop: Callable[[], bool] | None = None) -> Action:
         side = game.current_player
         totals = np.zeros(len(options))
         rounds = 0
@@ -223,12 +242,23 @@ class SearchBot:
                     break
             elif rounds and time.perf_counter() - start + slowest * len(options) > self.seconds:
                 break
+            if should_stop is not None and should_stop():
+                break
             dice = int(self.rng.integers(0, 2 ** 62))
+            round_totals = np.zeros(len(options))
             for i, action in enumerate(options):
+                if should_stop is not None and should_stop():
+                    break
                 t0 = time.perf_counter()
-                totals[i] += self._rollout(game, action, dice, side, plans.get(action))
+                round_totals[i] = self._rollout(game, action, dice, side, plans.get(action))
                 slowest = max(slowest, time.perf_counter() - t0)
-            rounds += 1
+            else:
+                totals += round_totals
+                rounds += 1
+                continue
+            break
+        if not rounds:
+            return options[0]
         means = np.clip(totals / rounds, 1e-6, 1 - 1e-6)
         logits = np.log(means / (1 - means))  # compare in log-odds: long shots matter too
         best = int(np.argmax(logits))
@@ -242,7 +272,7 @@ class SearchBot:
         self.stats["rollouts"] += 1
         sim = game.copy(dice_seed=dice)
         sim.apply(action)
-        player = HeuristicBot(rng=self.rng)  # a fresh one: its caches are per position
+        player = HeuristicBot(rng=self.rng, garrison=self.garrison)  # a fresh one: its caches are per position
         start = (sim.state.turn, sim.state.phasing)
         ends = 0
         moves = 0

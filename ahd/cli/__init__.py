@@ -9,18 +9,23 @@ from ..core.errors import AhdError, DataFileError
 from ..core.game import RECORD_FORMAT, Game, load, new_game
 from ..core.options import PRESET_TEXT, PRESETS, SWITCHES, Options
 
-BOTS = ("random", "heuristic", "search")
-BOT_HELP = ("random, heuristic or search (1 s per decision; settings after a colon, e.g. "
-            "search:iterations=2 or search:seconds=0.5,candidates=4)")
+BOTS = ("easy", "normal", "hard", "random", "heuristic", "search")
+BOT_HELP = ("a level easy, normal or hard, or random, heuristic or search (1 s per decision; settings after a "
+            "colon, e.g. search:iterations=2 or search:seconds=0.5,candidates=4)")
 
 
 def _make_bot(name: str, seed: int):
     return make_bot(name, seed)
 
 
-def _print_game(game: Game, quiet: bool, out) -> None:
+def _print_game(game: Game, quiet: bool, out, plans=()) -> None:
     if not quiet:
-        for event in game.log:
+        notes = sorted(plans, key=lambda n: n.event)
+        k = 0
+        for i, event in enumerate(game.log):
+            while k < len(notes) and notes[k].event <= i:  # a bot's plan, when it changed (not in the record)
+                print(f"plan: {notes[k]}", file=out)
+                k += 1
             print(event, file=out)
     if game.scenario_result:
         print(f"Scenario result: {game.scenario_result}", file=out)
@@ -35,10 +40,12 @@ def cmd_play(args, out) -> int:
         options = options.with_rule("S-12")
     for rule in args.option:
         options = options.with_rule(rule.upper())
+    union, confederate = _make_bot(args.union, args.seed * 2 + 1), _make_bot(args.confederate, args.seed * 2 + 2)
     game = new_game(args.scenario, options=options, seed=args.seed, play_on=args.play_on)
     print(f"{game.scenario.title}; rules on: {', '.join(options.to_list()) or 'basic only'}", file=out)
-    play(game, _make_bot(args.union, args.seed * 2 + 1), _make_bot(args.confederate, args.seed * 2 + 2))
-    _print_game(game, args.quiet, out)
+    plans: list = []
+    play(game, union, confederate, plans=plans)
+    _print_game(game, args.quiet, out, plans)
     if args.save:
         game.save(args.save)
         print(f"Game record saved to {args.save}", file=out)
