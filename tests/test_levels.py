@@ -141,3 +141,16 @@ def test_should_stop_interrupts_the_search_at_once():
     calls = []
     slow.choose(game, should_stop=lambda: calls.append(1) or len(calls) > 3)
     assert 0 < slow.stats["rollouts"] <= 3
+
+
+def test_the_app_shows_plan_lines_that_are_not_in_the_record():
+    from widgets.session import Session
+    game = short_game("short", "basic", seed=5, turns=3)
+    session = Session(game, union="hard", confederate="normal", pace=0)
+    session.bot_step()
+    assert session.game.is_over
+    plans = [line for line in session.log_lines if line.startswith("plan: ")]
+    assert plans and all(line.startswith(("plan: Union: ", "plan: Confederate: ")) for line in plans)
+    assert [line for line in session.log_lines if not line.startswith("plan: ")] == [str(e) for e in session.game.log]
+    session.set_players("hrad", "human")  # a gesture: the refusal goes to the status line
+    assert "unknown player 'hrad'; did you mean 'hard'?" in session.status and session.union == "hard"

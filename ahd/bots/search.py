@@ -142,7 +142,9 @@ class SearchBot:
             options += list(plans)
             campaign = self.campaign.march(game, actions, idle_score(ranked)) if self.campaign else None
             if campaign is not None and self.campaign.plan is not None:
-                self.plan = self.campaign.plan
+                key = self.campaign.plan.split(",")[0]  # said again only when the plan itself changes,
+                if key != (self.plan or "").split(",")[0]:  # not its odds or size from march to march
+                    self.plan = self.campaign.plan
             if campaign is not None:  # the plan is the default; the search may still find better
                 action, plans[action] = campaign
                 options = [action] + [a for a in options if a != action]
