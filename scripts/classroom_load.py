@@ -55,10 +55,17 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def box_on_screen(page, box_id: str) -> tuple[float, float]:
-    card = page.locator(f'[data-box="{box_id}"]')
-    if await card.count():
-        return serve.box_point(await card.first.bounding_box(), None, box_id)
-    return serve.box_point(None, await page.locator("img.leaflet-image-layer").first.bounding_box(), box_id)
+    """As serve.box_on_screen, for playwright's async API: a card being re-sent has no box for a moment."""
+    card = page.locator(f'[data-box="{box_id}"]').first
+    for _ in range(100):
+        try:
+            rect = await card.bounding_box()
+        except Exception:  # detached while it is re-sent
+            rect = None
+        if rect:
+            return serve.box_point(rect)
+        await page.wait_for_timeout(100)
+    raise AssertionError(f"the box {box_id!r} is not on the page")
 
 
 async def student(p, index: int, server, args, results: dict, closed_at: list[float]) -> None:
@@ -79,7 +86,7 @@ async def student(p, index: int, server, args, results: dict, closed_at: list[fl
         await page.locator(".leaflet-container").first.wait_for(timeout=timeout_ms)
         await page.locator(".bqplot").first.wait_for(timeout=timeout_ms)
         await page.get_by_role("button", name="End movement (unused marches lapse)").wait_for(timeout=timeout_ms)
-        await page.locator("[data-box], img.leaflet-image-layer").first.wait_for(state="attached",
+        await page.locator("[data-box]").first.wait_for(state="attached",
                                                                                  timeout=timeout_ms)
         record["render_s"] = time.monotonic() - started
         record["rendered"] = True

@@ -117,9 +117,8 @@ def test_the_app_in_a_real_browser(server, tmp_path):
         # start a game
         page.get_by_role("button", name="New game").click()
         page.get_by_text("New 1861 game.").wait_for(timeout=30_000)
-        # what the map shows of Baltimore: its card's text (or, on the older map, the labels image)
-        shown = ("() => { const card = document.querySelector('[data-box=\"baltimore\"]');"
-                 " return card ? card.innerText : document.querySelector('img.leaflet-image-layer').src; }")
+        # what the map shows of Baltimore: its card's text
+        shown = "() => document.querySelector('[data-box=\"baltimore\"]').innerText"
         labels_before = page.evaluate(shown)
 
         # a march by clicking on the map: Harper's Ferry, then Baltimore

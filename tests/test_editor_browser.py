@@ -103,7 +103,7 @@ def test_make_a_scenario_save_it_and_play_it(server, tmp_path):
             page.screenshot(path=os.environ["AHD_SCREENSHOT"], full_page=True)
         app_card = lambda box: page.locator(f'.ahd-app [data-box="{box}"]')  # noqa: E731
         page.mouse.click(*centre(app_card("washington")))
-        page.locator(".ahd-app " + serve.SELECTION_SELECTOR.split(",")[0]).first.wait_for(state="attached",
+        page.locator(".ahd-app " + serve.SELECTION_SELECTOR).first.wait_for(state="attached",
                                                                                            timeout=30_000)
         page.mouse.click(*centre(app_card("baltimore")))
         page.get_by_text("Moved 1 unit to Baltimore").first.wait_for(timeout=30_000)

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "deploy" / "jupyterhub_config.py"
 CHECKOUT_PROXY = ROOT / ".venv" / "node" / "node_modules" / ".bin"
 #: the selected box's mark on the map (as the browser test finds it)
-SELECTED = getattr(serve, "SELECTION_SELECTOR", "path[stroke='#d62728']")
+SELECTED = serve.SELECTION_SELECTOR
 
 
 def _proxy_path() -> str:

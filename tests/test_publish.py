@@ -139,7 +139,7 @@ def test_the_published_app_plays_a_march_in_a_real_browser(published):
             assert len(kernels) == 1
             # a march by clicks on the map: the Union at Gettysburg goes to Harrisburg
             page.mouse.click(*box_on_screen(page, "gettysburg"))
-            page.locator(getattr(serve, "SELECTION_SELECTOR", "path[stroke='#d62728']")).first.wait_for(
+            page.locator(serve.SELECTION_SELECTOR).first.wait_for(
                 state="attached", timeout=30_000)
             page.mouse.click(*box_on_screen(page, "harrisburg"))
             page.get_by_text("Gettysburg → Harrisburg", exact=False).first.wait_for(timeout=30_000)

@@ -108,31 +108,37 @@ def wait_for_app(page, timeout_ms: int = 60_000) -> None:
     page.locator(".leaflet-container").first.wait_for(timeout=timeout_ms)
     page.locator(".bqplot").first.wait_for(timeout=timeout_ms)
     page.get_by_role("button", name="End movement (unused marches lapse)").wait_for(timeout=timeout_ms)
-    # the boxes: their cards (or, on the older map, the labels image)
-    page.locator(".ahd-card, img.leaflet-image-layer").first.wait_for(state="attached", timeout=timeout_ms)
+    # the boxes: their cards
+    page.locator(".ahd-card").first.wait_for(state="attached", timeout=timeout_ms)
 
 
-#: The selected box's mark in the page: the card's class (or the older map's red outline).
-SELECTION_SELECTOR = ".ahd-card.ahd-selected, path[stroke='#d62728']"
+#: The selected box's mark in the page: the card's class.
+SELECTION_SELECTOR = ".ahd-card.ahd-selected"
 
 
-def box_point(card: dict | None, image: dict | None, box_id: str) -> tuple[float, float]:
-    """Where to click a box, from the bounding box of its card or (older map) of the labels image."""
-    if card:
-        return card["x"] + card["width"] / 2, card["y"] + card["height"] / 2
-    import ahd
-    from . import layers
-    box = ahd.default_board()[box_id]
-    x, y = layers.to_svg_xy(box.lat, box.lon)  # the older map: a labels image stretched over BOUNDS
-    return image["x"] + x / layers.WIDTH * image["width"], image["y"] + y / layers.HEIGHT * image["height"]
+def box_point(card: dict) -> tuple[float, float]:
+    """Where to click a box: the middle of its card's bounding box."""
+    return card["x"] + card["width"] / 2, card["y"] + card["height"] / 2
 
 
-def box_on_screen(page, box_id: str) -> tuple[float, float]:
-    """Where a box is drawn in a playwright page (whatever the map's pan, zoom or size)."""
-    card = page.locator(f'[data-box="{box_id}"]')
-    if card.count():
-        return box_point(card.first.bounding_box(), None, box_id)
-    return box_point(None, page.locator("img.leaflet-image-layer").first.bounding_box(), box_id)
+def box_on_screen(page, box_id: str, timeout_s: float = 30.0) -> tuple[float, float]:
+    """Where a box is drawn in a playwright page (whatever the map's pan, zoom or size).
+
+    A card being re-sent by the kernel is briefly detached and has no bounding box: ask again until
+    it is back (or ``timeout_s`` has passed)."""
+    card = page.locator(f'[data-box="{box_id}"]').first
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            card.wait_for(state="visible", timeout=max(1, int((deadline - time.monotonic()) * 1000)))
+            rect = card.bounding_box()
+        except Exception:  # playwright's TimeoutError or a detached element: try again until the deadline
+            rect = None
+        if rect:
+            return box_point(rect)
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the box {box_id!r} is not on the page after {timeout_s:.0f} s")
+        page.wait_for_timeout(100)
 
 
 def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0,
