@@ -13,10 +13,12 @@ deep) and how often each estimate lies in the other's interval.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -51,6 +53,9 @@ def main(argv=None) -> None:
     p.add_argument("--players", default="hard")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--save", help="save the positions and their deep estimates here (JSON lines)")
+    p.add_argument("--from", dest="source", help="reuse positions and deep estimates saved by --save: "
+                                                  "only the live estimates are computed (e.g. after a refit)")
     a = p.parse_args(argv)
     t0 = time.time()
     from ahd.odds.war import players as model_players
@@ -58,10 +63,23 @@ def main(argv=None) -> None:
           f"deep: {a.playouts} playouts {a.players} v {a.players}; load {os.getloadavg()[0]:.1f}")
     print(f"{'game':>4} {'turn':>4} {'live':>6} {'live 95%':>13} {'deep':>6} {'deep 95%':>13} {'diff':>6}")
     rows = []
-    for g, turn, game in positions(a.games, [int(t) for t in a.turns.split(",")], a.players, a.seed):
+    if a.source:
+        saved = [json.loads(line) for line in Path(a.source).read_text().splitlines()]
+        found = ((r["game"], r["turn"], ahd.Game.from_json(r["record"]), r["deep"]) for r in saved)
+    else:
+        found = ((g, turn, game, None) for g, turn, game in
+                 positions(a.games, [int(t) for t in a.turns.split(",")], a.players, a.seed))
+    for g, turn, game, known in found:
         live = ahd.war_odds(game)
-        deep = ahd.war_odds(game, "deep", n=a.playouts, seed=a.seed, union=a.players, confederate=a.players,
-                            workers=a.workers)
+        if known is None:
+            deep = ahd.war_odds(game, "deep", n=a.playouts, seed=a.seed, union=a.players, confederate=a.players,
+                                workers=a.workers)
+            if a.save:
+                with open(a.save, "a") as f:
+                    f.write(json.dumps({"game": g, "turn": turn, "record": game.to_json(),
+                                        "deep": [deep.p_union, deep.low, deep.high]}) + "\n")
+        else:
+            deep = SimpleNamespace(p_union=known[0], low=known[1], high=known[2])
         rows.append((live.p_union, deep.p_union, live.low <= deep.p_union <= live.high,
                      deep.low <= live.p_union <= deep.high))
         print(f"{g:>4} {turn:>4} {live.p_union:>6.2f} {live.low:>6.2f}-{live.high:<6.2f} {deep.p_union:>6.2f} "

@@ -47,7 +47,9 @@ def test_levels_are_fixed_bots_and_budgets():
     assert isinstance(make_bot("easy", 1), HeuristicBot)
     normal = make_bot("normal", 1)
     assert isinstance(normal, SearchBot) and not normal.lookahead and not normal.campaign.guard
-    hard = make_bot("hard", 1)
+    sided = make_bot("hard", 1)
+    assert isinstance(sided.confederate, HeuristicBot) and sided.confederate.garrison == "each"
+    hard = sided.union
     assert isinstance(hard, SearchBot) and not hard.lookahead and hard.campaign.idle == 6
     assert hard.garrison == "shared" and hard.campaign.guard and hard.campaign.choose == "weakest"
     for name in LEVELS:

@@ -55,6 +55,25 @@ def plan_of(bot) -> str | None:
     return text if isinstance(text, str) and text else None
 
 
+class SidedBot:
+    """One player made of two: ``union`` decides for the Union, ``confederate`` for the Confederacy
+    (a level may play each side its own way). ``plan`` is the plan of the side that last decided."""
+
+    def __init__(self, name: str, union: "Bot", confederate: "Bot") -> None:
+        self.name = name
+        self.union, self.confederate = union, confederate
+        self._last: "Bot" = union
+
+    @property
+    def plan(self) -> str | None:
+        return plan_of(self._last)
+
+    def choose(self, game: Game, should_stop: Callable[[], bool] | None = None) -> Action:
+        bot = self.confederate if game.current_player is Side.CONFEDERATE else self.union
+        self._last = bot
+        return choose(bot, game, should_stop)
+
+
 def choose(bot, game: Game, should_stop: Callable[[], bool] | None = None) -> Action:
     """``bot.choose(game)``, passing ``should_stop`` to bots whose ``choose`` takes it (the search bots
     and the levels: asked between continuations; when it returns True the bot answers at once with its
