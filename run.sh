@@ -81,7 +81,7 @@ case "${1:-}" in
         fi
         # unit, rule, widget and browser tests; then every notebook, each cell passing (nbval)
         status=0
-        .venv/bin/python -m pytest -n auto tests || status=$?
+        .venv/bin/python -m pytest -n auto --durations=25 tests || status=$?
         .venv/bin/python -m pytest -n auto --dist loadscope --nbval-lax --nbval-current-env notebooks \
             -p no:cacheprovider || status=$?
         exit $status
