@@ -154,10 +154,12 @@ def test_two_students_play_each_other(tmp_path):
             bob.get_by_text("Ann played", exact=False).first.wait_for(timeout=10_000)
             figures["seen_by_classmate_s"] = time.monotonic() - moved
             bob.get_by_text("Harper's Ferry → Baltimore", exact=False).first.wait_for(timeout=10_000)
-            # Bob cannot act for the Union
+            # Bob cannot act for the Union: nothing is stored, and Ann's page comes to the store's position
+            stored = store.count(game_id)
             bob.get_by_role("button", name="End movement (unused marches lapse)").click()
             bob.get_by_text("you play the Confederate side", exact=False).first.wait_for(timeout=10_000)
-            assert store.count(game_id) == page_seq(ann)
+            assert store.count(game_id) == stored
+            wait_until(lambda: page_seq(ann) == stored, 10, lambda: f"store {stored}, Ann's page {page_seq(ann)}")
 
             # two game turns: the side that decides presses "Bot plays this half-turn" in its own page
             killed = False
