@@ -146,12 +146,7 @@ def test_the_app_in_a_real_browser(server, tmp_path):
             page.screenshot(path=os.environ["AHD_SCREENSHOT"], full_page=True)
 
         # leave properly (the page's unload asks voila to shut its kernel down): no kernel is left
-        page.unroute_all()  # with interception on, the unload's shutdown request would be dropped
-        page.goto("about:blank")
-        deadline = time.monotonic() + 30
-        while server.kernel_pids() and time.monotonic() < deadline:
-            page.wait_for_timeout(250)
-        assert server.kernel_pids() == []
+        assert serve.leave_page(page, server) == []
         page.close()
         browser.close()
     # nothing asked for anything outside the machine (voila's own pages ask a CDN for Font Awesome;

@@ -110,12 +110,7 @@ def test_make_a_scenario_save_it_and_play_it(server, tmp_path):
         assert server.kernel_pids()
 
         # leave properly: the kernel is shut down
-        page.unroute_all()
-        page.goto("about:blank")
-        deadline = time.monotonic() + 30
-        while server.kernel_pids() and time.monotonic() < deadline:
-            page.wait_for_timeout(250)
-        assert server.kernel_pids() == []
+        assert serve.leave_page(page, server) == []
         page.close()
         browser.close()
     assert outside == []

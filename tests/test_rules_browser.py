@@ -112,11 +112,7 @@ def test_a_refusals_rule_opens_the_rules_tab_and_the_guide_plays_the_first_turn(
         assert "Not allowed" not in page.locator(".ahd-side").first.inner_text()
         page.get_by_text("Army maxima", exact=False).first.wait_for(timeout=30_000)
 
-        page.unroute_all()
-        page.goto("about:blank")
-        deadline = time.monotonic() + 30
-        while server.kernel_pids() and time.monotonic() < deadline:
-            time.sleep(0.25)
+        serve.leave_page(page, server)
         page.close()
         browser.close()
     assert outside == []

@@ -141,6 +141,18 @@ def box_on_screen(page, box_id: str, timeout_s: float = 30.0) -> tuple[float, fl
         page.wait_for_timeout(100)
 
 
+def leave_page(page, server: "VoilaServer", timeout_s: float = 30.0) -> list[int]:
+    """Leave the app as a person does: ``about:blank``, whose unload asks voila to shut the page's kernel
+    down (request interception is lifted first, or that request would be dropped). Returns the server's
+    kernels still running once none is left or ``timeout_s`` has passed."""
+    page.unroute_all()
+    page.goto("about:blank")
+    deadline = time.monotonic() + timeout_s
+    while server.kernel_pids() and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    return server.kernel_pids()
+
+
 def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0,
           mode: str = "app", students: int | None = None, cull: str | None = None,
           games: str | Path | None = None, log: Path | None = None) -> VoilaServer:

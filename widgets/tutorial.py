@@ -189,6 +189,17 @@ class Verdict:
         return str(self)
 
 
+def _whole_number(judge: Callable[[int], Verdict]) -> Callable[[Any], Verdict]:
+    """A question's judge that takes a whole number: anything else is answered "answer with a whole number"."""
+    def judge_answer(answer: Any) -> Verdict:
+        try:
+            value = int(answer)
+        except (TypeError, ValueError):
+            return Verdict(WRONG, "answer with a whole number.")
+        return judge(value)
+    return judge_answer
+
+
 def parse_answer(text: str) -> Any:
     """A typed answer as Python: a literal (``27``, ``(2, 0)``, ``{"Richmond"}``), else the comma-separated
     words (``Washington, Richmond`` → a list), else the text; empty text is ``None`` (not answered yet)."""
@@ -350,11 +361,8 @@ def maximum_question(game: Game, side: Side | str, captured: Iterable[str], by: 
     expected = after.army_max(side)
     before = game.army_max(side)
 
-    def judge(answer: Any) -> Verdict:
-        try:
-            value = int(answer)
-        except (TypeError, ValueError):
-            return Verdict(WRONG, "answer with a whole number.")
+    @_whole_number
+    def judge(value: int) -> Verdict:
         if value == expected:
             return Verdict(DONE, f"{before} becomes {expected}: a capture removes the loser's own-colour value "
                                  f"and adds the captor's own-colour value (7.c).")
@@ -678,11 +686,8 @@ def first_turn_marches_question(scenario: str = "1861") -> Question:
 
     expected = load_scenario(scenario).first_turn_marches
 
-    def judge(answer: Any) -> Verdict:
-        try:
-            value = int(answer)
-        except (TypeError, ValueError):
-            return Verdict(WRONG, "answer with a whole number.")
+    @_whole_number
+    def judge(value: int) -> Verdict:
         if value == expected:
             return Verdict(DONE, f"{expected} marches each, with no roll, so no naval invasion on turn 1 (4.1).")
         return Verdict(WRONG, "not that: on the first turn nobody rolls for marches; the number is fixed (4.1).")
@@ -783,11 +788,8 @@ def reinforcement_count_question(game: Game | None = None) -> Question:
     waiting = sum(len(game.units_in(box, game.current_player)) for box in origins)
     names = ", ".join(sorted(game.board.name(b) for b in origins))
 
-    def judge(answer: Any) -> Verdict:
-        try:
-            value = int(answer)
-        except (TypeError, ValueError):
-            return Verdict(WRONG, "answer with a whole number.")
+    @_whole_number
+    def judge(value: int) -> Verdict:
         if value == expected:
             return Verdict(DONE, f"{expected}: one unit from each adjacent box holding Union units ({names}), "
                                  f"this round and again every round (5.2.4).")
