@@ -20,6 +20,7 @@ from .core.options import Options
 from .core.scenario import Scenario, load_scenario
 from .core.sides import CHANCE, Side
 from .core import rulebook
+from .core.i18n import LANGUAGES, get_language, set_language
 from .analysis.simulate import SimulationResults, simulate
 from .analysis.war_odds import war_odds
 from .core.state import Outcome
@@ -33,5 +34,6 @@ __all__ = [
     "Board", "Box", "default_board", "load_board", "Turn",
     "ActionFieldError", "AhdError", "DataFileError", "IllegalActionError", "RecordError",
     "Game", "load", "new_game", "simulate", "war_odds", "SimulationResults", "Options", "Scenario", "load_scenario", "CHANCE", "Side", "Outcome",
+    "LANGUAGES", "get_language", "set_language",
 ]
 __version__ = "0.1.0"

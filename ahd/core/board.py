@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import DataFileError
+from .i18n import Term, render
 from .jsonfile import JsonProblem, check_keys, parse, read_file
 from .sides import Side
 
@@ -131,6 +132,14 @@ class Board:
     def name(self, box_id: str) -> str:
         box = self.boxes.get(box_id)
         return box.name if box else box_id
+
+    def term(self, box_id: str) -> Term:
+        """The box's name as a message parameter: said in each language's usual form ("Nueva Orleans")."""
+        return Term.box(self.name(box_id))
+
+    def local_name(self, box_id: str, lang: str | None = None) -> str:
+        """The box's name in ``lang`` (default: the current language)."""
+        return render(self.term(box_id), lang)
 
     def steps(self, box_id: str) -> tuple[Step, ...]:
         """Every link leaving ``box_id`` (a pair joined by rail and river gives two steps)."""

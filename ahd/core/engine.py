@@ -20,6 +20,7 @@ from .advanced_steps import AdvancedSteps
 from .combat_steps import CombatSteps
 from .control import update_control
 from .errors import IllegalActionError
+from .i18n import Msg, render
 from .scenario import Scenario
 from .sides import CHANCE, Side
 from .state import Outcome, State
@@ -42,12 +43,21 @@ CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll", "washingt
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One line of the game log."""
+    """One line of the game log: ``message`` is kept as a message (:class:`ahd.core.i18n.Msg`) and said
+    in ``lang`` (None: the current language) when ``text`` is read."""
 
     turn: int
     side: Side
     kind: str
-    text: str
+    message: "Msg | str"
+    lang: str | None = None
+
+    @property
+    def text(self) -> str:
+        return render(self.message, self.lang)
+
+    def in_language(self, lang: str | None) -> "Event":
+        return self if lang == self.lang else Event(self.turn, self.side, self.kind, self.message, lang)
 
     def __str__(self) -> str:
         return self.text
@@ -129,8 +139,8 @@ class Engine(CombatSteps, AdvancedSteps):
             return f"shot of {s.units[shooter].label} at {s.units[target].label}: hits on {value} or less (5.1.b): {why}"
         return None
 
-    def log(self, kind: str, text: str) -> None:
-        self.events.append(Event(self.state.turn, self.state.phasing, kind, text))
+    def log(self, kind: str, message: "Msg | str") -> None:
+        self.events.append(Event(self.state.turn, self.state.phasing, kind, message))
 
     def flush_reversions(self) -> bool:
         """Log the 9.b reversions since the last call; returns True if there were any."""
@@ -188,7 +198,7 @@ class Engine(CombatSteps, AdvancedSteps):
         checker = getattr(self, f"_check_{action.kind}", None)  # none: the action has no conditions
         error = checker(action) if checker else None
         if error is not None and error.action is None:
-            error = IllegalActionError(error.rule, error.reason, action)
+            error = IllegalActionError(error.rule, error.message, action)
         return error
 
     def do(self, action: Action) -> None:

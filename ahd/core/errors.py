@@ -1,6 +1,7 @@
 """Errors: one base class, a few subclasses by cause."""
 from __future__ import annotations
 
+from .i18n import Msg, get_language, render
 from .rules import cite
 
 
@@ -14,14 +15,33 @@ class IllegalActionError(AhdError, ValueError):
     The game is unchanged after it is raised.
     """
 
-    def __init__(self, rule: str, message: str, action: object = None) -> None:
+    def __init__(self, rule: str, message: "str | Msg", action: object = None) -> None:
         self.rule = rule
-        self.reason = message
+        self.message = message  # a Msg (or plain text), to say again in another language
         self.action = action
-        text = f"{message} ({cite(rule)})"
-        if action is not None:
-            text = f"illegal action {action}: {text}"
-        super().__init__(text)
+        self.lang = get_language()
+        self.reason = render(message, self.lang)
+        super().__init__(self.text(self.lang))
+
+    def text(self, lang: str | None = None) -> str:
+        """The refusal in ``lang`` (default: the language it was raised in), with the rule cited."""
+        lang = lang or self.lang
+        text = Msg("{reason} ({rule})", reason=self.message, rule=_Cite(self.rule)).render(lang)
+        if self.action is not None:
+            text = Msg("illegal action {action}: {text}", action=self.action, text=text).render(lang)
+        return text
+
+
+class _Cite:
+    """A rule ID with its title in the message's language."""
+
+    __slots__ = ("rule",)
+
+    def __init__(self, rule: str) -> None:
+        self.rule = rule
+
+    def __msg__(self, lang: str) -> str:
+        return cite(self.rule, lang)
 
 
 class DataFileError(AhdError, ValueError):

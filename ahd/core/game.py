@@ -19,6 +19,7 @@ from .board import Board, default_board
 from .calendar import Turn
 from .engine import CHANCE_STEPS, SEGMENT_OF_STEP, Engine, Event
 from .errors import AhdError, DataFileError, IllegalActionError, RecordError
+from .i18n import Msg, check_language, language, render
 from .jsonfile import JsonProblem, parse, read_file, unknown_key_problem
 from .options import SWITCHES, Options
 from .scenario import BUILT_IN, Scenario, load_scenario, scenario_from_dict
@@ -39,7 +40,9 @@ class Game:
     """A game of A House Divided. Make one with :func:`ahd.new_game`."""
 
     def __init__(self, scenario: "Scenario | str" = "1861", *, options: Any = None, seed: int | None = None,
-                 dice: str = "auto", play_on: bool = False, board: Board | None = None) -> None:
+                 dice: str = "auto", play_on: bool = False, board: Board | None = None,
+                 lang: str | None = None) -> None:
+        self.lang = lang
         self._board = board or default_board()
         self._scenario = load_scenario(scenario, self._board)
         self._options = Options.parse(self._scenario.options if options is None else options)
@@ -57,6 +60,16 @@ class Game:
         self._legal_cache: list[Action] | None = None
         self._reset()
         self._run_chance()
+
+    @property
+    def lang(self) -> str | None:
+        """The language of this game's refusals and log (None: the current language, see
+        :func:`ahd.set_language`). Changing it says the whole log again; the record never changes."""
+        return self._lang
+
+    @lang.setter
+    def lang(self, value: str | None) -> None:
+        self._lang = None if value is None else check_language(value)
 
     def _reset(self) -> None:
         self._rng = np.random.default_rng(self._seed)
@@ -142,7 +155,10 @@ class Game:
     @property
     def pending_roll(self) -> str | None:
         """What the die about to be rolled is for, or None."""
-        return self._engine.roll_purpose() if self.state.step in CHANCE_STEPS else None
+        if self.state.step not in CHANCE_STEPS:
+            return None
+        purpose = self._engine.roll_purpose()
+        return None if purpose is None else render(purpose, self._lang)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -163,7 +179,9 @@ class Game:
 
     @property
     def log(self) -> list[Event]:
-        return list(self._engine.events)
+        """The game's log, each line said in ``lang``."""
+        lang = self._lang
+        return [event.in_language(lang) for event in self._engine.events]
 
     @property
     def history(self) -> list[Action]:
@@ -224,11 +242,12 @@ class Game:
 
     def why_not(self, action: Action) -> IllegalActionError | None:
         """None if ``action`` is legal now, else the error ``apply`` would raise."""
-        if not isinstance(action, Action):
-            return IllegalActionError("3.a", f"{action!r} is not an action")
-        if isinstance(action, Roll) and self.current_player != CHANCE:
-            return IllegalActionError("0.3", "no die is to be rolled now", action)
-        return self._engine.check(action)
+        with language(self._lang):
+            if not isinstance(action, Action):
+                return IllegalActionError("3.a", Msg("{action} is not an action", action=repr(action)))
+            if isinstance(action, Roll) and self.current_player != CHANCE:
+                return IllegalActionError("0.3", Msg("no die is to be rolled now"), action)
+            return self._engine.check(action)
 
     def apply(self, action: Action) -> None:
         """Apply a legal action; an illegal one raises IllegalActionError and changes nothing."""
@@ -239,8 +258,9 @@ class Game:
                 raise error
         mark = len(self._history)
         try:
-            self._step(action, auto=False)
-            self._run_chance()
+            with language(self._lang):
+                self._step(action, auto=False)
+                self._run_chance()
         except BaseException:
             self._rewind(mark)
             raise
@@ -248,7 +268,8 @@ class Game:
     def roll(self, value: int | None = None) -> int:
         """Resolve the pending die: ``value`` typed in from a real die, or drawn from the generator."""
         if self.current_player != CHANCE:
-            raise IllegalActionError("0.3", "no die is to be rolled now")
+            with language(self._lang):
+                raise IllegalActionError("0.3", Msg("no die is to be rolled now"))
         auto = value is None
         if auto:
             value = self._draw()
@@ -256,8 +277,9 @@ class Game:
         error = self.why_not(action)
         if error:
             raise error
-        self._step(action, auto=auto)
-        self._run_chance()
+        with language(self._lang):
+            self._step(action, auto=auto)
+            self._run_chance()
         return action.value
 
     def _draw(self) -> int:
@@ -477,7 +499,7 @@ class Game:
 
 
 def new_game(scenario: "str | Path | Scenario | dict" = "1861", *, options: Any = None, seed: int | None = None,
-             dice: str = "auto", play_on: bool = False) -> Game:
+             dice: str = "auto", play_on: bool = False, lang: str | None = None) -> Game:
     """Start a game.
 
     ``scenario``: ``"1861"`` (S-1), ``"short"`` (S-13), ``"1862"``, ``"1863"``, ``"1864"``, a scenario file path
@@ -486,8 +508,10 @@ def new_game(scenario: "str | Path | Scenario | dict" = "1861", *, options: Any 
     scenario's ``options`` if it has them, else the default.
     ``dice``: ``"auto"`` (seeded generator) or ``"manual"`` (typed-in rolls).
     ``play_on``: for the year scenarios, record the S-VT score at its turn and go on to turn 40 (S-0).
+    ``lang``: the language of refusals and log lines (``"en"``, ``"es"``, ``"it"``); None follows
+    :func:`ahd.set_language` and the environment's locale. The record is the same in every language.
     """
-    return Game(scenario, options=options, seed=seed, dice=dice, play_on=play_on)
+    return Game(scenario, options=options, seed=seed, dice=dice, play_on=play_on, lang=lang)
 
 
 def load(path: str | Path) -> Game:

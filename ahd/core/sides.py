@@ -22,6 +22,11 @@ class Side(str, Enum):
     def adjective(self) -> str:
         return "Union" if self is Side.UNION else "Confederate"
 
+    def __msg__(self, lang: str) -> str:
+        """The side's adjective in ``lang`` (a message's ``{side}``)."""
+        from .i18n import translation
+        return translation(lang).pgettext("side", self.adjective)
+
     @classmethod
     def parse(cls, value: "Side | str") -> "Side":
         """Accept a Side or the strings ``"union"`` / ``"confederate"`` (any case)."""

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import Msg, N_, Term
 from .sides import Side
 
 INFANTRY, CAVALRY = "infantry", "cavalry"
@@ -161,6 +162,13 @@ class Unit:
         """``"militia infantry U-MF-03"``: what logs and action texts show."""
         reduced = "reduced " if self.strength == REDUCED else ""
         return f"{reduced}{self.type.name} {self.id}"
+
+    def __msg__(self, lang: str) -> str:
+        """The label in ``lang`` (a message's ``{unit}``)."""
+        kind = Term("unit", self.type.name)
+        if self.strength == REDUCED:
+            return Msg("reduced {kind} {id}", kind=kind, id=self.id).render(lang)
+        return Msg("{kind} {id}", kind=kind, id=self.id).render(lang)
 
     def __repr__(self) -> str:
         return f"<Unit {self.id} {self.strength} at {self.location}>"

@@ -1,0 +1,293 @@
+"""Languages: every word a player reads goes through the standard library's :mod:`gettext`.
+
+Catalogs are package data: ``ahd/locale/<lang>/LC_MESSAGES/ahd.mo`` for the engine (refusals, log
+lines, rule titles, box and unit names) and ``widgets/locale/.../widgets.mo`` for the app. They are
+compiled from the ``.po`` files beside them by ``scripts/make_catalogs.py`` (Babel, a development tool
+only); at run time nothing but :mod:`gettext` reads them.
+
+Two kinds of text:
+
+* ``_("Move")`` translates now, in the current language (labels built when a widget is built).
+* ``Msg("{unit} reinforces from {box} (5.2.4)", unit=unit, box=Term.box(name))`` is a message kept
+  with its parameters and rendered later, in whatever language is asked for: a game's log keeps
+  messages, so the same game reads in Spanish after the language changes, and a record (actions,
+  seed, dice) never holds a word of any language.
+
+A parameter that knows how to say itself in a language (a method ``__msg__(lang)``: sides, units,
+terms, nested messages) is rendered in the message's language; other values are formatted as they are.
+
+The language: ``set_language("es")`` for the process (the app's menu), ``with language("it"):`` for a
+block (a game renders its messages in ``game.lang``), and by default the environment's locale
+(``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), English when it names none of ours.
+"""
+from __future__ import annotations
+
+import difflib
+import gettext as _gettext
+import os
+import string
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "Msg", "Msgc", "Msgn", "Term", "N_", "_", "check_language", "default_language",
+           "domain", "get_language", "language", "placeholders", "render", "set_language", "translation"]
+
+#: The languages the game speaks, with their names in their own language (for menus).
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "es": "Español", "it": "Italiano"}
+LANGUAGES: tuple[str, ...] = tuple(LANGUAGE_NAMES)
+
+#: The engine's catalogs (``ahd/locale``).
+ENGINE_DOMAIN = "ahd"
+ENGINE_LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+_current: ContextVar[str | None] = ContextVar("ahd_language", default=None)
+_process_language: str | None = None
+
+
+def check_language(lang: object) -> str:
+    """``"es"``, ``"ES"``, ``"es_AR.UTF-8"`` -> ``"es"``; anything else is a ValueError naming the choices."""
+    if not isinstance(lang, str) or not lang.strip():
+        raise ValueError(f"a language must be one of {', '.join(LANGUAGES)}, got {lang!r}")
+    code = lang.strip().replace("-", "_").split(".")[0].split("_")[0].lower()
+    if code in LANGUAGES:
+        return code
+    for lang_code, name in LANGUAGE_NAMES.items():  # "Español", "italiano", "english"
+        if lang.strip().casefold() == name.casefold():
+            return lang_code
+    close = difflib.get_close_matches(lang.strip().lower(), list(LANGUAGES) + [n.lower() for n in LANGUAGE_NAMES.values()], 1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ValueError(f"unknown language {lang!r}{hint}; the game speaks {', '.join(LANGUAGES)}")
+
+
+def default_language(environ: dict[str, str] | None = None) -> str:
+    """The environment's locale as gettext reads it (``LANGUAGE`` may list several, ``es:it``), else English."""
+    env = os.environ if environ is None else environ
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(key)
+        if not value:
+            continue
+        for part in value.split(":"):
+            if part in ("C", "POSIX") or part.startswith(("C.", "POSIX.")):
+                continue
+            try:
+                return check_language(part)
+            except ValueError:
+                continue
+        if key != "LANGUAGE":  # gettext stops at the first of LC_ALL / LC_MESSAGES / LANG that is set
+            break
+    return "en"
+
+
+def set_language(lang: str | None) -> str:
+    """The language of this process from now on (``None``: back to the environment's locale)."""
+    global _process_language
+    _process_language = None if lang is None else check_language(lang)
+    return get_language()
+
+
+def get_language() -> str:
+    """The current language: the innermost ``with language(...)``, else ``set_language``, else the locale."""
+    return _current.get() or _process_language or default_language()
+
+
+@contextmanager
+def language(lang: str | None) -> Iterator[str]:
+    """``with language("es"):`` renders messages in Spanish inside the block (``None`` changes nothing)."""
+    if lang is None:
+        yield get_language()
+        return
+    token = _current.set(check_language(lang))
+    try:
+        yield _current.get()  # type: ignore[misc]
+    finally:
+        _current.reset(token)
+
+
+@lru_cache(maxsize=None)
+def translation(lang: str, domain_name: str = ENGINE_DOMAIN,
+                localedir: str = str(ENGINE_LOCALE_DIR)) -> _gettext.NullTranslations:
+    """The catalog of ``domain_name`` in ``lang`` (English: the messages themselves)."""
+    if lang == "en":
+        return _gettext.NullTranslations()
+    return _gettext.translation(domain_name, localedir, languages=[lang], fallback=True)
+
+
+def domain(domain_name: str, localedir: str | Path) -> Callable[[str], str]:
+    """A ``_`` for another package's catalogs (the app's: ``widgets``)."""
+    where = str(localedir)
+
+    def translate(message: str, lang: str | None = None) -> str:
+        return translation(lang or get_language(), domain_name, where).gettext(message)
+
+    translate.pgettext = lambda context, message, lang=None: translation(  # type: ignore[attr-defined]
+        lang or get_language(), domain_name, where).pgettext(context, message)
+    translate.ngettext = lambda singular, plural, n, lang=None: translation(  # type: ignore[attr-defined]
+        lang or get_language(), domain_name, where).ngettext(singular, plural, n)
+    return translate
+
+
+def _(message: str, lang: str | None = None) -> str:
+    """An engine message translated into ``lang`` (default: the current language)."""
+    return translation(lang or get_language()).gettext(message)
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogs without translating it (tables of names, rule titles)."""
+    return message
+
+
+def placeholders(message: str) -> set[str]:
+    """The ``{names}`` a message fills in: ``"{unit} at {box}"`` -> ``{"unit", "box"}``."""
+    names: set[str] = set()
+    for _text, field, _spec, _conv in string.Formatter().parse(message):
+        if field is not None:
+            names.add(field.split(".")[0].split("[")[0])
+    return names
+
+
+def render(value: Any, lang: str | None = None) -> str:
+    """Any message, term, side or unit (``__msg__``) in ``lang``; other values as ``str``."""
+    lang = lang or get_language()
+    say = getattr(value, "__msg__", None)
+    if say is not None and not isinstance(value, type):
+        return say(lang)
+    return str(value)
+
+
+class _Said:
+    """A parameter already rendered, formatted as text (keeps format specs such as ``{box:<12}``)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __format__(self, spec: str) -> str:
+        return format(self.text, spec)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Msg:
+    """A message with its parameters, rendered when read (see the module's docstring).
+
+    ``Msg(singular, plural=..., n=3, ...)`` picks the form by ``n`` (``ngettext``); ``context`` is
+    gettext's ``msgctxt`` for a word that reads differently in two places.
+    """
+
+    __slots__ = ("msgid", "plural", "context", "params", "domain")
+
+    def __init__(self, msgid: str, /, *, plural: str | None = None, context: str | None = None,
+                 domain: tuple[str, str] | None = None, **params: Any) -> None:
+        if not isinstance(msgid, str):
+            raise TypeError(f"a message is a string, got {type(msgid).__name__}")
+        self.msgid = msgid
+        self.plural = plural
+        self.context = context
+        self.params = params
+        self.domain = domain
+
+    def template(self, lang: str) -> str:
+        catalog = translation(lang) if self.domain is None else translation(lang, *self.domain)
+        if self.plural is not None:
+            n = self.params.get("n", 1)
+            if self.context is not None:
+                return catalog.npgettext(self.context, self.msgid, self.plural, n)
+            return catalog.ngettext(self.msgid, self.plural, n)
+        if self.context is not None:
+            return catalog.pgettext(self.context, self.msgid)
+        return catalog.gettext(self.msgid)
+
+    def render(self, lang: str | None = None) -> str:
+        lang = lang or get_language()
+        template = self.template(lang)
+        if not self.params:
+            return template
+        values = {key: (_Said(render(value, lang)) if hasattr(value, "__msg__") else value)
+                  for key, value in self.params.items()}
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):  # a broken translation: say it in English rather than fail
+            fallback = self.plural if (self.plural is not None and self.params.get("n", 1) != 1) else self.msgid
+            return fallback.format(**values)
+
+    __msg__ = render
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Msg({self.msgid!r}, {', '.join(f'{k}={v!r}' for k, v in self.params.items())})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Msg):
+            return (self.msgid, self.plural, self.context, self.params) == (other.msgid, other.plural, other.context, other.params)
+        if isinstance(other, str):
+            return self.render("en") == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.msgid, self.context))
+
+    # plain-string conveniences, so callers that treated texts as strings keep working
+    def __contains__(self, item: str) -> bool:
+        return item in self.render()
+
+    def __add__(self, other: object) -> str:
+        return self.render() + str(other)
+
+    def __radd__(self, other: object) -> str:
+        return str(other) + self.render()
+
+    def __format__(self, spec: str) -> str:
+        return format(self.render(), spec)
+
+
+class Term:
+    """A name that has a usual form in each language: a box ("New Orleans" -> "Nueva Orleans"), a unit
+    type, a side. Translated with gettext's context (``msgctxt``), so "Union" the side and "Union" the
+    word never clash."""
+
+    __slots__ = ("context", "text")
+
+    def __init__(self, context: str, text: str) -> None:
+        self.context = context
+        self.text = text
+
+    @classmethod
+    def box(cls, name: str) -> "Term":
+        return cls("box", name)
+
+    def __msg__(self, lang: str) -> str:
+        return translation(lang).pgettext(self.context, self.text)
+
+    def __str__(self) -> str:
+        return self.__msg__(get_language())
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return f"Term({self.context!r}, {self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Term):
+            return (self.context, self.text) == (other.context, other.text)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.context, self.text))
+
+
+def Msgn(singular: str, plural: str, /, *, n: int, **params: Any) -> Msg:
+    """A message with a plural form chosen by ``n``: ``Msgn("{n} unit", "{n} units", n=3)``."""
+    return Msg(singular, plural=plural, n=n, **params)
+
+
+def Msgc(context: str, message: str, /, **params: Any) -> Msg:
+    """A message with gettext's context, for a word that reads differently in two places."""
+    return Msg(message, context=context, **params)

@@ -1,0 +1,174 @@
+"""Extract, merge and compile the message catalogs (Babel; a development tool, never needed at run time).
+
+    .venv/bin/python scripts/make_catalogs.py            # rewrite .pot, merge into every .po, compile .mo
+    .venv/bin/python scripts/make_catalogs.py --check    # exit 1 if anything is stale or untranslated
+    .venv/bin/python scripts/make_catalogs.py --report   # messages and translated counts per language
+
+Two domains: ``ahd`` (the engine: ``ahd/locale``) and ``widgets`` (the app: ``widgets/locale``).
+Besides the strings marked in the source (``_``, ``N_``, ``Msg``, ``Msgn``, ``Msgc``, ``Term``), the
+engine's catalog holds the names that come from data: every box of the board (context ``box``), the
+unit types (``unit``) and the two sides (``side``).
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+LANGS = ("es", "it")
+KEYWORDS = {
+    "_": None, "N_": None, "Msg": None, "Msgn": (1, 2), "Msgc": ((1, "c"), 2), "Term": ((1, "c"), 2),
+    "_n": (1, 2), "_p": ((1, "c"), 2), "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+}
+DOMAINS = {
+    "ahd": (ROOT / "ahd", ROOT / "ahd" / "locale"),
+    "widgets": (ROOT / "widgets", ROOT / "widgets" / "locale"),
+}
+HEADER = "Messages of A House Divided ({domain}). Made by scripts/make_catalogs.py; translate the .po files."
+
+
+def data_terms() -> list[tuple[str, str, str]]:
+    """(context, text, where) for names that live in data files, not in the source."""
+    from ahd.core.units import UNIT_TYPES
+    board = json.loads((ROOT / "ahd" / "data" / "board.json").read_text(encoding="utf-8"))
+    terms = [("box", box["name"], "ahd/data/board.json") for box in board["boxes"]]
+    terms += [("unit", t.name, "ahd/core/units.py") for t in UNIT_TYPES.values()]
+    terms += [("unit", "coastal defence", "ahd/core/units.py")]
+    terms += [("side", "Union", "ahd/core/sides.py"), ("side", "Confederate", "ahd/core/sides.py")]
+    return terms
+
+
+def template(domain: str) -> Catalog:
+    source, _locale = DOMAINS[domain]
+    catalog = Catalog(project="A House Divided", domain=domain, header_comment="# " + HEADER.format(domain=domain),
+                      charset="utf-8", fuzzy=False)
+    method_map = [("**/locale/**", "ignore"), ("**.py", "python")]
+    for filename, lineno, message, comments, context in extract_from_dir(
+            str(source), method_map=method_map, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
+            strip_comment_tags=True):
+        where = (f"{source.name}/{filename}", lineno)
+        if isinstance(message, tuple) and not all(message):
+            continue
+        if not message:
+            continue
+        catalog.add(message, locations=[where], auto_comments=comments, context=context,
+                    flags=("python-brace-format",) if "{" in (message[0] if isinstance(message, tuple) else message) else ())
+    if domain == "ahd":
+        for context, text, where in data_terms():
+            catalog.add(text, locations=[(where, 0)], context=context)
+    return catalog
+
+
+def _po_bytes(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, width=100, omit_header=False, sort_output=True, include_lineno=False)
+    return out.getvalue()
+
+
+def _mo_bytes(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_mo(out, catalog, use_fuzzy=False)
+    return out.getvalue()
+
+
+def _without_date(data: bytes) -> bytes:
+    return b"\n".join(line for line in data.split(b"\n") if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date')))
+
+
+def merged(domain: str, lang: str, tmpl: Catalog) -> Catalog:
+    _source, locale = DOMAINS[domain]
+    path = locale / lang / "LC_MESSAGES" / f"{domain}.po"
+    if path.exists():
+        with path.open("rb") as f:
+            catalog = read_po(f, locale=lang, domain=domain)
+    else:
+        catalog = Catalog(locale=lang, domain=domain, project="A House Divided", fuzzy=False)
+    catalog.update(tmpl, no_fuzzy_matching=True, update_header_comment=True)
+    catalog.obsolete.clear()
+    catalog.fuzzy = False
+    catalog.creation_date = tmpl.creation_date
+    return catalog
+
+
+def problems(catalog: Catalog, lang: str) -> list[str]:
+    """Untranslated messages and translations whose placeholders differ from the English."""
+    from ahd.core.i18n import placeholders
+    found = []
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, (list, tuple)) else (message.id,)
+        strings = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        if not all(strings):
+            found.append(f"{lang}: untranslated: {ids[0]!r}")
+            continue
+        wanted = set().union(*(placeholders(i) for i in ids))
+        for text in strings:
+            try:
+                got = placeholders(text)
+            except ValueError as exc:
+                found.append(f"{lang}: {ids[0]!r}: translation is not a valid format string ({exc})")
+                continue
+            if got != wanted and not (len(ids) == 2 and got <= wanted):
+                found.append(f"{lang}: {ids[0]!r}: placeholders {sorted(got)} != {sorted(wanted)}")
+    return found
+
+
+def run(check: bool, report: bool) -> int:
+    stale, bad = [], []
+    for domain, (_source, locale) in DOMAINS.items():
+        tmpl = template(domain)
+        pot = locale / f"{domain}.pot"
+        new_pot = _po_bytes(tmpl)
+        if not pot.exists() or _without_date(pot.read_bytes()) != _without_date(new_pot):
+            stale.append(str(pot.relative_to(ROOT)))
+            if not check:
+                pot.parent.mkdir(parents=True, exist_ok=True)
+                pot.write_bytes(new_pot)
+        for lang in LANGS:
+            catalog = merged(domain, lang, tmpl)
+            po = locale / lang / "LC_MESSAGES" / f"{domain}.po"
+            mo = po.with_suffix(".mo")
+            new_po, new_mo = _po_bytes(catalog), _mo_bytes(catalog)
+            if not po.exists() or _without_date(po.read_bytes()) != _without_date(new_po):
+                stale.append(str(po.relative_to(ROOT)))
+            if not mo.exists() or mo.read_bytes() != new_mo:
+                stale.append(str(mo.relative_to(ROOT)))
+            if not check:
+                po.parent.mkdir(parents=True, exist_ok=True)
+                po.write_bytes(new_po)
+                mo.write_bytes(new_mo)
+            bad += problems(catalog, lang)
+            if report:
+                total = sum(1 for m in catalog if m.id)
+                done = sum(1 for m in catalog if m.id and (all(m.string) if isinstance(m.string, (list, tuple)) else m.string))
+                print(f"{domain:8} {lang}: {done:4d} of {total:4d} messages translated")
+    if check:
+        for path in stale:
+            print(f"stale: {path} (run scripts/make_catalogs.py)")
+        for line in bad:
+            print(line)
+        return 1 if stale or bad else 0
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale or untranslated")
+    parser.add_argument("--report", action="store_true", help="print messages and translations per language")
+    args = parser.parse_args(argv)
+    return run(args.check, args.report)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
