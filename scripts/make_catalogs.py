@@ -124,9 +124,12 @@ def problems(catalog: Catalog, lang: str) -> list[str]:
     return found
 
 
-def run(check: bool, report: bool) -> int:
+def run(check: bool, report: bool, only: str | None = None) -> int:
     stale, bad = [], []
+    want_domain, _, want_lang = (only or ":").partition(":")
     for domain, (_source, locale) in DOMAINS.items():
+        if want_domain and domain != want_domain:
+            continue
         tmpl = template(domain)
         pot = locale / f"{domain}.pot"
         new_pot = _po_bytes(tmpl)
@@ -136,6 +139,8 @@ def run(check: bool, report: bool) -> int:
                 pot.parent.mkdir(parents=True, exist_ok=True)
                 pot.write_bytes(new_pot)
         for lang in LANGS:
+            if want_lang and lang != want_lang:
+                continue
             catalog = merged(domain, lang, tmpl)
             po = locale / lang / "LC_MESSAGES" / f"{domain}.po"
             mo = po.with_suffix(".mo")
@@ -166,8 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale or untranslated")
     parser.add_argument("--report", action="store_true", help="print messages and translations per language")
+    parser.add_argument("--only", metavar="DOMAIN:LANG", help="one catalog, e.g. ahd:es (the .pot of DOMAIN too)")
     args = parser.parse_args(argv)
-    return run(args.check, args.report)
+    return run(args.check, args.report, args.only)
 
 
 if __name__ == "__main__":

@@ -63,8 +63,14 @@ def check_language(lang: object) -> str:
 
 
 def default_language(environ: dict[str, str] | None = None) -> str:
-    """The environment's locale as gettext reads it (``LANGUAGE`` may list several, ``es:it``), else English."""
+    """``AHD_LANG`` (set by ``house-divided app --lang``), else the environment's locale as gettext reads
+    it (``LANGUAGE`` may list several, ``es:it``), else English."""
     env = os.environ if environ is None else environ
+    if env.get("AHD_LANG"):
+        try:
+            return check_language(env["AHD_LANG"])
+        except ValueError:
+            pass
     for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(key)
         if not value:
