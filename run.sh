@@ -76,6 +76,9 @@ case "${1:-}" in
         ensure_chromium
         ensure_proxy
         shift
+        # the suite's English texts do not depend on the machine's locale (tests that want Spanish or
+        # Italian ask for it: lang="es", ahd.set_language, house-divided app --lang)
+        export AHD_LANG=en
         if [ $# -gt 0 ]; then
             exec .venv/bin/python -m pytest -n auto "$@"
         fi
