@@ -9,11 +9,57 @@ from typing import Iterator
 
 from . import leaders
 from .errors import IllegalActionError
+from .i18n import Msg, Term, render
 from .sides import Side
 from .state import State
-from .units import EUROPE, Unit
+from .units import EUROPE, REDUCED, Unit
 
 SEA = "@sea"  # entered_from of an invading unit
+
+#: The line types (T-3) as message parameters: "road", "rail", "river" in each language.
+LINE_TERMS = {"road": Term("line", "road"), "rail": Term("line", "rail"), "river": Term("line", "river")}
+
+
+class Joined:
+    """A list said in each language, its items joined by ``sep`` (``"road/rail"``, ``"Richmond → Fredericksburg"``):
+    a message parameter whose items (boxes, units, line types, messages) each say themselves."""
+
+    __slots__ = ("sep", "items")
+
+    def __init__(self, sep: str, items) -> None:
+        self.sep = sep
+        self.items = tuple(items)
+
+    def __msg__(self, lang: str) -> str:
+        return self.sep.join(render(item, lang) for item in self.items)
+
+    def __str__(self) -> str:
+        return render(self)
+
+    def __repr__(self) -> str:
+        return f"Joined({self.sep!r}, {list(self.items)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Joined):
+            return (self.sep, self.items) == (other.sep, other.items)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.sep, self.items))
+
+
+def unit_name(unit: Unit) -> Msg:
+    """The unit's label as it reads now ("reduced militia infantry U-MF-03"), in any language. A log line
+    or a refusal keeps this rather than the Unit, which may be reduced, recover or be promoted later."""
+    kind = Term("unit", unit.type.name)
+    if unit.strength == REDUCED:
+        return Msg("reduced {kind} {id}", kind=kind, id=unit.id)
+    return Msg("{kind} {id}", kind=kind, id=unit.id)
+
+
+def lines_term(lines) -> Joined:
+    """``{"rail", "road"}`` -> "rail/road", each line type in the message's language."""
+    return Joined("/", (LINE_TERMS.get(kind, kind) for kind in sorted(set(lines))))
 
 
 def march_allowance(natural: int) -> int:
@@ -25,25 +71,27 @@ def march_allowance(natural: int) -> int:
 def _ready(state: State, unit: Unit) -> IllegalActionError | None:
     """Can this unit take part in another march at all (4.f, 4.g, 4.2.3, 4.2.4)?"""
     if unit.naval:  # the rule it moved by sea under: "4.2.3" naval move or "4.2.4" invasion
-        return IllegalActionError(unit.naval, f"{unit.label} moved by sea this turn and may not move again")
+        return IllegalActionError(unit.naval, Msg("{unit} moved by sea this turn and may not move again", unit=unit_name(unit)))
     if unit.stopped:
-        return IllegalActionError("4.g", f"{unit.label} entered a box with enemy units and may not move again this turn")
+        return IllegalActionError("4.g", Msg("{unit} entered a box with enemy units and may not move again this turn",
+                                               unit=unit_name(unit)))
     if unit.marches >= 2:
-        return IllegalActionError("4.f", f"{unit.label} has already taken part in two marches this turn")
+        return IllegalActionError("4.f", Msg("{unit} has already taken part in two marches this turn", unit=unit_name(unit)))
     return None
 
 
 def _in_march(state: State, unit_id: str) -> tuple[Unit | None, IllegalActionError | None]:
     unit = state.units.get(unit_id)
     if unit is None:
-        return None, IllegalActionError("4.b", f"there is no unit {unit_id!r}")
+        return None, IllegalActionError("4.b", Msg("there is no unit {id}", id=repr(unit_id)))
     if unit.side is not state.phasing:
-        return None, IllegalActionError("4.b", f"{unit.label} is not a unit of the side to move")
+        return None, IllegalActionError("4.b", Msg("{unit} is not a unit of the side to move", unit=unit_name(unit)))
     if unit.location != state.march_origin:
         return None, IllegalActionError(
-            "4.b", f"{unit.label} is not in {state.board.name(state.march_origin or '?')}, the origin of this march")
+            "4.b", Msg("{unit} is not in {box}, the origin of this march", unit=unit_name(unit),
+                       box=state.board.term(state.march_origin or '?')))
     if unit.id in state.march_ordered:
-        return None, IllegalActionError("4.b", f"{unit.label} already has its order in this march")
+        return None, IllegalActionError("4.b", Msg("{unit} already has its order in this march", unit=unit_name(unit)))
     return unit, _ready(state, unit)
 
 
@@ -81,54 +129,60 @@ def check_path(state: State, unit: Unit, path: tuple[str, ...], lines: tuple[str
     side = unit.side
     n = len(lines)
     if len(path) < 2 or path[0] != unit.location:
-        return IllegalActionError("4.c", "a path starts at the unit's box and crosses at least one link")
+        return IllegalActionError("4.c", Msg("a path starts at the unit's box and crosses at least one link"))
     if n != len(path) - 1:
-        return IllegalActionError("4.c", "a path names one line type per link")
+        return IllegalActionError("4.c", Msg("a path names one line type per link"))
     if len(set(path)) != len(path):
-        return IllegalActionError("4.c", "a path may not pass the same box twice")
+        return IllegalActionError("4.c", Msg("a path may not pass the same box twice"))
     for box in path:
         if box not in board.boxes:
-            return IllegalActionError("1.2", f"there is no box {box!r}")
+            return IllegalActionError("1.2", Msg("there is no box {id}", id=repr(box)))
     for a, b, kind in zip(path, path[1:], lines):
         if kind not in board.link_kinds(a, b):
-            return IllegalActionError("1.2", f"no {kind} line joins {board.name(a)} and {board.name(b)}")
+            return IllegalActionError("1.2", Msg("no {line} line joins {a} and {b}", line=LINE_TERMS.get(kind, kind),
+                                                  a=board.term(a), b=board.term(b)))
         if side is Side.CONFEDERATE and kind == "river" and board.is_potomac(a, b):
-            return IllegalActionError("4.2.6", "Confederate units may never use the Potomac line")
+            return IllegalActionError("4.2.6", Msg("Confederate units may never use the Potomac line"))
     if side is Side.UNION and "A-4" in state.options and path[0] in state.contained \
             and state.has_units(path[0], Side.CONFEDERATE):
-        return IllegalActionError("A-4", f"Union units contained in {board.name(path[0])} leave by land only after "
-                                         f"winning a break-out battle (or by sea)")
+        return IllegalActionError("A-4", Msg("Union units contained in {box} leave by land only after "
+                                             "winning a break-out battle (or by sea)", box=board.term(path[0])))
     first_turn = first_turn_limits(state)
     if first_turn:
         for box in path[1:]:
             if board.boxes[box].owner is None:
-                return IllegalActionError("O-4.1", "on turn 1 no unit enters Kentucky")
+                return IllegalActionError("O-4.1", Msg("on turn 1 no unit enters Kentucky"))
     if n == 1:
         return None  # one link of any type, no box passed: T-3 always allows it
     kinds = frozenset(lines)
     if first_turn and "river" in kinds:
-        return IllegalActionError("O-4.1", "on turn 1 river moves are one link per march")
+        return IllegalActionError("O-4.1", Msg("on turn 1 river moves are one link per march"))
     cavalry_like = moves_like_cavalry(state, unit)
     if cavalry_like:
         if "river" in kinds and len(kinds) > 1:
-            return IllegalActionError("4.e", "cavalry may mix road and rail, but a path with a river uses only rivers")
+            return IllegalActionError("4.e", Msg("cavalry may mix road and rail, but a path with a river uses only rivers"))
     elif len(kinds) > 1:
-        return IllegalActionError("4.e", "infantry uses one line type per march")
+        return IllegalActionError("4.e", Msg("infantry uses one line type per march"))
     limit = max_links(state, unit, kinds)
     if n > limit:
-        return IllegalActionError("4.c", f"{unit.type.name} may move at most {limit} link(s) by {'/'.join(sorted(kinds))}")
+        return IllegalActionError("4.c", Msg("{kind} may move at most {limit} link(s) by {lines}",
+                                       kind=Term("unit", unit.type.name), limit=limit, lines=lines_term(kinds)))
     if kinds == {"rail"} and (n > 2 or n == 2 and not cavalry_like):
         rule = "O-3.2" if n > 2 else "4.d"
         for box in path:
             if state.control[box] is not side:
-                return IllegalActionError(
-                    rule, f"{'three' if n > 2 else 'two'} rail links only over friendly rail; "
-                          f"{board.name(box)} is not controlled by the {side.adjective} side")
+                if n > 2:
+                    why = Msg("three rail links only over friendly rail; {box} is not controlled by the {side} side",
+                              box=board.term(box), side=side)
+                else:
+                    why = Msg("two rail links only over friendly rail; {box} is not controlled by the {side} side",
+                              box=board.term(box), side=side)
+                return IllegalActionError(rule, why)
     enemy = side.enemy
     blocked = [box for box in path[1:-1] if state.has_units(box, enemy)]
     if blocked:
         if len(blocked) > 1:
-            return IllegalActionError("4.g", "a path may pass at most one box holding enemy units, by a jump")
+            return IllegalActionError("4.g", Msg("a path may pass at most one box holding enemy units, by a jump"))
         jumped = blocked[0]
         downstream = kinds == {"river"} and all(board.is_downstream(a, b) for a, b in zip(path, path[1:]))
         if side is Side.UNION and downstream:
@@ -136,16 +190,18 @@ def check_path(state: State, unit: Unit, path: tuple[str, ...], lines: tuple[str
         elif unit.type.is_cavalry:
             rule = "4.2.1"
             if "river" in kinds:
-                return IllegalActionError(rule, "a cavalry jump may not use a river link")
+                return IllegalActionError(rule, Msg("a cavalry jump may not use a river link"))
             if any(u.type.is_cavalry for u in state.by_box[jumped] if u.side is enemy):
-                return IllegalActionError(rule, f"cavalry may not jump {board.name(jumped)}: enemy cavalry is there")
+                return IllegalActionError(rule, Msg("cavalry may not jump {box}: enemy cavalry is there",
+                                                  box=board.term(jumped)))
         else:
             return IllegalActionError(
-                "4.g", f"{unit.type.name} may not pass {board.name(jumped)}, which holds enemy units")
+                "4.g", Msg("{kind} may not pass {box}, which holds enemy units", kind=Term("unit", unit.type.name),
+                           box=board.term(jumped)))
         if unit.jumped:
-            return IllegalActionError(rule, f"{unit.label} has already jumped this turn")
+            return IllegalActionError(rule, Msg("{unit} has already jumped this turn", unit=unit_name(unit)))
         if state.has_units(path[-1], enemy):
-            return IllegalActionError(rule, "a jump must end in a box without enemy units")
+            return IllegalActionError(rule, Msg("a jump must end in a box without enemy units"))
     return None
 
 
@@ -228,13 +284,13 @@ def entrench_barrier(state: State, unit: Unit) -> IllegalActionError | None:
         return error
     box = state.board.boxes[unit.location]
     if state.has_units(box.id, unit.side.enemy) and not _may_entrench_beside_enemy(state, unit):
-        return IllegalActionError("4.2.5", "units may not entrench in a box holding enemy units")
+        return IllegalActionError("4.2.5", Msg("units may not entrench in a box holding enemy units"))
     if state.is_entrenched(unit):
-        return IllegalActionError("4.2.5", f"{unit.label} is already entrenched")
+        return IllegalActionError("4.2.5", Msg("{unit} is already entrenched", unit=unit_name(unit)))
     if not box.is_recruiting_city and unit.entrench_progress == 0 and unit.marches > 0:
         return IllegalActionError(
-            "4.2.5", "outside a recruiting city a unit entrenches only by taking part in two marches, "
-                     "both ordering it to entrench; it has already used a march this turn")
+            "4.2.5", Msg("outside a recruiting city a unit entrenches only by taking part in two marches, "
+                         "both ordering it to entrench; it has already used a march this turn"))
     return None
 
 
@@ -264,18 +320,18 @@ def _check_sea_unit(state: State, unit_id: str, rule: str) -> tuple[Unit | None,
     unit = state.units.get(unit_id)
     from_europe = unit is not None and unit.location == EUROPE and rule == "4.2.3"
     if unit is None or not (unit.on_map or from_europe):
-        return None, IllegalActionError(rule, f"there is no unit {unit_id!r} on the map")
+        return None, IllegalActionError(rule, Msg("there is no unit {id} on the map", id=repr(unit_id)))
     navy = unit.side is Side.UNION or (rule == "4.2.3" and confederate_navy(state))
     if not navy or unit.side is not state.phasing:
-        return None, IllegalActionError(rule, "only the Union moves by sea (the Confederacy too after foreign "
-                                              "intervention, AO-8.4), in its own half-turn")
+        return None, IllegalActionError(rule, Msg("only the Union moves by sea (the Confederacy too after foreign "
+                                                  "intervention, AO-8.4), in its own half-turn"))
     if state.marches_left < 1:
-        return None, IllegalActionError("4.b", "no marches are left")
+        return None, IllegalActionError("4.b", Msg("no marches are left"))
     if from_europe:
         return unit, None
     if unit.marches > 0 or unit.naval or unit.location != unit.start_box:
-        return None, IllegalActionError(rule, f"{unit.label} has already moved this turn; a unit moving by sea "
-                                              f"makes no other movement that turn")
+        return None, IllegalActionError(rule, Msg("{unit} has already moved this turn; a unit moving by sea "
+                                                  "makes no other movement that turn", unit=unit_name(unit)))
     return unit, None
 
 
@@ -286,30 +342,31 @@ def check_naval_move(state: State, unit_id: str, to: str) -> IllegalActionError 
     board = state.board
     side = unit.side
     if to not in board or not board.boxes[to].port:
-        return IllegalActionError("4.2.3", f"{to!r} is not a port")
+        return IllegalActionError("4.2.3", Msg("{id} is not a port", id=repr(to)))
     if side is Side.CONFEDERATE:  # AO-8.4 (b), (c)
         if unit.location != EUROPE and (not board.boxes[unit.location].port
                                         or state.control[unit.location] is not Side.CONFEDERATE):
-            return IllegalActionError("AO-8.4", f"{unit.label} did not begin the turn in a Confederate port")
+            return IllegalActionError("AO-8.4", Msg("{unit} did not begin the turn in a Confederate port", unit=unit_name(unit)))
         if unit.location == EUROPE and not unit.is_foreign:
-            return IllegalActionError("AO-8.4", "only foreign units come from Europe")
+            return IllegalActionError("AO-8.4", Msg("only foreign units come from Europe"))
         if state.control[to] is not Side.CONFEDERATE:
-            return IllegalActionError("AO-8.4", f"{board.name(to)} is not Confederate-controlled")
+            return IllegalActionError("AO-8.4", Msg("{box} is not Confederate-controlled", box=board.term(to)))
         if to == unit.location:
-            return IllegalActionError("4.2.3", "a naval move goes to another port")
+            return IllegalActionError("4.2.3", Msg("a naval move goes to another port"))
         if state.has_units(to, Side.UNION):
-            return IllegalActionError("4.2.3", f"{board.name(to)} holds enemy units")
+            return IllegalActionError("4.2.3", Msg("{box} holds enemy units", box=board.term(to)))
         return None
     if not board.boxes[unit.location].port:
-        return IllegalActionError("4.2.3", f"{unit.label} did not begin the turn in a port")
+        return IllegalActionError("4.2.3", Msg("{unit} did not begin the turn in a port", unit=unit_name(unit)))
     if to == unit.location:
-        return IllegalActionError("4.2.3", "a naval move goes to another port")
+        return IllegalActionError("4.2.3", Msg("a naval move goes to another port"))
     if state.control[to] is not Side.UNION:
-        return IllegalActionError("4.2.3", f"{board.name(to)} is not Union-controlled; naval moves go to Union ports")
+        return IllegalActionError("4.2.3", Msg("{box} is not Union-controlled; naval moves go to Union ports",
+                                           box=board.term(to)))
     if first_turn_limits(state):
-        return IllegalActionError("O-4.1", "on turn 1 the Union makes no naval moves")
+        return IllegalActionError("O-4.1", Msg("on turn 1 the Union makes no naval moves"))
     if state.has_units(to, Side.CONFEDERATE) and not ("A-4" in state.options and to in state.contained):
-        return IllegalActionError("4.2.3", f"{board.name(to)} holds enemy units")
+        return IllegalActionError("4.2.3", Msg("{box} holds enemy units", box=board.term(to)))
     return None
 
 
@@ -319,20 +376,21 @@ def check_invade(state: State, unit_id: str, port: str) -> IllegalActionError | 
         return error
     board = state.board
     if state.march_roll != 6:
-        return IllegalActionError("4.2.4", "a naval invasion needs a natural 6 on this half-turn's march die")
+        return IllegalActionError("4.2.4", Msg("a naval invasion needs a natural 6 on this half-turn's march die"))
     if unit.location != "washington":
-        return IllegalActionError("4.2.4", "only units that began the turn in Washington may invade")
+        return IllegalActionError("4.2.4", Msg("only units that began the turn in Washington may invade"))
     if port not in board or not board.boxes[port].port:
-        return IllegalActionError("4.2.4", f"{board.name(port)} is not a port")
+        return IllegalActionError("4.2.4", Msg("{box} is not a port", box=board.term(port)))
     if state.control[port] is Side.UNION:
-        return IllegalActionError("4.2.4", f"{board.name(port)} is Union-controlled; invasions target other ports")
+        return IllegalActionError("4.2.4", Msg("{box} is Union-controlled; invasions target other ports",
+                                           box=board.term(port)))
     if ("O-4.2" in state.options and port in ("yorktown", "norfolk")
             and state.control["fort_monroe"] is Side.CONFEDERATE):
-        return IllegalActionError("O-4.2", f"while the Confederacy holds Fort Monroe there is no invasion of "
-                                           f"{board.name(port)}")
+        return IllegalActionError("O-4.2", Msg("while the Confederacy holds Fort Monroe there is no invasion of {box}",
+                                               box=board.term(port)))
     if state.invasion_port is not None and port != state.invasion_port:
-        return IllegalActionError("4.2.4", f"this turn's invasion goes to {board.name(state.invasion_port)}: "
-                                           f"one destination port per turn")
+        return IllegalActionError("4.2.4", Msg("this turn's invasion goes to {box}: one destination port per turn",
+                                               box=board.term(state.invasion_port)))
     return None
 
 
@@ -413,7 +471,7 @@ def check_leader_move(state, name: str, path: tuple[str, ...], lines: tuple[str,
     if error:
         return error
     if len(path) >= 2 and path[-1] in state.board and state.has_units(path[-1], leader.side.enemy):
-        return IllegalActionError("AO-8.2.1", "a leader alone never moves into enemy units (except to reinforce)")
+        return IllegalActionError("AO-8.2.1", Msg("a leader alone never moves into enemy units (except to reinforce)"))
     return check_path(state, leaders.as_infantry(state, leader), tuple(path), tuple(lines))
 
 
