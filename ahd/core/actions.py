@@ -1,7 +1,8 @@
 """Actions: small frozen values, one per kind of decision.
 
 Each has an evaluable ``repr``, ``to_dict()`` / ``action_from_dict()``, and a ``str()`` a teacher
-can read aloud. Big decisions are decomposed (a march = begin, order each unit, end) so that
+can read aloud, in the current language (``message()`` is that text as a lazy :class:`~ahd.core.i18n.Msg`,
+``__msg__(lang)`` the text in a given language, so an action is itself a message parameter). Big decisions are decomposed (a march = begin, order each unit, end) so that
 ``Game.legal_actions()`` stays small.
 """
 from __future__ import annotations
@@ -12,13 +13,59 @@ from typing import Any, ClassVar
 
 from .board import default_board
 from .errors import ActionFieldError
-from .units import describe_unit_id
+from .i18n import Msg, Term, get_language, render
+from .units import UNIT_TYPES, UnitName, describe_unit_id  # noqa: F401  (describe_unit_id: re-exported)
 
 _ARROW = " → "
 
 
 def _name(box: str) -> str:
     return default_board().name(box)
+
+
+def _box(box: str) -> Term:
+    """A box's name as a message parameter (said in the language's usual form: "Nueva Orleans")."""
+    return Term.box(_name(box))
+
+
+#: Washington, named in the texts of invasions (4.2.4) and evacuations (O-3.1).
+_WASHINGTON = Term.box("Washington")
+
+#: The kinds of line (0.4) as a move's text says them ("by rail and road").
+_LINE_NAMES = {"road": Term("line", "road"), "rail": Term("line", "rail"), "river": Term("line", "river")}
+
+
+class _Joined:
+    """Parameters said one after the other with a separator (a path's boxes, a volley's shots)."""
+
+    __slots__ = ("separator", "items")
+
+    def __init__(self, separator: str, items: tuple[Any, ...]) -> None:
+        self.separator = separator
+        self.items = items
+
+    def __msg__(self, lang: str) -> str:
+        return self.separator.join(render(item, lang) for item in self.items)
+
+    def __repr__(self) -> str:
+        return f"_Joined({self.separator!r}, {self.items!r})"
+
+
+def _path(boxes: tuple[str, ...]) -> _Joined:
+    """``Richmond → Petersburg``: the boxes of a path, each in the language's form."""
+    return _Joined(_ARROW, tuple(_box(box) for box in boxes))
+
+
+def _lines(lines: tuple[str, ...]) -> Msg | Term | str:
+    """``rail and road``: the kinds of line of a path, each once, in alphabetical (English) order."""
+    names: list[Any] = [_LINE_NAMES.get(kind, kind) for kind in sorted(set(lines))]
+    if not names:
+        return ""
+    said = names[0]
+    for name in names[1:]:
+        # TRANSLATORS: two kinds of line a path takes ("rail and road"); {lines} may itself be such a pair
+        said = Msg("{lines} and {line}", lines=said, line=name)
+    return said
 
 
 #: How each kind of field is checked: a field annotated ``str``, ``int``, ``tuple[str, ...]`` or
@@ -68,6 +115,18 @@ def _checks(cls: type) -> tuple[tuple[str, str], ...]:
 class Action:
     kind: ClassVar[str] = "action"
 
+    def message(self) -> Msg:
+        """What the action says (a button, a refusal), as a message to render in any language."""
+        raise NotImplementedError(f"{type(self).__name__} has no message")
+
+    def __msg__(self, lang: str) -> str:
+        """The action's text in ``lang`` ("March from Richmond", "Marcha desde Richmond")."""
+        return self.message().render(lang)
+
+    def __str__(self) -> str:
+        """The action's text in the current language."""
+        return self.__msg__(get_language())
+
     def __post_init__(self) -> None:
         """Refuse a field of the wrong type (ActionFieldError naming the action and the field)."""
         for name, kind in _checks(type(self)):
@@ -97,8 +156,8 @@ class Roll(Action):
     value: int
     kind: ClassVar[str] = "roll"
 
-    def __str__(self) -> str:
-        return f"Roll a {self.value}"
+    def message(self) -> Msg:
+        return Msg("Roll a {value}", value=self.value)
 
 
 # --------------------------------------------------------------------------- supply (A-2)
@@ -109,8 +168,8 @@ class Starve(Action):
     unit: str
     kind: ClassVar[str] = "starve"
 
-    def __str__(self) -> str:
-        return f"Out of supply: lose {describe_unit_id(self.unit)}"
+    def message(self) -> Msg:
+        return Msg("Out of supply: lose {unit}", unit=UnitName(self.unit))
 
 
 # --------------------------------------------------------------------------- movement
@@ -121,8 +180,8 @@ class BeginMarch(Action):
     origin: str
     kind: ClassVar[str] = "begin_march"
 
-    def __str__(self) -> str:
-        return f"March from {_name(self.origin)}"
+    def message(self) -> Msg:
+        return Msg("March from {box}", box=_box(self.origin))
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,10 +193,10 @@ class Move(Action):
     lines: tuple[str, ...]
     kind: ClassVar[str] = "move"
 
-    def __str__(self) -> str:
-        kinds = sorted(set(self.lines))
-        return (f"Move {describe_unit_id(self.unit)}: {_ARROW.join(_name(b) for b in self.path)}"
-                f" by {' and '.join(kinds)}")
+    def message(self) -> Msg:
+        # TRANSLATORS: {path} is the boxes of the path joined by arrows; {lines} the kinds of line taken
+        return Msg("Move {unit}: {path} by {lines}", unit=UnitName(self.unit), path=_path(self.path),
+                   lines=_lines(self.lines))
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,16 +206,16 @@ class Entrench(Action):
     unit: str
     kind: ClassVar[str] = "entrench"
 
-    def __str__(self) -> str:
-        return f"Entrench {describe_unit_id(self.unit)}"
+    def message(self) -> Msg:
+        return Msg("Entrench {unit}", unit=UnitName(self.unit))
 
 
 @dataclass(frozen=True, slots=True)
 class EndMarch(Action):
     kind: ClassVar[str] = "end_march"
 
-    def __str__(self) -> str:
-        return "End this march"
+    def message(self) -> Msg:
+        return Msg("End this march")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,8 +226,8 @@ class NavalMove(Action):
     to: str
     kind: ClassVar[str] = "naval_move"
 
-    def __str__(self) -> str:
-        return f"Naval move: {describe_unit_id(self.unit)} by sea to {_name(self.to)}"
+    def message(self) -> Msg:
+        return Msg("Naval move: {unit} by sea to {box}", unit=UnitName(self.unit), box=_box(self.to))
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,16 +238,17 @@ class Invade(Action):
     port: str
     kind: ClassVar[str] = "invade"
 
-    def __str__(self) -> str:
-        return f"Naval invasion: {describe_unit_id(self.unit)} from Washington to {_name(self.port)}"
+    def message(self) -> Msg:
+        return Msg("Naval invasion: {unit} from {washington} to {port}", unit=UnitName(self.unit),
+                   washington=_WASHINGTON, port=_box(self.port))
 
 
 @dataclass(frozen=True, slots=True)
 class EndMovement(Action):
     kind: ClassVar[str] = "end_movement"
 
-    def __str__(self) -> str:
-        return "End movement (unused marches lapse)"
+    def message(self) -> Msg:
+        return Msg("End movement (unused marches lapse)")
 
 
 # --------------------------------------------------------------------------- leaders (AO-8.2)
@@ -204,8 +264,8 @@ class PlaceLeader(Action):
     box: str
     kind: ClassVar[str] = "place_leader"
 
-    def __str__(self) -> str:
-        return f"Place {_leader(self.leader)} at {_name(self.box)}"
+    def message(self) -> Msg:
+        return Msg("Place {leader} at {box}", leader=_leader(self.leader), box=_box(self.box))
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,9 +277,10 @@ class LeaderMove(Action):
     lines: tuple[str, ...]
     kind: ClassVar[str] = "leader_move"
 
-    def __str__(self) -> str:
-        return (f"{_leader(self.leader)} rides alone: {_ARROW.join(_name(b) for b in self.path)}"
-                f" by {' and '.join(sorted(set(self.lines)))}")
+    def message(self) -> Msg:
+        # TRANSLATORS: {path} is the boxes of the path joined by arrows; {lines} the kinds of line taken
+        return Msg("{leader} rides alone: {path} by {lines}", leader=_leader(self.leader), path=_path(self.path),
+                   lines=_lines(self.lines))
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,8 +291,8 @@ class LeaderFollow(Action):
     unit: str
     kind: ClassVar[str] = "leader_follow"
 
-    def __str__(self) -> str:
-        return f"{_leader(self.leader)} goes with {describe_unit_id(self.unit)}"
+    def message(self) -> Msg:
+        return Msg("{leader} goes with {unit}", leader=_leader(self.leader), unit=UnitName(self.unit))
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,8 +302,8 @@ class LeaderReinforce(Action):
     leader: str
     kind: ClassVar[str] = "leader_reinforce"
 
-    def __str__(self) -> str:
-        return f"{_leader(self.leader)} joins the battle"
+    def message(self) -> Msg:
+        return Msg("{leader} joins the battle", leader=_leader(self.leader))
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,8 +314,8 @@ class LeaderPoint(Action):
     unit: str
     kind: ClassVar[str] = "leader_point"
 
-    def __str__(self) -> str:
-        return f"{_leader(self.leader)} gives +1 to {describe_unit_id(self.unit)}"
+    def message(self) -> Msg:
+        return Msg("{leader} gives +1 to {unit}", leader=_leader(self.leader), unit=UnitName(self.unit))
 
 
 # --------------------------------------------------------------------------- containment (A-4)
@@ -265,8 +326,8 @@ class Contain(Action):
     box: str
     kind: ClassVar[str] = "contain"
 
-    def __str__(self) -> str:
-        return f"Contain the Union garrison at {_name(self.box)} (no battle)"
+    def message(self) -> Msg:
+        return Msg("Contain the Union garrison at {box} (no battle)", box=_box(self.box))
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,8 +337,8 @@ class Assault(Action):
     box: str
     kind: ClassVar[str] = "assault"
 
-    def __str__(self) -> str:
-        return f"Attack the Union garrison at {_name(self.box)}"
+    def message(self) -> Msg:
+        return Msg("Attack the Union garrison at {box}", box=_box(self.box))
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,8 +348,8 @@ class BreakOut(Action):
     box: str
     kind: ClassVar[str] = "break_out"
 
-    def __str__(self) -> str:
-        return f"Break out of {_name(self.box)} (a battle; costs a march)"
+    def message(self) -> Msg:
+        return Msg("Break out of {box} (a battle; costs a march)", box=_box(self.box))
 
 
 # --------------------------------------------------------------------------- combat
@@ -299,8 +360,8 @@ class ChooseBattle(Action):
     box: str
     kind: ClassVar[str] = "choose_battle"
 
-    def __str__(self) -> str:
-        return f"Fight the battle at {_name(self.box)}"
+    def message(self) -> Msg:
+        return Msg("Fight the battle at {box}", box=_box(self.box))
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,16 +371,16 @@ class CavalryRetreat(Action):
     to: str
     kind: ClassVar[str] = "cavalry_retreat"
 
-    def __str__(self) -> str:
-        return f"Cavalry withdraws to {_name(self.to)} before the battle"
+    def message(self) -> Msg:
+        return Msg("Cavalry withdraws to {box} before the battle", box=_box(self.to))
 
 
 @dataclass(frozen=True, slots=True)
 class HoldGround(Action):
     kind: ClassVar[str] = "hold_ground"
 
-    def __str__(self) -> str:
-        return "Stand and fight"
+    def message(self) -> Msg:
+        return Msg("Stand and fight")
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,8 +390,8 @@ class Retreat(Action):
     to: str
     kind: ClassVar[str] = "retreat"
 
-    def __str__(self) -> str:
-        return f"Retreat to {_name(self.to)}"
+    def message(self) -> Msg:
+        return Msg("Retreat to {box}", box=_box(self.to))
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,8 +400,8 @@ class Evacuate(Action):
 
     kind: ClassVar[str] = "evacuate"
 
-    def __str__(self) -> str:
-        return "Evacuate by sea to Washington"
+    def message(self) -> Msg:
+        return Msg("Evacuate by sea to {washington}", washington=_WASHINGTON)
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,8 +411,8 @@ class Reinforce(Action):
     unit: str
     kind: ClassVar[str] = "reinforce"
 
-    def __str__(self) -> str:
-        return f"Reinforce with {describe_unit_id(self.unit)}"
+    def message(self) -> Msg:
+        return Msg("Reinforce with {unit}", unit=UnitName(self.unit))
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,8 +421,8 @@ class OpenFire(Action):
 
     kind: ClassVar[str] = "open_fire"
 
-    def __str__(self) -> str:
-        return "Open fire"
+    def message(self) -> Msg:
+        return Msg("Open fire")
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,8 +432,8 @@ class ChooseFirer(Action):
     unit: str
     kind: ClassVar[str] = "choose_firer"
 
-    def __str__(self) -> str:
-        return f"{describe_unit_id(self.unit)} fires this round (A-7)"
+    def message(self) -> Msg:
+        return Msg("{unit} fires this round (A-7)", unit=UnitName(self.unit))
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,8 +442,8 @@ class FireChosen(Action):
 
     kind: ClassVar[str] = "fire_chosen"
 
-    def __str__(self) -> str:
-        return "Fire with the chosen units only"
+    def message(self) -> Msg:
+        return Msg("Fire with the chosen units only")
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,8 +454,8 @@ class Target(Action):
     target: str
     kind: ClassVar[str] = "target"
 
-    def __str__(self) -> str:
-        return f"{describe_unit_id(self.shooter)} fires at {describe_unit_id(self.target)}"
+    def message(self) -> Msg:
+        return Msg("{shooter} fires at {target}", shooter=UnitName(self.shooter), target=UnitName(self.target))
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,8 +464,8 @@ class FireAuto(Action):
 
     kind: ClassVar[str] = "fire_auto"
 
-    def __str__(self) -> str:
-        return "Fire: spread evenly"
+    def message(self) -> Msg:
+        return Msg("Fire: spread evenly")
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,8 +475,11 @@ class Volley(Action):
     targets: tuple[tuple[str, str], ...]
     kind: ClassVar[str] = "volley"
 
-    def __str__(self) -> str:
-        return "Fire: " + "; ".join(f"{s} at {t}" for s, t in self.targets)
+    def message(self) -> Msg:
+        # TRANSLATORS: {targets} is a list of "shooter at target" separated by semicolons
+        return Msg("Fire: {targets}", targets=_Joined("; ", tuple(
+            # TRANSLATORS: one shot of a volley; {shooter} and {target} are unit ids (U-MF-03)
+            Msg("{shooter} at {target}", shooter=shooter, target=target) for shooter, target in self.targets)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,16 +489,16 @@ class Rally(Action):
     unit: str
     kind: ClassVar[str] = "rally"
 
-    def __str__(self) -> str:
-        return f"Rally {describe_unit_id(self.unit)}"
+    def message(self) -> Msg:
+        return Msg("Rally {unit}", unit=UnitName(self.unit))
 
 
 @dataclass(frozen=True, slots=True)
 class NoRally(Action):
     kind: ClassVar[str] = "no_rally"
 
-    def __str__(self) -> str:
-        return "No rally"
+    def message(self) -> Msg:
+        return Msg("No rally")
 
 
 # --------------------------------------------------------------------------- promotion, recruitment
@@ -443,16 +507,16 @@ class Promote(Action):
     unit: str
     kind: ClassVar[str] = "promote"
 
-    def __str__(self) -> str:
-        return f"Promote {describe_unit_id(self.unit)}"
+    def message(self) -> Msg:
+        return Msg("Promote {unit}", unit=UnitName(self.unit))
 
 
 @dataclass(frozen=True, slots=True)
 class NoPromotion(Action):
     kind: ClassVar[str] = "no_promotion"
 
-    def __str__(self) -> str:
-        return "No promotion"
+    def message(self) -> Msg:
+        return Msg("No promotion")
 
 
 @dataclass(frozen=True, slots=True)
@@ -463,18 +527,18 @@ class Recruit(Action):
     unit_type: str
     kind: ClassVar[str] = "recruit"
 
-    def __str__(self) -> str:
-        from .units import UNIT_TYPES
-        return f"Recruit {UNIT_TYPES[self.unit_type].name if self.unit_type in UNIT_TYPES else self.unit_type}" \
-               f" at {_name(self.box)}"
+    def message(self) -> Msg:
+        unit_type = UNIT_TYPES.get(self.unit_type)
+        return Msg("Recruit {kind} at {box}", kind=self.unit_type if unit_type is None else Term("unit", unit_type.name),
+                   box=_box(self.box))
 
 
 @dataclass(frozen=True, slots=True)
 class EndRecruitment(Action):
     kind: ClassVar[str] = "end_recruitment"
 
-    def __str__(self) -> str:
-        return "End recruitment"
+    def message(self) -> Msg:
+        return Msg("End recruitment")
 
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .i18n import Msg, N_, Term
+from .i18n import Msg, N_, Term, get_language
 from .sides import Side
 
 INFANTRY, CAVALRY = "infantry", "cavalry"
@@ -179,13 +179,52 @@ def unit_code(unit_id: str) -> str:
     return unit_id.split("-")[1]
 
 
+class UnitName:
+    """A unit's name from its id alone, said in each language (a message's ``{unit}`` when only the id is
+    known, as in an action): ``UnitName("U-MF-03")`` reads "militia infantry U-MF-03" in English,
+    with the type name translated as ``Term("unit", ...)``; also "coastal defence ..." and
+    "foreign ..." forms. An id that names no type reads as itself."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, unit_id: str) -> None:
+        self.id = unit_id
+
+    def message(self) -> Msg | str:
+        """The name as a message (the bare id when the id names no unit type)."""
+        unit_id = self.id
+        try:
+            if unit_id.startswith(FOREIGN_PREFIX):
+                return Msg("foreign {kind} {id}", kind=Term("unit", UNIT_TYPES[unit_code(unit_id)].name), id=unit_id)
+            if unit_code(unit_id) == COASTAL_CODE:
+                return Msg("{kind} {id}", kind=Term("unit", "coastal defence"), id=unit_id)
+            return Msg("{kind} {id}", kind=Term("unit", UNIT_TYPES[unit_code(unit_id)].name), id=unit_id)
+        except (IndexError, KeyError):
+            return unit_id
+
+    def __msg__(self, lang: str) -> str:
+        message = self.message()
+        return message if isinstance(message, str) else message.render(lang)
+
+    def __str__(self) -> str:
+        return self.__msg__(get_language())
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return f"UnitName({self.id!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, UnitName):
+            return self.id == other.id
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("UnitName", self.id))
+
+
 def describe_unit_id(unit_id: str) -> str:
-    """A readable name from an id alone: ``"U-MF-03"`` -> ``"militia infantry U-MF-03"``."""
-    try:
-        if unit_id.startswith(FOREIGN_PREFIX):
-            return f"foreign {UNIT_TYPES[unit_code(unit_id)].name} {unit_id}"
-        if unit_code(unit_id) == COASTAL_CODE:
-            return f"coastal defence {unit_id}"
-        return f"{UNIT_TYPES[unit_code(unit_id)].name} {unit_id}"
-    except (IndexError, KeyError):
-        return unit_id
+    """A readable name from an id alone: ``"U-MF-03"`` -> ``"militia infantry U-MF-03"`` (English; the
+    name in any language: :class:`UnitName`)."""
+    return UnitName(unit_id).__msg__("en")
