@@ -20,7 +20,10 @@ from html import escape
 
 from ahd import Game
 from ahd.core.board import Board, display_positions
+from ahd.core.i18n import Term, render
 from ahd.core.sides import Side
+
+from .i18n import N_, _
 
 #: The schematic board (``ahd/data/board_layout.json``, made by scripts/make_board_layout.py): a canvas of
 #: WIDTH x HEIGHT CSS pixels at zoom 0 of the map's Simple CRS, where each box is a card of w x h pixels.
@@ -214,6 +217,19 @@ def _battles(game: Game) -> set[str]:
     return battles
 
 
+def unit_word(code: str) -> str:
+    """A unit type's name in the current language ("militia infantry", "fanteria di milizia")."""
+    name = _TYPE_WORDS.get(code)
+    return render(Term("unit", name)) if name else code
+
+
+def side_word(key: str) -> str:
+    """"Union", "Confederate" (the engine's side adjectives) or "Neutral", in the current language."""
+    if key in ("union", "confederate"):
+        return render(Side(key))
+    return _("Neutral")
+
+
 def _chip(game: Game, side: Side, units: list, leaders: list) -> tuple[str, str]:
     """A side's stack as one chip: the number of units (and the leaders' initials); the composition in its title."""
     counts: dict[str, int] = {}
@@ -222,18 +238,18 @@ def _chip(game: Game, side: Side, units: list, leaders: list) -> tuple[str, str]
     reduced = sum(1 for u in units if u.is_reduced)
     entrenched = any(game.is_entrenched(u.id) for u in units)
     routed = any(getattr(u, "routed", False) for u in units)
-    words = [f"{n} {_TYPE_WORDS.get(code, code)}" for code, n in sorted(counts.items())]
+    words = [_("{n} {unit_type}").format(n=n, unit_type=unit_word(code)) for code, n in sorted(counts.items())]
     if reduced:
-        words.append(f"{reduced} reduced")
+        words.append(_("{n} reduced").format(n=reduced))
     if entrenched:
-        words.append("entrenched")
+        words.append(_("entrenched"))
     if routed:
-        words.append("routed")
-    words += [f"leader {leader.title} ({leader.value})" for leader in leaders]
+        words.append(_("routed"))
+    words += [_("leader {name} ({value})").format(name=leader.title, value=leader.value) for leader in leaders]
     classes = ["ahd-chip", f"ahd-{side.value}"] + [c for c, on in (("ahd-reduced", reduced), ("ahd-entrenched",
                                                    entrenched), ("ahd-leader", leaders)) if on]
     text = (str(len(units)) if units else "") + "".join(leader.title[0] for leader in leaders) + ("!" if routed else "")
-    title = f"{side.adjective}: " + ", ".join(words)
+    title = _("{side}: {units}").format(side=render(side), units=", ".join(words))
     return (f'<span class="{" ".join(classes)}" title="{escape(title)}">{escape(text)}</span>', title)
 
 
@@ -249,11 +265,13 @@ def card_html(game: Game, box_id: str, *, lit: bool = False, selected: bool = Fa
     classes = ["ahd-card", f"ahd-{key}"]
     classes += [c for c, on in (("ahd-fort", box.fort), ("ahd-port", box.port), ("ahd-battle", box_id in battles),
                                 ("ahd-lit", lit), ("ahd-selected", selected)) if on]
-    row, described = [], [f"{box.name} ({box.state})", f"{key.capitalize()}" +
-                          (" (held by cavalry)" if game.is_cavalry_held(box_id) else "")]
+    name = game.board.local_name(box_id)
+    held = game.is_cavalry_held(box_id)
+    row, described = [], [_("{box} ({state})").format(box=name, state=box.state),
+                          (_("{side} (held by cavalry)") if held else "{side}").format(side=side_word(key))]
     if box.blue_value:
-        row.append(f'<b class="ahd-vu" title="Union recruiting value">{box.blue_value}</b>')
-        described.append(f"Union value {box.blue_value}")
+        row.append(f'<b class="ahd-vu" title="{escape(_("Union recruiting value"))}">{box.blue_value}</b>')
+        described.append(_("Union value {value}").format(value=box.blue_value))
     here = game.units_in(box_id)
     for unit_side in (Side.UNION, Side.CONFEDERATE):
         units = [u for u in here if u.side is unit_side]
@@ -263,13 +281,13 @@ def card_html(game: Game, box_id: str, *, lit: bool = False, selected: bool = Fa
             row.append(chip)
             described.append(title)
     if box.red_value:
-        row.append(f'<b class="ahd-vc" title="Confederate recruiting value">{box.red_value}</b>')
-        described.append(f"Confederate value {box.red_value}")
-    described += [f for f, on in (("fort", box.fort), ("port", box.port), ("battle", box_id in battles),
-                                  ("a click acts here", lit), ("selected", selected)) if on]
+        row.append(f'<b class="ahd-vc" title="{escape(_("Confederate recruiting value"))}">{box.red_value}</b>')
+        described.append(_("Confederate value {value}").format(value=box.red_value))
+    described += [_(f) for f, on in ((N_("fort"), box.fort), (N_("port"), box.port), (N_("battle"), box_id in battles),
+                                     (N_("a click acts here"), lit), (N_("selected"), selected)) if on]
     description = escape("; ".join(described))
     html = (f'<div class="{" ".join(classes)}" data-box="{box_id}" role="button" title="{description}" '
-            f'aria-label="{description}"><span class="ahd-name">{escape(box.name)}</span>'
+            f'aria-label="{description}"><span class="ahd-name">{escape(name)}</span>'
             f'<span class="ahd-row">{"".join(row)}</span></div>')
     return html, "; ".join(described)
 

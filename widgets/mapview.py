@@ -11,54 +11,75 @@ from __future__ import annotations
 
 import math
 
+from html import escape
+
 import ipyleaflet
 import ipywidgets as w
 
+from ahd.core.i18n import Term, render
+
+from .i18n import N_, _
 from .layers import (CARDS, CENTER, CSS, DEFAULT_ZOOM, HEIGHT, WIDTH, cards, link_lines, location,
-                     river_arrows, state_outlines, water_border_bars)
+                     river_arrows, side_word, state_outlines, unit_word, water_border_bars)
 from .session import Session
 
-LEGEND = """
-<div style="font-size:14px;line-height:1.5;background:#fffdf5;padding:4px 8px;border:1px solid #999">
-<b>Boxes</b>: <span style="background:#d6e2f5;border:2px solid #1f4e9c;padding:0 3px">Union</span> (solid rim),
-<span style="background:#e4e4e4;border:2px dashed #3a3a3a;padding:0 3px">Confederate</span> (dashed rim),
-<span style="border:2px dotted #555;padding:0 3px">neutral</span> (dotted); double rim = fort, blue corner = port<br>
-<b>Lines</b>: <span style="color:#8b5a2b">━ road</span>, <span style="color:#222">╍ rail</span>,
-<span style="color:#2b7bd6">━ river</span> (› flows downstream), <span style="color:#1565c0">▮</span> water border<br>
-<b>Numbers</b>: recruiting values <span style="color:#1f4e9c">Union</span> (left) /
-<span style="color:#b22222">Confederate</span> (right)<br>
-<b>Counters</b>: one chip per side with its number of units (hover a box for what they are); dashed = some
-reduced; brown bar = entrenched; ! = routed; gold rim + initial = leader; red rim = battle;
-gold box = a click acts there, red dashes = selected
-</div>"""
+def legend_html() -> str:
+    """The map's key, in the current language."""
+    union, confederate = side_word("union"), side_word("confederate")
+    return (
+        "\n<div style=\"font-size:14px;line-height:1.5;background:#fffdf5;padding:4px 8px;border:1px solid #999\">\n"
+        + _("<b>Boxes</b>: {union_box} (solid rim), {confederate_box} (dashed rim), {neutral_box} (dotted); "
+            "double rim = fort, blue corner = port").format(
+            union_box=f'<span style="background:#d6e2f5;border:2px solid #1f4e9c;padding:0 3px">{union}</span>',
+            confederate_box=f'<span style="background:#e4e4e4;border:2px dashed #3a3a3a;padding:0 3px">{confederate}</span>',
+            neutral_box=f'<span style="border:2px dotted #555;padding:0 3px">{_("neutral")}</span>')
+        + "<br>\n"
+        + _("<b>Lines</b>: {road}, {rail}, {river} (› flows downstream), {water} water border").format(
+            road=f'<span style="color:#8b5a2b">━ {_("road")}</span>', rail=f'<span style="color:#222">╍ {_("rail")}</span>',
+            river=f'<span style="color:#2b7bd6">━ {_("river")}</span>', water='<span style="color:#1565c0">▮</span>')
+        + "<br>\n"
+        + _("<b>Numbers</b>: recruiting values {union} (left) / {confederate} (right)").format(
+            union=f'<span style="color:#1f4e9c">{union}</span>', confederate=f'<span style="color:#b22222">{confederate}</span>')
+        + "<br>\n"
+        + _("<b>Counters</b>: one chip per side with its number of units (hover a box for what they are); dashed = some "
+            "reduced; brown bar = entrenched; ! = routed; gold rim + initial = leader; red rim = battle; "
+            "gold box = a click acts there, red dashes = selected")
+        + "\n</div>")
+
 
 
 def _info_html(info: dict) -> str:
     if not info:
-        return "<div style='font-size:14px;color:#555'>Hover over a box to see its state.</div>"
+        return "<div style='font-size:14px;color:#555'>" + escape(_("Hover over a box to see its state.")) + "</div>"
     values = []
     if info["union_value"]:
-        values.append(f"Union recruiting value {info['union_value']}")
+        values.append(_("Union recruiting value {value}").format(value=info["union_value"]))
     if info["confederate_value"]:
-        values.append(f"Confederate recruiting value {info['confederate_value']}")
-    features = [f for f, on in (("port", info["port"]), ("fort", info["fort"])) if on]
-    held = " (held by cavalry)" if info["cavalry_held"] else ""
-    lines = [f"<b style='font-size:16px'>{info['name']}</b> ({info['state']})",
-             f"Controlled by: <b>{info['controller'].capitalize()}</b>{held}"]
+        values.append(_("Confederate recruiting value {value}").format(value=info["confederate_value"]))
+    features = [_(f) for f, on in ((N_("port"), info["port"]), (N_("fort"), info["fort"])) if on]
+    controller = f"<b>{escape(side_word(info['controller']))}</b>"
+    name = render(Term.box(info["name"]))  # the usual form in the language ("Nueva Orleans")
+    lines = [f"<b style='font-size:16px'>{escape(name)}</b> ({escape(info['state'])})",
+             (_("Controlled by: {side} (held by cavalry)") if info["cavalry_held"] else _("Controlled by: {side}"))
+             .format(side=controller)]
     if values:
         lines.append("; ".join(values))
     if features:
-        lines.append(", ".join(features).capitalize())
+        joined = ", ".join(features)
+        lines.append(joined[:1].upper() + joined[1:])
     if info["battle"]:
-        lines.append("<b style='color:#d62728'>Battle here</b>")
+        lines.append("<b style='color:#d62728'>" + escape(_("Battle here")) + "</b>")
     for leader in info.get("leaders", ()):
-        lines.append(f"<b>{leader['side'].capitalize()} leader {leader['name']}</b> (value {leader['value']})")
+        lines.append("<b>" + escape(_("{side} leader {name}").format(side=side_word(leader["side"]), name=leader["name"]))
+                     + "</b> " + escape(_("(value {value})").format(value=leader["value"])))
     for unit in info["units"]:
-        state = ", ".join(s for s, on in (("reduced", unit["reduced"]), ("entrenched", unit["entrenched"]),
-                                          ("routed", unit.get("routed"))) if on)
-        lines.append(f"{unit['side'].capitalize()} {unit['name']} {unit['id']}" + (f" ({state})" if state else ""))
+        state = ", ".join(_(s) for s, on in ((N_("reduced"), unit["reduced"]), (N_("entrenched"), unit["entrenched"]),
+                                             (N_("routed"), unit.get("routed"))) if on)
+        text = _("{side} {unit_type} {id}").format(side=side_word(unit["side"]), unit_type=unit_word(unit["type"]),
+                                                   id=unit["id"])
+        lines.append(escape(text) + (f" ({escape(state)})" if state else ""))
     if not info["units"]:
-        lines.append("No units.")
+        lines.append(escape(_("No units.")))
     return "<div style='font-size:14px;line-height:1.4;max-width:330px'>" + "<br>".join(lines) + "</div>"
 
 
@@ -98,7 +119,7 @@ class MapView:
         # the hovered box's state and the legend (the app puts them beside the map, others under it)
         self.style = w.HTML(CSS)
         self.info = w.HTML(_info_html({}), layout=w.Layout(min_height="90px"))
-        self.legend = w.HTML(LEGEND)
+        self.legend = w.HTML(legend_html())
         self.widget = w.VBox([self.style, self.map, w.HBox([w.Box([self.info], layout=w.Layout(width="45%")),
                                                             w.Box([self.legend], layout=w.Layout(width="55%"))])])
         session.observe(self._redraw, names=["version"])
@@ -174,3 +195,10 @@ class MapView:
 
     def _show_info(self, change=None) -> None:
         self.info.value = _info_html(self.session.info)
+
+    def relabel(self) -> None:
+        """Say everything again in the current language (after ``set_language``): the cards (box names,
+        their descriptions), the hovered box's state and the key. Only what changed is re-sent."""
+        self._redraw()
+        self._show_info()
+        self.legend.value = legend_html()
