@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from .calendar import Turn
+from .i18n import Msg, N_
 from .sides import Side
 from .state import State
 
@@ -119,24 +120,25 @@ def leader_command(state: State, battle, side: Side) -> int:
     return leader_value_in(state, battle.box, side)
 
 
-def day_command(state: State, battle, side: Side, natural: int) -> tuple[int, str]:
+def day_command(state: State, battle, side: Side, natural: int) -> tuple[int, "Joined"]:
     """A-7 (b): T-4 value; + ceil(previous day's final command / 2) after day 1; + leaders; at most 8.
-    Returns the command and how it was made up."""
+    Returns the command and how it was made up (a message part: 'T-4 3 + leaders 2', in any language)."""
+    from .combat import Joined
     value = command_value(state.turn, side, natural)
-    parts = [f"T-4 {value}"]
+    parts = [Msg("T-4 {value}", value=value)]
     total = value
     if battle.day > 1 and side in battle.command:
         carried = -(-battle.command[side] // 2)
         total += carried
-        parts.append(f"half of {battle.command[side]} = {carried}")
+        parts.append(Msg("half of {command} = {carried}", command=battle.command[side], carried=carried))
     leaders = leader_command(state, battle, side)
     if leaders:
         total += leaders
-        parts.append(f"leaders {leaders}")
+        parts.append(Msg("leaders {value}", value=leaders))
     if total > COMMAND_CAP:
-        parts.append(f"capped at {COMMAND_CAP}")
+        parts.append(Msg("capped at {cap}", cap=COMMAND_CAP))
         total = COMMAND_CAP
-    return total, " + ".join(parts)
+    return total, Joined(parts, " + ")
 
 
 # --------------------------------------------------------------------------- AO-8.3 border states
@@ -155,22 +157,23 @@ def border_states_eligible(state: State) -> list[str]:
 
 
 def border_modifiers(state: State) -> list[tuple[int, str]]:
-    """AO-8.3 / T-7 modifiers (army maxima without O-3.4)."""
+    """AO-8.3 / T-7 modifiers (army maxima without O-3.4): (amount, why); ``why`` is English marked for
+    the catalogs (say it with ``ahd.core.i18n._(why)`` or ``Msg(why)``)."""
     year = Turn.of(state.turn).year
     d = state.army_max(Side.UNION) - state.army_max(Side.CONFEDERATE)
     mods = []
     if d <= 5:
-        mods.append((1, "Union max − Confederate max ≤ 5"))
+        mods.append((1, N_("Union max − Confederate max ≤ 5")))
     if year == 1861:
         mods.append((1, "1861"))
     if state.control["washington"] is Side.CONFEDERATE:
-        mods.append((2, "the Confederacy controls Washington"))
+        mods.append((2, N_("the Confederacy controls Washington")))
     if year >= 1863:
         mods.append((1862 - year, str(year)))
     if d >= 10:
-        mods.append((-1, "Union max − Confederate max ≥ 10"))
+        mods.append((-1, N_("Union max − Confederate max ≥ 10")))
     if state.control["richmond"] is Side.UNION:
-        mods.append((-1, "the Union controls Richmond"))
+        mods.append((-1, N_("the Union controls Richmond")))
     return mods
 
 

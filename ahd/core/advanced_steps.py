@@ -7,7 +7,9 @@ from __future__ import annotations
 from . import advanced, combat, leaders, movement
 from .actions import (Action, Assault, BreakOut, Contain, LeaderFollow, LeaderMove, PlaceLeader,
                       Starve)
+from .combat import Joined, unit_name
 from .errors import IllegalActionError
+from .i18n import Msg
 from .sides import Side
 
 
@@ -24,8 +26,8 @@ class AdvancedSteps:
         unit = s.units.get(action.unit)
         box = s.unsupplied[0]
         if unit is None or unit.side is not s.phasing or unit.location != box:
-            return IllegalActionError("A-2.3", f"the unit lost must come from the unsupplied {s.phasing.adjective} "
-                                               f"stack at {s.board.name(box)}")
+            return IllegalActionError("A-2.3", Msg("the unit lost must come from the unsupplied {side} stack at {box}",
+                                                   side=s.phasing, box=s.board.term(box)))
         return None
 
     def _do_starve(self, action: Starve) -> None:
@@ -33,7 +35,8 @@ class AdvancedSteps:
         unit = s.units[action.unit]
         box = s.unsupplied.pop(0)
         combat.eliminate(s, unit, in_battle=False)
-        self.log("supply", f"{unit.label} at {s.board.name(box)} is lost for want of supply (A-2.3)")
+        self.log("supply", Msg("{unit} at {box} is lost for want of supply (A-2.3)", unit=unit_name(unit),
+                               box=s.board.term(box)))
         if not s.unsupplied:
             self._after_supply()
 
@@ -45,7 +48,7 @@ class AdvancedSteps:
             for leader in s.leaders.values():
                 value = leaders.t6_value(leader.name, s.turn)
                 if leader.side is s.phasing and leader.on_map and value != leader.value:
-                    self.log("leader", f"{leader.title}'s value becomes {value} (T-6, C-2)")
+                    self.log("leader", Msg("{leader}'s value becomes {value} (T-6, C-2)", leader=leader.title, value=value))
                     leader.value = value
             if leaders.arrivals(s, s.phasing) and leaders.friendly_boxes(s, s.phasing):
                 s.step = "leader_arrival"
@@ -73,12 +76,14 @@ class AdvancedSteps:
         leader.location = action.box
         leader.value = leaders.t6_value(leader.name, s.turn)
         if s.step == "leader_arrival":
-            self.log("leader", f"{leader.title} ({leader.value}) arrives at {s.board.name(action.box)} (AO-8.2.0)")
+            self.log("leader", Msg("{leader} ({value}) arrives at {box} (AO-8.2.0)", leader=leader.title,
+                                   value=leader.value, box=s.board.term(action.box)))
             if not leaders.arrivals(s, s.phasing):
                 s.step = "movement"
                 self._movement_or_end()
         else:
-            self.log("leader", f"{leader.title} returns at {s.board.name(action.box)} (AO-8.2.2)")
+            self.log("leader", Msg("{leader} returns at {box} (AO-8.2.2)", leader=leader.title,
+                                   box=s.board.term(action.box)))
             if not leaders.returning(s, s.phasing):
                 self._start_recruit_roll()
 
@@ -102,8 +107,8 @@ class AdvancedSteps:
         leaders.note_leader_moved(s, leader)
         leader.location = action.path[-1]
         leader.marches += 1
-        route = " → ".join(s.board.name(b) for b in action.path)
-        self.log("leader", f"{leader.title} moves alone: {route} (AO-8.2.1, C-3)")
+        route = Joined([s.board.term(b) for b in action.path], " → ")
+        self.log("leader", Msg("{leader} moves alone: {route} (AO-8.2.1, C-3)", leader=leader.title, route=route))
         self._movement_or_end()
 
     def _check_leader_follow(self, action: LeaderFollow) -> IllegalActionError | None:
@@ -116,13 +121,14 @@ class AdvancedSteps:
         leaders.note_leader_moved(s, leader)
         leader.location = unit.location
         leader.marches += 1
-        self.log("leader", f"{leader.title} goes with {unit.label} to {s.board.name(unit.location)} (AO-8.2.1)")
+        self.log("leader", Msg("{leader} goes with {unit} to {box} (AO-8.2.1)", leader=leader.title,
+                               unit=unit_name(unit), box=s.board.term(unit.location)))
         self._movement_or_end()
 
     def _remove_lone_leaders(self) -> None:
         for leader in leaders.removal_check(self.state):
-            self.log("leader", f"{leader.title} is alone with enemy units and is removed; he returns in a "
-                               f"{leader.side.adjective} Recruitment segment (AO-8.2.2)")
+            self.log("leader", Msg("{leader} is alone with enemy units and is removed; he returns in a {side} "
+                                   "Recruitment segment (AO-8.2.2)", leader=leader.title, side=leader.side))
 
     # ================================================================== containment (A-4)
     def _legal_containment(self) -> list[Action]:
@@ -132,8 +138,8 @@ class AdvancedSteps:
     def _check_containment_choice(self, box: str) -> IllegalActionError | None:
         s = self.state
         if not s.containment_pending or box != s.containment_pending[0]:
-            return IllegalActionError("A-4", f"the containment choice now is for "
-                                             f"{s.board.name(s.containment_pending[0])}")
+            return IllegalActionError("A-4", Msg("the containment choice now is for {box}",
+                                                 box=s.board.term(s.containment_pending[0])))
         return None
 
     def _check_contain(self, action: Contain) -> IllegalActionError | None:
@@ -147,14 +153,15 @@ class AdvancedSteps:
         s.containment_pending.pop(0)
         s.battles.remove(action.box)
         s.contained.add(action.box)
-        self.log("contain", f"The Confederates contain the Union garrison of {s.board.name(action.box)}: "
-                            f"no battle (A-4)")
+        self.log("contain", Msg("The Confederates contain the Union garrison of {box}: no battle (A-4)",
+                                box=s.board.term(action.box)))
         self._containment_done()
 
     def _do_assault(self, action: Assault) -> None:
         s = self.state
         s.containment_pending.pop(0)
-        self.log("contain", f"The Confederates attack the Union garrison of {s.board.name(action.box)} (A-4)")
+        self.log("contain", Msg("The Confederates attack the Union garrison of {box} (A-4)",
+                                box=s.board.term(action.box)))
         self._containment_done()
 
     def _containment_done(self) -> None:
@@ -164,13 +171,13 @@ class AdvancedSteps:
     def _check_break_out(self, action: BreakOut) -> IllegalActionError | None:
         s = self.state
         if "A-4" not in s.options or s.phasing is not Side.UNION or not advanced.is_contained(s, action.box):
-            return IllegalActionError("A-4", f"no Union units are contained in {s.board.name(action.box)}")
+            return IllegalActionError("A-4", Msg("no Union units are contained in {box}", box=s.board.term(action.box)))
         if s.marches_left < 1:
-            return IllegalActionError("4.a", "no marches are left")
+            return IllegalActionError("4.a", Msg("no marches are left"))
         if s.marches_made != s.breakouts:
-            return IllegalActionError("A-4", "break-outs are fought at the start of the Union Movement segment")
+            return IllegalActionError("A-4", Msg("break-outs are fought at the start of the Union Movement segment"))
         if any(u.marches >= 2 for u in s.units_in(action.box, Side.UNION)):
-            return IllegalActionError("4.f", "a participant has no march left this turn")
+            return IllegalActionError("4.f", Msg("a participant has no march left this turn"))
         return None
 
     def _do_break_out(self, action: BreakOut) -> None:
@@ -180,8 +187,8 @@ class AdvancedSteps:
         s.breakouts += 1
         for unit in s.units_in(action.box, Side.UNION):
             unit.marches += 1
-        self.log("contain", f"March {s.marches_made}: the Union garrison of {s.board.name(action.box)} tries to "
-                            f"break out (A-4)")
+        self.log("contain", Msg("March {march}: the Union garrison of {box} tries to break out (A-4)",
+                                march=s.marches_made, box=s.board.term(action.box)))
         s.breakout = True
         s.contained.discard(action.box)
         s.battles = [action.box]

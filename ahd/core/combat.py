@@ -9,9 +9,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import IllegalActionError
+from .i18n import Msg, Msgc, N_, get_language, render
+from .i18n import Term as Name
 from .sides import Side
 from .state import Battle, State
 from .units import ASIDE, CRACK, MILITIA, OUT, POOL, REDUCED, Unit
+
+
+def unit_name(unit: Unit) -> Msg:
+    """The unit's label as it reads now ("reduced militia infantry U-MF-03"), as a message in any language.
+    A log line or a refusal keeps this rather than the Unit: the unit itself may be reduced, recover or be
+    promoted afterwards, and the line must still say what it was then."""
+    kind = Name("unit", unit.type.name)
+    if unit.strength == REDUCED:
+        return Msg("reduced {kind} {id}", kind=kind, id=unit.id)
+    return Msg("{kind} {id}", kind=kind, id=unit.id)
 
 
 def battle_units(state: State, battle: Battle, side: Side) -> list[Unit]:
@@ -66,10 +78,21 @@ class Term:
         """The shooter's own value (T-1; A-5 for a coastal defence, AO-8.4 for a foreign unit)."""
         return self.rule in BASE_RULES
 
-    def __str__(self) -> str:
+    def msg(self) -> Msg:
+        """The term as a message: 'veteran infantry 3', '+ 1 river crossing (5.2.3)'."""
         if self.base:
-            return f"{self.what} {self.amount}" + ("" if self.rule == "T-1" else f" ({self.rule})")
-        return f"{'+' if self.amount >= 0 else '−'} {abs(self.amount)} {self.what} ({self.rule})"
+            what = Name("unit", self.what)
+            if self.rule == "T-1":
+                return Msgc("shot term", "{what} {amount}", what=what, amount=self.amount)
+            return Msgc("shot term", "{what} {amount} ({rule})", what=what, amount=self.amount, rule=self.rule)
+        return Msgc("shot term", "{sign} {amount} {what} ({rule})", sign="+" if self.amount >= 0 else "−",
+                    amount=abs(self.amount), what=Msg(self.what), rule=self.rule)
+
+    def __msg__(self, lang: str) -> str:
+        return self.msg().render(lang)
+
+    def __str__(self) -> str:
+        return self.msg().render()
 
 
 #: The rules giving a shooter's own value: T-1 (the unit table), A-5 (a coastal defence), AO-8.4 (foreign units).
@@ -84,13 +107,13 @@ def value_terms(shooter_value: int, shooter_name: str = "shooter", *, crossing_b
     ``effective_value`` and the shot's explanation)."""
     terms = [Term(shooter_value, shooter_name, base_rule)]
     if crossing_bonus:
-        terms.append(Term(1, "river crossing", "5.2.3"))
+        terms.append(Term(1, N_("river crossing"), "5.2.3"))
     if leader_points:
-        terms.append(Term(leader_points, "leader point" + ("s" if leader_points > 1 else ""), "AO-8.2.2"))
+        terms.append(Term(leader_points, N_("leader points") if leader_points > 1 else N_("leader point"), "AO-8.2.2"))
     if target_entrenched:
-        terms.append(Term(-1, "entrenched", "5.2.1"))
+        terms.append(Term(-1, N_("entrenched"), "5.2.1"))
     if target_crack_infantry:
-        terms.append(Term(-1, "crack infantry target", "5.2.2"))
+        terms.append(Term(-1, N_("crack infantry target"), "5.2.2"))
     return terms
 
 
@@ -120,21 +143,49 @@ def effective_value(state: State, battle: Battle, shooter: Unit, target: Unit) -
     return sum(t.amount for t in shot_terms(state, battle, shooter, target))
 
 
+class Joined:
+    """Parts (messages, units, terms, texts) said in one language and joined by ``sep``: a message's
+    list parameter ('Union militia infantry U-MF-01, cavalry U-CV-02')."""
+
+    __slots__ = ("parts", "sep")
+
+    def __init__(self, parts: Sequence[object], sep: str = ", ") -> None:
+        self.parts = tuple(parts)
+        self.sep = sep
+
+    def __msg__(self, lang: str) -> str:
+        return self.sep.join(render(part, lang) for part in self.parts)
+
+    def __str__(self) -> str:
+        return self.__msg__(get_language())
+
+    def __repr__(self) -> str:
+        return f"Joined({self.parts!r}, {self.sep!r})"
+
+
+def explain_terms_msg(terms: Sequence[Term]) -> Msg:
+    """``explain_terms`` as a message, said in any language."""
+    joined = Joined(terms, " ")
+    if len(terms) == 1:
+        return Msg("{terms}, no modifier", terms=joined)
+    return Msgc("shot terms", "{terms}", terms=joined)
+
+
 def explain_terms(terms: Sequence[Term]) -> str:
     """'veteran infantry 3 + 1 river crossing (5.2.3) − 1 entrenched (5.2.1)'; 'militia infantry 2, no
-    modifier' when nothing modifies the shooter's value."""
-    return " ".join(str(t) for t in terms) + (", no modifier" if len(terms) == 1 else "")
+    modifier' when nothing modifies the shooter's value (in the current language)."""
+    return explain_terms_msg(terms).render()
 
 
-def explain_shot(state: State, battle: Battle, shooter: Unit, target: Unit) -> str:
+def explain_shot(state: State, battle: Battle, shooter: Unit, target: Unit) -> Msg:
     """How a shot's number is reached: '3 = veteran infantry 3 + 1 river crossing (5.2.3) − 1 entrenched
-    (5.2.1)'; with H-2 on, a note that a 6 still misses when the number is 6 or more."""
+    (5.2.1)'; with H-2 on, a note that a 6 still misses when the number is 6 or more. A message (its
+    ``str`` is the current language's)."""
     terms = shot_terms(state, battle, shooter, target)
     value = sum(t.amount for t in terms)
-    text = f"{value} = {explain_terms(terms)}"
     if value >= 6 and "H-2" in state.options:
-        text += "; a 6 always misses (H-2)"
-    return text
+        return Msg("{value} = {terms}; a 6 always misses (H-2)", value=value, terms=explain_terms_msg(terms))
+    return Msg("{value} = {terms}", value=value, terms=explain_terms_msg(terms))
 
 
 def hit_probability(value: int, h2: bool) -> float:
@@ -231,7 +282,7 @@ def check_target(state: State, battle: Battle, shooter_id: str, target_id: str) 
     firing = shooters(state, battle)
     if battle.firers is not None and shooter_id not in battle.firers and \
             shooter_id in {u.id for u in battle_units(state, battle, battle.firing)}:
-        return IllegalActionError("A-7", f"{shooter_id} was not chosen to fire this moment")
+        return IllegalActionError("A-7", Msg("{shooter} was not chosen to fire this moment", shooter=shooter_id))
     return _check_target(state, battle, firing, shooter_id, target_id)
 
 
@@ -240,29 +291,29 @@ def _check_target(state: State, battle: Battle, shooters: list[Unit], shooter_id
     enemies = battle_units(state, battle, battle.firing.enemy)
     declared = {s for s, _ in battle.targets}
     if shooter_id not in {u.id for u in shooters}:
-        return IllegalActionError("5.1.a", f"{shooter_id} is not a firing unit of this battle")
+        return IllegalActionError("5.1.a", Msg("{shooter} is not a firing unit of this battle", shooter=shooter_id))
     if shooter_id in declared:
-        return IllegalActionError("5.1.a", f"{shooter_id} has already declared its target")
+        return IllegalActionError("5.1.a", Msg("{shooter} has already declared its target", shooter=shooter_id))
     if target_id not in {u.id for u in enemies}:
-        return IllegalActionError("5.1.a", f"{target_id} is not an enemy unit in this battle")
+        return IllegalActionError("5.1.a", Msg("{target} is not an enemy unit in this battle", target=target_id))
     coastal = forced_target(state, battle)
     if coastal is not None:
         if target_id != coastal.id:
-            return IllegalActionError("A-5", f"while the coastal defence {coastal.id} survives every Union shot "
-                                             f"must target it")
+            return IllegalActionError("A-5", Msg("while the coastal defence {coastal} survives every Union shot "
+                                                 "must target it", coastal=coastal.id))
         return None
     targets = battle.targets + [(shooter_id, target_id)]
     if "O-2.2" in state.options:
         if not declaration_feasible(state.options, shooters, enemies, targets):
             return IllegalActionError(
-                "O-2.2", "battlefield targets: cavalry first fires at distinct enemy cavalry, then at other enemies "
-                         "before doubling up; infantry fires at enemy cavalry only once every enemy infantry unit "
-                         "is targeted by infantry")
+                "O-2.2", Msg("battlefield targets: cavalry first fires at distinct enemy cavalry, then at other enemies "
+                             "before doubling up; infantry fires at enemy cavalry only once every enemy infantry "
+                             "unit is targeted by infantry"))
     elif not _spread_feasible(shooters, enemies, targets):
         needed = required_distinct(len(shooters), len(enemies))
         return IllegalActionError(
-            "5.1.a", f"targets must be spread: {needed} different enemy units must be targeted before any "
-                     f"unit is fired at twice")
+            "5.1.a", Msg("targets must be spread: {needed} different enemy units must be targeted before any "
+                         "unit is fired at twice", needed=needed))
     return None
 
 
@@ -276,10 +327,10 @@ def forced_target(state: State, battle: Battle) -> Unit | None:
 def check_volley(state: State, battle: Battle, targets: tuple[tuple[str, str], ...]) -> IllegalActionError | None:
     firing = {u.id for u in shooters(state, battle)}
     if battle.targets:
-        return IllegalActionError("5.1.a", "some targets are already declared; declare the rest one by one")
+        return IllegalActionError("5.1.a", Msg("some targets are already declared; declare the rest one by one"))
     given = [s for s, _ in targets]
     if sorted(given) != sorted(firing):
-        return IllegalActionError("5.1.a", "a volley declares exactly one target for every firing unit")
+        return IllegalActionError("5.1.a", Msg("a volley declares exactly one target for every firing unit"))
     trial = battle.copy()
     for shooter, target in targets:
         error = check_target(state, trial, shooter, target)
@@ -359,22 +410,22 @@ def retreat_barrier(state: State, battle: Battle, side: Side, to: str) -> Illega
     board = state.board
     enemy = side.enemy
     if to not in board or not board.are_adjacent(battle.box, to):
-        return IllegalActionError("5.2.5", f"{board.name(to)} is not adjacent to {board.name(battle.box)}")
+        return IllegalActionError("5.2.5", Msg("{to} is not adjacent to {box}", to=board.term(to), box=board.term(battle.box)))
     if side is Side.CONFEDERATE and board.is_potomac(battle.box, to):
-        return IllegalActionError("4.2.6", "Confederate units may never retreat across the Potomac")
+        return IllegalActionError("4.2.6", Msg("Confederate units may never retreat across the Potomac"))
     fighting = battle_units(state, battle, side)
     if fighting and all(u.is_coastal for u in fighting):
-        return IllegalActionError("A-5", "a coastal defence cannot retreat")
+        return IllegalActionError("A-5", Msg("a coastal defence cannot retreat"))
     if state.turn == 1 and "O-4.1" in state.options and board.boxes[to].owner is None:
-        return IllegalActionError("O-4.1", "on turn 1 no unit enters Kentucky")
+        return IllegalActionError("O-4.1", Msg("on turn 1 no unit enters Kentucky"))
     if state.has_units(to, enemy):
-        return IllegalActionError("5.2.5", f"{board.name(to)} holds enemy units")
+        return IllegalActionError("5.2.5", Msg("{to} holds enemy units", to=board.term(to)))
     if state.control[to] is enemy and board.boxes[to].value_for(enemy) > 0:
-        return IllegalActionError("5.2.5", f"{board.name(to)} is an enemy recruiting city")
+        return IllegalActionError("5.2.5", Msg("{to} is an enemy recruiting city", to=board.term(to)))
     if side is battle.defender and to in battle.entry_boxes:
-        return IllegalActionError("5.2.5", f"the enemy entered the battle from {board.name(to)}")
+        return IllegalActionError("5.2.5", Msg("the enemy entered the battle from {to}", to=board.term(to)))
     if to in battle.reinforce_origins.get(enemy, ()):
-        return IllegalActionError("C-1", f"enemy reinforcements came from {board.name(to)}")
+        return IllegalActionError("C-1", Msg("enemy reinforcements came from {to}", to=board.term(to)))
     return None
 
 
@@ -392,7 +443,7 @@ def check_retreat(state: State, battle: Battle, side: Side, to: str, *, cavalry:
     if barrier:
         return barrier
     if to not in retreat_boxes(state, battle, side):
-        return IllegalActionError(rule, "a friendly box is available, so the retreat must go to a friendly box")
+        return IllegalActionError(rule, Msg("a friendly box is available, so the retreat must go to a friendly box"))
     return None
 
 
@@ -422,18 +473,18 @@ def evacuation_barrier(state: State, battle: Battle) -> IllegalActionError | Non
     board = state.board
     box = board.boxes[battle.box]
     if "O-3.1" not in state.options:
-        return IllegalActionError("O-3.1", "naval evacuation is an optional rule that is off")
+        return IllegalActionError("O-3.1", Msg("naval evacuation is an optional rule that is off"))
     if battle.firing is not Side.UNION or battle.round < 2:
-        return IllegalActionError("O-3.1", "the Union evacuates by sea in its own firing moment, from round 2")
+        return IllegalActionError("O-3.1", Msg("the Union evacuates by sea in its own firing moment, from round 2"))
     if battle.reinforced_now:
-        return IllegalActionError("5.2.5", "a retreat comes before reinforcing, not after")
+        return IllegalActionError("5.2.5", Msg("a retreat comes before reinforcing, not after"))
     southern = box.port and (box.owner is Side.CONFEDERATE or box.id in SOUTHERN_EXTRA_PORTS)
     if not southern:
-        return IllegalActionError("O-3.1", f"{box.name} is not a southern port")
+        return IllegalActionError("O-3.1", Msg("{box} is not a southern port", box=board.term(box.id)))
     if battle.attacker is Side.UNION and not battle.invasion:
-        return IllegalActionError("O-3.1", "the Union evacuates only a port it invaded by sea or defends")
+        return IllegalActionError("O-3.1", Msg("the Union evacuates only a port it invaded by sea or defends"))
     if state.control["washington"] is not Side.UNION or state.has_units("washington", Side.CONFEDERATE):
-        return IllegalActionError("O-3.1", "Washington must be Union-controlled and free of enemy units")
+        return IllegalActionError("O-3.1", Msg("Washington must be Union-controlled and free of enemy units"))
     return None
 
 
@@ -443,31 +494,33 @@ def reinforcement_barrier(state: State, battle: Battle, unit_id: str) -> Illegal
     side = battle.firing
     unit = state.units.get(unit_id)
     if battle.round < 2:
-        return IllegalActionError("5.2.4", "reinforcements arrive from round 2 on")
+        return IllegalActionError("5.2.4", Msg("reinforcements arrive from round 2 on"))
     if unit is None or not unit.on_map or unit.side is not side:
-        return IllegalActionError("5.2.4", f"{unit_id} is not a unit of the firing side on the map")
+        return IllegalActionError("5.2.4", Msg("{unit} is not a unit of the firing side on the map", unit=unit_id))
     origin = unit.location
     if side is Side.UNION and origin in state.contained and "A-4" in state.options \
             and state.has_units(origin, Side.CONFEDERATE):
-        return IllegalActionError("A-4", f"{unit.label} is contained in {board.name(origin)} and cannot leave by land "
-                                         f"before a break-out")
+        return IllegalActionError("A-4", Msg("{unit} is contained in {origin} and cannot leave by land before a "
+                                             "break-out", unit=unit_name(unit), origin=board.term(origin)))
     if origin == battle.box or not board.are_adjacent(origin, battle.box):
-        return IllegalActionError("5.2.4", f"{unit.label} is not in a box adjacent to the battle")
+        return IllegalActionError("5.2.4", Msg("{unit} is not in a box adjacent to the battle", unit=unit_name(unit)))
     if side is Side.CONFEDERATE and board.is_potomac(origin, battle.box):
-        return IllegalActionError("4.2.6", "Confederate units may never reinforce across the Potomac")
+        return IllegalActionError("4.2.6", Msg("Confederate units may never reinforce across the Potomac"))
     if origin in battle.used_origins:
-        return IllegalActionError("5.2.4", f"a unit from {board.name(origin)} has already come this firing moment")
+        return IllegalActionError("5.2.4", Msg("a unit from {origin} has already come this firing moment",
+                                                 origin=board.term(origin)))
     if unit.retreated:
-        return IllegalActionError("5.2.4", f"{unit.label} retreated from a battle this turn")
+        return IllegalActionError("5.2.4", Msg("{unit} retreated from a battle this turn", unit=unit_name(unit)))
     enemy_there = state.count_in(origin, side.enemy)
     if side is battle.attacker:
         if enemy_there:
-            return IllegalActionError("5.2.4", f"the attacker may not reinforce from {board.name(origin)}, "
-                                               f"which holds enemy units")
+            return IllegalActionError("5.2.4", Msg("the attacker may not reinforce from {origin}, which holds enemy "
+                                                   "units", origin=board.term(origin)))
         if unit.fought:
-            return IllegalActionError("5.2.4", f"{unit.label} took part in another battle this turn")
+            return IllegalActionError("5.2.4", Msg("{unit} took part in another battle this turn", unit=unit_name(unit)))
     elif enemy_there and state.count_in(origin, side) - 1 < enemy_there:
-        return IllegalActionError("5.2.4", f"leaving {board.name(origin)} would leave fewer units than the enemy has there")
+        return IllegalActionError("5.2.4", Msg("leaving {origin} would leave fewer units than the enemy has there",
+                                                 origin=board.term(origin)))
     return None
 
 

@@ -8,7 +8,9 @@ from . import advanced, combat, leaders, movement, promotion
 from .actions import (Action, CavalryRetreat, ChooseBattle, ChooseFirer, Evacuate, FireAuto, FireChosen,
                       LeaderPoint, LeaderReinforce, NoRally, Rally, HoldGround, NoPromotion, OpenFire,
                       Promote, Reinforce, Retreat, Target, Volley)
+from .combat import Joined, explain_terms_msg, unit_name
 from .errors import IllegalActionError
+from .i18n import Msg, Msgc, Msgn
 from .sides import Side
 from .state import Battle
 from .units import coastal_type
@@ -42,7 +44,8 @@ class CombatSteps:
 
     def _check_choose_battle(self, action: ChooseBattle) -> IllegalActionError | None:
         if action.box not in self.state.battles:
-            return IllegalActionError("5.a", f"there is no battle to fight at {self.state.board.name(action.box)}")
+            return IllegalActionError("5.a", Msg("there is no battle to fight at {box}",
+                                                  box=self.state.board.term(action.box)))
         return None
 
     def _do_choose_battle(self, action: ChooseBattle) -> None:
@@ -60,8 +63,8 @@ class CombatSteps:
             defence = s.new_unit(Side.CONFEDERATE, coastal_type(coastal_value), box)
             defence.entrenched = True  # A-5 (b): always entrenched
             battle.coastal = defence.id
-            self.log("battle", f"The Union invasion of {s.board.name(box)} meets a coastal defence of value "
-                               f"{coastal_value} (A-5)")
+            self.log("battle", Msg("The Union invasion of {box} meets a coastal defence of value {value} (A-5)",
+                                   box=s.board.term(box), value=coastal_value))
         for side in Side:
             units = combat.battle_units(s, battle, side)
             battle.participants[side] = {u.id for u in units}
@@ -71,16 +74,17 @@ class CombatSteps:
         attackers = combat.battle_units(s, battle, battle.attacker)
         battle.entry_boxes = frozenset(u.entered_from for u in attackers if u.entered_from)
         battle.invasion = any(u.entered_from == movement.SEA and u.crossing for u in attackers)
-        self.log("battle", f"Battle at {s.board.name(box)}: {self._forces(battle, battle.attacker)} attack "
-                           f"{self._forces(battle, battle.defender)}")
+        self.log("battle", Msg("Battle at {box}: {attackers} attack {defenders}", box=s.board.term(box),
+                               attackers=self._forces(battle, battle.attacker),
+                               defenders=self._forces(battle, battle.defender)))
         if combat.cavalry_retreat_possible(s, battle):
             s.step = "cavalry_retreat"
         else:
             self._begin_moment(battle.defender)
 
-    def _forces(self, battle: Battle, side: Side) -> str:
+    def _forces(self, battle: Battle, side: Side) -> Msg:
         units = combat.battle_units(self.state, battle, side)
-        return f"{side.adjective} " + ", ".join(u.label for u in units)
+        return Msgc("forces", "{side} {units}", side=side, units=Joined([unit_name(u) for u in units]))
 
     def _withdraw(self, side: Side, to: str) -> None:
         """Move all of ``side``'s battle units to ``to``; they count as retreated this turn (5.2.4 a)."""
@@ -112,12 +116,13 @@ class CombatSteps:
         self._withdraw(battle.defender, action.to)
         if battle.coastal is not None and s.units[battle.coastal].location == battle.box:
             battle.participants[battle.defender] -= withdrawn
-            self.log("retreat", f"{battle.defender.adjective} cavalry withdraws to {s.board.name(action.to)} before "
-                                f"the battle (5.2.6); the coastal defence cannot retreat and fights on alone (A-5)")
+            self.log("retreat", Msg("{side} cavalry withdraws to {to} before the battle (5.2.6); the coastal defence "
+                                    "cannot retreat and fights on alone (A-5)", side=battle.defender,
+                                    to=s.board.term(action.to)))
             self._begin_moment(battle.defender)
             return
-        self.log("retreat", f"{battle.defender.adjective} cavalry withdraws to {s.board.name(action.to)} before "
-                            f"the battle: no winner (5.2.6)")
+        self.log("retreat", Msg("{side} cavalry withdraws to {to} before the battle: no winner (5.2.6)",
+                                side=battle.defender, to=s.board.term(action.to)))
         self._finish_battle(None)
 
 
@@ -152,8 +157,9 @@ class CombatSteps:
         side = battle.command_pending.pop(0)
         command, how = advanced.day_command(s, battle, side, natural)
         battle.command[side] = command
-        self.log("command", f"Day {battle.day} at {s.board.name(battle.box)}: {side.adjective} command roll "
-                            f"{natural}: {how} = {command} (A-7)")
+        self.log("command", Msg("Day {day} at {box}: {side} command roll {natural}: {how} = {command} (A-7)",
+                                day=battle.day, box=s.board.term(battle.box), side=side, natural=natural,
+                                how=how, command=command))
         if not battle.command_pending:
             self._begin_moment(battle.firing)
 
@@ -178,13 +184,14 @@ class CombatSteps:
         battle = s.battle
         leader = s.leaders.get(action.leader)
         if "AO-8.2" not in s.options or leader is None or leader.side is not battle.firing or not leader.on_map:
-            return IllegalActionError("AO-8.2.1", f"{action.leader!r} is not a leader of the firing side on the map")
+            return IllegalActionError("AO-8.2.1", Msg("{leader} is not a leader of the firing side on the map",
+                                                   leader=repr(action.leader)))
         if battle.round < 2:
-            return IllegalActionError("5.2.4", "reinforcements arrive from round 2 on")
+            return IllegalActionError("5.2.4", Msg("reinforcements arrive from round 2 on"))
         if leader.location == battle.box or not s.board.are_adjacent(leader.location, battle.box):
-            return IllegalActionError("AO-8.2.1", f"{leader.title} is not in a box adjacent to the battle")
+            return IllegalActionError("AO-8.2.1", Msg("{leader} is not in a box adjacent to the battle", leader=leader.title))
         if leader.side is Side.CONFEDERATE and s.board.is_potomac(leader.location, battle.box):
-            return IllegalActionError("4.2.6", "Confederate leaders may never cross the Potomac")
+            return IllegalActionError("4.2.6", Msg("Confederate leaders may never cross the Potomac"))
         return None
 
     def _do_leader_reinforce(self, action: LeaderReinforce) -> None:
@@ -194,7 +201,8 @@ class CombatSteps:
         origin = leader.location
         leader.location = battle.box
         battle.reinforced_now = True  # 5.b: a retreat comes before reinforcing, by a unit or a leader alone
-        self.log("reinforce", f"{leader.title} joins the battle from {s.board.name(origin)} (AO-8.2.1)")
+        self.log("reinforce", Msg("{leader} joins the battle from {origin} (AO-8.2.1)", leader=leader.title,
+                                     origin=s.board.term(origin)))
         if "A-7" in s.options and battle.firing in battle.command:  # effects from arrival
             battle.command[battle.firing] = min(advanced.COMMAND_CAP, battle.command[battle.firing] + leader.value)
         if self._legal_battle_options() == [OpenFire()]:
@@ -207,10 +215,11 @@ class CombatSteps:
         s = self.state
         if s.step == "rout_retreat":
             if action.to not in self._rout_boxes():
-                return IllegalActionError("AO-8.12", f"the routed units may not retreat to {s.board.name(action.to)}")
+                return IllegalActionError("AO-8.12", Msg("the routed units may not retreat to {to}",
+                                                      to=s.board.term(action.to)))
             return None
         if s.battle.reinforced_now:
-            return IllegalActionError("5.2.5", "a retreat comes before reinforcing, not after")
+            return IllegalActionError("5.2.5", Msg("a retreat comes before reinforcing, not after"))
         return combat.check_retreat(s, s.battle, s.battle.firing, action.to)
 
     def _do_retreat(self, action: Retreat) -> None:
@@ -220,8 +229,8 @@ class CombatSteps:
         battle = s.battle
         side = battle.firing
         self._withdraw(side, action.to)
-        self.log("retreat", f"{side.adjective} retreats from {s.board.name(battle.box)} to "
-                            f"{s.board.name(action.to)} and loses the battle (5.2.5)")
+        self.log("retreat", Msg("{side} retreats from {box} to {to} and loses the battle (5.2.5)", side=side,
+                                box=s.board.term(battle.box), to=s.board.term(action.to)))
         self._finish_battle(side.enemy)
 
     def _check_evacuate(self, action: Evacuate) -> IllegalActionError | None:
@@ -232,8 +241,8 @@ class CombatSteps:
         s = self.state
         battle = s.battle
         self._withdraw(Side.UNION, "washington")
-        self.log("retreat", f"The Union evacuates {s.board.name(battle.box)} by sea to Washington and loses "
-                            f"the battle (O-3.1)")
+        self.log("retreat", Msg("The Union evacuates {box} by sea to Washington and loses the battle (O-3.1)",
+                                box=s.board.term(battle.box)))
         self._finish_battle(Side.CONFEDERATE)
 
     def _check_reinforce(self, action: Reinforce) -> IllegalActionError | None:
@@ -245,6 +254,7 @@ class CombatSteps:
         battle = s.battle
         unit = s.units[action.unit]
         origin = unit.location
+        name = unit_name(unit)
         s.place(unit, battle.box)
         unit.fought = True
         battle.participants[unit.side].add(unit.id)
@@ -252,7 +262,7 @@ class CombatSteps:
         battle.reinforce_origins[unit.side].add(origin)
         battle.used_origins.add(origin)
         battle.reinforced_now = True
-        self.log("reinforce", f"{unit.label} reinforces from {s.board.name(origin)} (5.2.4)")
+        self.log("reinforce", Msg("{unit} reinforces from {origin} (5.2.4)", unit=name, origin=s.board.term(origin)))
         if self._legal_battle_options() == [OpenFire()]:
             self._begin_targets()
 
@@ -282,9 +292,9 @@ class CombatSteps:
         s = self.state
         battle = s.battle
         if action.unit not in {u.id for u in combat.battle_units(s, battle, battle.firing)}:
-            return IllegalActionError("A-7", f"{action.unit} is not a unit of the firing side in this battle")
+            return IllegalActionError("A-7", Msg("{unit} is not a unit of the firing side in this battle", unit=action.unit))
         if action.unit in battle.firers:
-            return IllegalActionError("A-7", f"{action.unit} is already chosen to fire")
+            return IllegalActionError("A-7", Msg("{unit} is already chosen to fire", unit=action.unit))
         return None
 
     def _do_choose_firer(self, action: ChooseFirer) -> None:
@@ -296,7 +306,7 @@ class CombatSteps:
 
     def _check_fire_chosen(self, action: FireChosen) -> IllegalActionError | None:
         if not self.state.battle.firers:
-            return IllegalActionError("A-7", "choose at least one unit to fire")
+            return IllegalActionError("A-7", Msg("choose at least one unit to fire"))
         return None
 
     def _do_fire_chosen(self, action: FireChosen) -> None:
@@ -307,9 +317,9 @@ class CombatSteps:
         battle = s.battle
         s.step = "targets"
         if battle.firers is not None:
-            names = ", ".join(s.units[u].label for u in battle.firers)
-            self.log("command", f"{battle.firing.adjective} command {battle.command[battle.firing]}: "
-                                f"{names} fire (A-7)")
+            names = Joined([unit_name(s.units[u]) for u in battle.firers])
+            self.log("command", Msg("{side} command {command}: {units} fire (A-7)", side=battle.firing,
+                                    command=battle.command[battle.firing], units=names))
         if len(combat.battle_units(s, battle, battle.firing.enemy)) == 1:
             battle.targets.extend(combat.auto_targets(s, battle))  # one enemy: nothing to choose
             self._begin_shots()
@@ -373,15 +383,18 @@ class CombatSteps:
         s = self.state
         s.battle.leader_points.append((action.leader, action.unit))
         if not self._legal_leader_points():
-            given = ", ".join(f"{s.leaders[n].title} +1 to {u}" for n, u in s.battle.leader_points)
-            self.log("leader", f"Leader points: {given} (AO-8.2.2)")
+            given = Joined([Msg("{leader} +1 to {unit}", leader=s.leaders[n].title, unit=u)
+                            for n, u in s.battle.leader_points])
+            self.log("leader", Msg("Leader points: {given} (AO-8.2.2)", given=given))
             self._open_fire_now()
 
     def _open_fire_now(self) -> None:
         s = self.state
         battle = s.battle
-        declared = "; ".join(f"{s.units[a].label} → {s.units[b].label}" for a, b in battle.targets)
-        self.log("fire", f"Round {battle.round}, {battle.firing.adjective} fire: {declared} (5.1.a)")
+        declared = Joined([Msg("{shooter} → {target}", shooter=unit_name(s.units[a]), target=unit_name(s.units[b]))
+                           for a, b in battle.targets], "; ")
+        self.log("fire", Msg("Round {round}, {side} fire: {targets} (5.1.a)", round=battle.round,
+                             side=battle.firing, targets=declared))
         battle.shot_index = 0
         self._next_shot()
 
@@ -392,8 +405,8 @@ class CombatSteps:
             shooter_id, target_id = battle.targets[battle.shot_index]
             target = s.units[target_id]
             if target.location != battle.box:
-                self.log("shot", f"{s.units[shooter_id].label}'s shot is lost: its target is already "
-                                 f"eliminated (5.1.b)")
+                self.log("shot", Msg("{shooter}'s shot is lost: its target is already eliminated (5.1.b)",
+                                     shooter=unit_name(s.units[shooter_id])))
                 battle.shot_index += 1
                 continue
             value = combat.effective_value(s, battle, s.units[shooter_id], target)
@@ -416,23 +429,28 @@ class CombatSteps:
         battle = s.battle
         shooter, target = s.units[shooter_id], s.units[target_id]
         battle.shot_index += 1
-        label = target.label
-        why = combat.explain_terms(combat.shot_terms(s, battle, shooter, target))
+        label = unit_name(target)
+        why = explain_terms_msg(combat.shot_terms(s, battle, shooter, target))
         if natural is None:
             hit = value > 0
-            roll_text = "cannot miss" if hit else "cannot hit (5.2.a)"
+            roll_text = Msg("cannot miss") if hit else Msg("cannot hit (5.2.a)")
+        elif natural == 6 and value >= 6 and "H-2" in s.options:
+            hit = combat.is_hit(s, value, natural)
+            roll_text = Msg("needs {value} or less, rolls {natural} — a 6 always misses (H-2)", value=value,
+                            natural=natural)
         else:
             hit = combat.is_hit(s, value, natural)
-            roll_text = f"needs {value} or less, rolls {natural}" + (
-                " — a 6 always misses (H-2)" if natural == 6 and value >= 6 and "H-2" in s.options else "")
+            roll_text = Msg("needs {value} or less, rolls {natural}", value=value, natural=natural)
         if hit:
             eliminated = combat.damage(s, target)
             if not eliminated and "AO-8.1" in s.options and not target.is_coastal:
                 battle.flipped.append(target.id)  # AO-8.1: tests its morale after this moment
-            result = f"hit: {label} {'eliminated (5.d)' if eliminated else 'reduced (5.1.c)'}"
+            result = (Msg("hit: {target} eliminated (5.d)", target=label) if eliminated
+                      else Msg("hit: {target} reduced (5.1.c)", target=label))
         else:
-            result = "miss"
-        self.log("shot", f"{shooter.label} at {label}: {roll_text} — {result}. {value} = {why}")
+            result = Msg("miss")
+        self.log("shot", Msg("{shooter} at {target}: {roll} — {result}. {value} = {why}", shooter=unit_name(shooter),
+                             target=label, roll=roll_text, result=result, value=value, why=why))
 
     def _end_moment(self) -> None:
         s = self.state
@@ -471,13 +489,18 @@ class CombatSteps:
         entrenched = combat.is_entrenched_in_battle(s, battle, unit)
         modified = natural - entrenched
         limit = combat.morale(s, unit)
+        name = unit_name(unit)
         if modified > limit:
             unit.routed = True
-            result = "routed: out of the fighting"
+            result = Msg("routed: out of the fighting")
         else:
-            result = "holds"
-        self.log("morale", f"{unit.label} tests its morale: {natural}{' − 1 entrenched' if entrenched else ''} "
-                           f"against {limit}: {result} (AO-8.1)")
+            result = Msg("holds")
+        if entrenched:
+            self.log("morale", Msg("{unit} tests its morale: {natural} − 1 entrenched against {limit}: {result} "
+                                   "(AO-8.1)", unit=name, natural=natural, limit=limit, result=result))
+        else:
+            self.log("morale", Msg("{unit} tests its morale: {natural} against {limit}: {result} (AO-8.1)",
+                                   unit=name, natural=natural, limit=limit, result=result))
         if not battle.morale_pending:
             self._end_moment()
 
@@ -490,14 +513,16 @@ class CombatSteps:
         s = self.state
         side = s.battle.rally_pending[0]
         if action.unit not in {u.id for u in combat.routed_units(s, s.battle, side)}:
-            return IllegalActionError("AO-8.11", f"{action.unit} is not a routed {side.adjective} unit of this battle")
+            return IllegalActionError("AO-8.11", Msg("{unit} is not a routed {side} unit of this battle", unit=action.unit,
+                                                   side=side))
         return None
 
     def _do_rally(self, action: Rally) -> None:
         s = self.state
         unit = s.units[action.unit]
         unit.routed = False
-        self.log("morale", f"{unit.label} rallies and returns to the fighting, still reduced (AO-8.11)")
+        self.log("morale", Msg("{unit} rallies and returns to the fighting, still reduced (AO-8.11)",
+                               unit=unit_name(unit)))
         self._rally_done()
 
     def _do_no_rally(self, action: NoRally) -> None:
@@ -516,7 +541,8 @@ class CombatSteps:
         if battle.coastal is not None:  # A-5 (e): it exists only in its invasion battle
             s.remove_unit(s.units[battle.coastal])
         if winner is not None:
-            self.log("battle", f"The {winner.adjective} side wins the battle at {s.board.name(battle.box)} (5.c)")
+            self.log("battle", Msg("The {side} side wins the battle at {box} (5.c)", side=winner,
+                                   box=s.board.term(battle.box)))
         if "AO-8.1" in s.options:
             battle.was_routed = {uid for side in Side for uid in battle.participants.get(side, ())
                                  if uid in s.units and s.units[uid].routed}
@@ -529,7 +555,9 @@ class CombatSteps:
                         return
                     for unit in combat.routed_units(s, battle, winner.enemy):
                         combat.eliminate(s, unit)
-                        self.log("morale", f"{unit.label}, routed with nowhere to go, is eliminated (AO-8.12)")
+                        name = unit_name(unit)  # as before: read after it left the map (full strength)
+                        self.log("morale", Msg("{unit}, routed with nowhere to go, is eliminated (AO-8.12)",
+                                               unit=name))
         self._after_routs()
 
     def _rout_boxes(self) -> list[str]:
@@ -548,7 +576,7 @@ class CombatSteps:
         for unit in combat.routed_units(s, battle, loser):
             s.place(unit, to)
             unit.retreated = True
-        self.log("retreat", f"The routed {loser.adjective} units retreat to {s.board.name(to)} (AO-8.12)")
+        self.log("retreat", Msg("The routed {side} units retreat to {to} (AO-8.12)", side=loser, to=s.board.term(to)))
         self._after_routs()
 
     def _after_routs(self) -> None:
@@ -583,12 +611,14 @@ class CombatSteps:
         limit = combat.morale(s, unit)
         h3 = lost and natural == 6 and "H-3" in s.options
         if natural + modifier > limit or h3:
-            label = unit.label
+            label = unit_name(unit)
             combat.eliminate(s, unit, in_battle=False)
             rule = "H-3" if h3 and natural + modifier <= limit else "AO-8.12"
-            self.log("morale", f"{label} deserts: {natural} {modifier:+d} against {limit} — eliminated ({rule})")
+            self.log("morale", Msg("{unit} deserts: {natural} {modifier:+d} against {limit} — eliminated ({rule})",
+                                   unit=label, natural=natural, modifier=modifier, limit=limit, rule=rule))
         else:
-            self.log("morale", f"{unit.label} stays: {natural} {modifier:+d} against {limit} (AO-8.12)")
+            self.log("morale", Msg("{unit} stays: {natural} {modifier:+d} against {limit} (AO-8.12)",
+                                   unit=unit_name(unit), natural=natural, modifier=modifier, limit=limit))
         if not battle.desertion_pending:
             self._conclude_battle()
 
@@ -630,8 +660,10 @@ class CombatSteps:
         s = self.state
         old = s.units[action.unit]
         new = promotion.promote(s, old)
+        old_name = unit_name(old)  # as before: read after the old counter left the map (full strength)
         rule = "6.a" if s.step == "battle_promotion" else "6.b"
-        self.log("promote", f"{old.label} in {s.board.name(new.location)} is promoted to {new.label} ({rule})")
+        self.log("promote", Msg("{old} in {box} is promoted to {new} ({rule})", old=old_name,
+                                box=s.board.term(new.location), new=unit_name(new), rule=rule))
         if s.step == "battle_promotion":
             self._next_battle()
         else:
@@ -651,5 +683,6 @@ class CombatSteps:
         s.battle = None
         recovered = combat.recover_all(s)
         if recovered:
-            self.log("recover", f"{recovered} reduced unit(s) recover to full strength (5.2.7)")
+            self.log("recover", Msgn("{n} reduced unit(s) recover to full strength (5.2.7)",
+                                      "{n} reduced unit(s) recover to full strength (5.2.7)", n=recovered))
         self._start_promotion()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import IllegalActionError
+from .i18n import Msg, Msgn
 from .sides import Side
 from .units import UNIT_TYPES, Unit
 
@@ -86,9 +87,10 @@ def returning(state, side: Side) -> list[Leader]:
 def check_place(state, name: str, box: str, pending: list[Leader], rule: str) -> IllegalActionError | None:
     leader = state.leaders.get(name)
     if leader is None or leader not in pending:
-        return IllegalActionError(rule, f"{name!r} is not a leader to be placed now")
+        return IllegalActionError(rule, Msg("{leader} is not a leader to be placed now", leader=repr(name)))
     if box not in state.board or not state.has_units(box, leader.side):
-        return IllegalActionError(rule, f"{leader.title} must be placed in a box with {leader.side.adjective} units")
+        return IllegalActionError(rule, Msg("{leader} must be placed in a box with {side} units", leader=leader.title,
+                                            side=leader.side))
     return None
 
 
@@ -101,11 +103,13 @@ def as_infantry(state, leader: Leader) -> Unit:
 def movable(state, name: str) -> tuple[Leader | None, IllegalActionError | None]:
     leader = state.leaders.get(name)
     if leader is None or not leader.on_map:
-        return None, IllegalActionError("AO-8.2.1", f"{name!r} is not a leader on the map")
+        return None, IllegalActionError("AO-8.2.1", Msg("{leader} is not a leader on the map", leader=repr(name)))
     if leader.side is not state.phasing:
-        return None, IllegalActionError("AO-8.2.1", f"{leader.title} is not a leader of the side to move")
+        return None, IllegalActionError("AO-8.2.1", Msg("{leader} is not a leader of the side to move",
+                                                         leader=leader.title))
     if leader.marches >= MAX_LEADER_MARCHES:
-        return None, IllegalActionError("AO-8.2.1", f"{leader.title} has already made two marches this turn")
+        return None, IllegalActionError("AO-8.2.1", Msg("{leader} has already made two marches this turn",
+                                                         leader=leader.title))
     return leader, None
 
 
@@ -127,23 +131,25 @@ def check_follow(state, name: str, unit_id: str) -> IllegalActionError | None:
     """AO-8.2.1: a leader moves free with a unit of his box as it moves (march, naval move,
     invasion): only if he was in its box when it left (and has not moved since), never by cavalry
     jump."""
+    from .combat import unit_name  # (combat needs the State, which needs this module)
     leader, error = movable(state, name)
     if error:
         return error
     unit = state.units.get(unit_id)
     origin = state.moved_from.get(unit_id)
     if unit is None or not unit.on_map or unit.side is not leader.side or origin is None:
-        return IllegalActionError("AO-8.2.1", f"{unit_id} has not moved this half-turn")
+        return IllegalActionError("AO-8.2.1", Msg("{unit} has not moved this half-turn", unit=unit_id))
     if origin != leader.location or unit.location == leader.location:
-        return IllegalActionError("AO-8.2.1", f"{leader.title} may only go with a unit that moved from his box")
+        return IllegalActionError("AO-8.2.1", Msg("{leader} may only go with a unit that moved from his box",
+                                                   leader=leader.title))
     present, cavalry_jump = state.followers.get(unit_id, ((), False))
     if cavalry_jump:
-        return IllegalActionError("AO-8.2.1", f"{unit.label} moved by cavalry jump; a leader never moves by "
-                                              f"cavalry jump")
+        return IllegalActionError("AO-8.2.1", Msg("{unit} moved by cavalry jump; a leader never moves by "
+                                                  "cavalry jump", unit=unit_name(unit)))
     if leader.name not in present:
-        return IllegalActionError("AO-8.2.1", f"{leader.title} was not in {state.board.name(origin)} when "
-                                              f"{unit.label} left; a leader goes only with units of his box "
-                                              f"as they move")
+        return IllegalActionError("AO-8.2.1", Msg("{leader} was not in {box} when {unit} left; a leader goes only "
+                                                  "with units of his box as they move", leader=leader.title,
+                                                  box=state.board.term(origin), unit=unit_name(unit)))
     return None
 
 
@@ -168,11 +174,14 @@ def check_point(state, battle, name: str, unit_id: str) -> IllegalActionError | 
     """AO-8.2.2: +1 of a present leader's value to one firing unit with a declared target."""
     leader = state.leaders.get(name)
     if leader is None or leader.location != battle.box or leader.side is not battle.firing:
-        return IllegalActionError("AO-8.2.2", f"{name!r} is not a leader of the firing side in this battle")
+        return IllegalActionError("AO-8.2.2", Msg("{leader} is not a leader of the firing side in this battle",
+                                                   leader=repr(name)))
     if points_left(state, battle, leader) <= 0:
-        return IllegalActionError("AO-8.2.2", f"{leader.title} has given all his {leader.value} point(s)")
+        return IllegalActionError("AO-8.2.2", Msgn("{leader} has given all his {n} point(s)",
+                                                    "{leader} has given all his {n} point(s)", n=leader.value,
+                                                    leader=leader.title))
     if unit_id not in {s for s, _ in battle.targets}:
-        return IllegalActionError("AO-8.2.2", f"{unit_id} is not a unit firing this moment")
+        return IllegalActionError("AO-8.2.2", Msg("{unit} is not a unit firing this moment", unit=unit_id))
     return None
 
 
