@@ -3,12 +3,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import Msg, N_, _, get_language
+
 LAST_TURN = 40
 DRAFT_TURNS = (8, 18, 28)  # rule 8: April 1862, 1863, 1864
 
 _MONTHS = ("Jul", "Aug", "Sep", "Oct", "Nov–Dec", "Jan–Feb", "Mar", "Apr", "May", "Jun")
-_LONG = {"Jul": "July", "Aug": "August", "Sep": "September", "Oct": "October", "Nov–Dec": "November–December",
-         "Jan–Feb": "January–February", "Mar": "March", "Apr": "April", "May": "May", "Jun": "June"}
+_LONG = {"Jul": N_("July"), "Aug": N_("August"), "Sep": N_("September"), "Oct": N_("October"),
+         "Nov–Dec": N_("November–December"), "Jan–Feb": N_("January–February"), "Mar": N_("March"),
+         "Apr": N_("April"), "May": N_("May"), "Jun": N_("June")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +33,37 @@ class Turn:
 
     @property
     def long_months(self) -> str:
+        """The months in English ("November–December"); in a language: ``month_names(lang)``."""
         return _LONG[self.months]
 
+    def month_names(self, lang: str | None = None) -> str:
+        """The months in ``lang`` (default: the current language)."""
+        return _(_LONG[self.months], lang)
+
+    def as_msg(self) -> Msg:
+        """"Turn 1 (July 1861)" as a message, the months said in the message's language."""
+        return Msg("Turn {number} ({months} {year})", number=self.number, months=_Months(self.months), year=self.year)
+
+    def __msg__(self, lang: str) -> str:
+        return self.as_msg().render(lang)
+
     def __str__(self) -> str:
-        return f"Turn {self.number} ({self.long_months} {self.year})"
+        return self.__msg__(get_language())
+
+
+class _Months:
+    """A turn's months as a message parameter."""
+
+    __slots__ = ("months",)
+
+    def __init__(self, months: str) -> None:
+        self.months = months
+
+    def __msg__(self, lang: str) -> str:
+        return _(_LONG[self.months], lang)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Months) and other.months == self.months
+
+    def __hash__(self) -> int:
+        return hash(self.months)

@@ -20,12 +20,25 @@ from .advanced_steps import AdvancedSteps
 from .combat_steps import CombatSteps
 from .control import update_control
 from .errors import IllegalActionError
-from .i18n import Msg, render
+from .i18n import Msg, Msgc, Term, render
+from .movement import Joined, lines_term, unit_name
 from .scenario import Scenario
 from .sides import CHANCE, Side
 from .state import Outcome, State
 from .units import ASIDE, EUROPE, POOL, UNIT_TYPES, Unit
 from .victory import check_end_of_turn, check_update, scenario_score
+
+#: AO-8.3: the border states of T-7, named in each language.
+BORDER_STATES = {"Missouri": Term("state", "Missouri"), "Kentucky": Term("state", "Kentucky"),
+                 "Maryland": Term("state", "Maryland")}
+#: The control of a box no side holds (9.a, 9.b).
+NEUTRAL = Msgc("control", "neutral")
+
+
+def _controller(side: Side | None):
+    """A side, or "neutral", as a message parameter."""
+    return NEUTRAL if side is None else side
+
 
 SEGMENT_OF_STEP = {
     "supply": "movement", "border_roll": "movement", "containment": "combat", "morale_roll": "combat",
@@ -101,42 +114,49 @@ class Engine(CombatSteps, AdvancedSteps):
             return s.battle.winner
         return s.phasing
 
-    def roll_purpose(self) -> str | None:
-        """What the pending die is for (shown when dice are typed in)."""
+    def roll_purpose(self) -> Msg | None:
+        """What the pending die is for (shown when dice are typed in), as a message."""
         s = self.state
         if s.step == "march_roll":
-            return f"{s.phasing.adjective} march roll ({'A-3, T-4' if 'A-3' in s.options else '4.a'})"
+            return Msg("{side} march roll ({rules})", side=s.phasing, rules="A-3, T-4" if "A-3" in s.options else "4.a")
         if s.step == "recruit_roll":
-            return f"{s.phasing.adjective} recruitment roll (7.a)"
+            return Msg("{side} recruitment roll (7.a)", side=s.phasing)
         if s.step == "training_roll":
-            return (f"Confederate replacement training roll, minus {s.veteran_losses} for veteran/crack "
-                    f"infantry lost this turn: 1 or less gives two promotions (O-4.3)")
+            return Msg("Confederate replacement training roll, minus {losses} for veteran/crack infantry lost this "
+                       "turn: 1 or less gives two promotions (O-4.3)", losses=s.veteran_losses)
         if s.step == "border_roll":
             name = s.border_pending[0]
             total = sum(m for m, _ in advanced.border_modifiers(s))
-            return (f"{name} border-state support (AO-8.3): the roll {total:+d} must exceed "
-                    f"{advanced.T7[name][1]}")
+            return Msg("{state} border-state support (AO-8.3): the roll {total:+d} must exceed {number}",
+                       state=BORDER_STATES.get(name, name), total=total, number=advanced.T7[name][1])
         if s.step == "morale_roll":
             unit = s.units[s.battle.morale_pending[0]]
-            entrenched = combat.is_entrenched_in_battle(s, s.battle, unit)
-            return (f"battlefield morale of {unit.label}: routed if the roll{' − 1 (entrenched)' if entrenched else ''}"
-                    f" exceeds {combat.morale(s, unit)} (AO-8.1)")
+            if combat.is_entrenched_in_battle(s, s.battle, unit):
+                return Msg("battlefield morale of {unit}: routed if the roll − 1 (entrenched) exceeds {morale} (AO-8.1)",
+                           unit=unit_name(unit), morale=combat.morale(s, unit))
+            return Msg("battlefield morale of {unit}: routed if the roll exceeds {morale} (AO-8.1)",
+                       unit=unit_name(unit), morale=combat.morale(s, unit))
         if s.step == "desertion_roll":
             uid, modifier, lost = s.battle.desertion_pending[0]
             unit = s.units[uid]
-            h3 = "; a 6 fails for the losing side (H-3)" if lost and "H-3" in s.options else ""
-            return (f"desertion test of {unit.label}: eliminated if the roll {modifier:+d} exceeds "
-                    f"{combat.morale(s, unit)} (AO-8.12){h3}")
+            if lost and "H-3" in s.options:
+                return Msg("desertion test of {unit}: eliminated if the roll {modifier:+d} exceeds {morale} (AO-8.12); "
+                           "a 6 fails for the losing side (H-3)", unit=unit_name(unit), modifier=modifier,
+                           morale=combat.morale(s, unit))
+            return Msg("desertion test of {unit}: eliminated if the roll {modifier:+d} exceeds {morale} (AO-8.12)",
+                       unit=unit_name(unit), modifier=modifier, morale=combat.morale(s, unit))
         if s.step == "command_roll":
             side = s.battle.command_pending[0]
-            return f"{side.adjective} command roll for day {s.battle.day} at {s.board.name(s.battle.box)} (A-7, T-4)"
+            return Msg("{side} command roll for day {day} at {box} (A-7, T-4)", side=side, day=s.battle.day,
+                       box=s.board.term(s.battle.box))
         if s.step == "washington_roll":
-            return "capture of Washington: the Union maximum falls by the roll, 1 counting as 2 (A-6)"
+            return Msg("capture of Washington: the Union maximum falls by the roll, 1 counting as 2 (A-6)")
         if s.step == "shot":
             shooter, target = s.battle.targets[s.battle.shot_index]
             value = combat.effective_value(s, s.battle, s.units[shooter], s.units[target])
             why = combat.explain_shot(s, s.battle, s.units[shooter], s.units[target])
-            return f"shot of {s.units[shooter].label} at {s.units[target].label}: hits on {value} or less (5.1.b): {why}"
+            return Msg("shot of {shooter} at {target}: hits on {value} or less (5.1.b): {why}",
+                       shooter=unit_name(s.units[shooter]), target=unit_name(s.units[target]), value=value, why=why)
         return None
 
     def log(self, kind: str, message: "Msg | str") -> None:
@@ -147,9 +167,8 @@ class Engine(CombatSteps, AdvancedSteps):
         reverted = bool(self.state.reverted)
         for box, side in self.state.reverted:
             owner = self.state.control[box]
-            self.log("control", f"{self.state.board.name(box)} reverts to "
-                                f"{owner.adjective if owner else 'neutral'} control: the last "
-                                f"{side.adjective} unit left a cavalry-held box (9.b)")
+            self.log("control", Msg("{box} reverts to {owner} control: the last {side} unit left a cavalry-held "
+                                    "box (9.b)", box=self.state.board.term(box), owner=_controller(owner), side=side))
         self.state.reverted.clear()
         return reverted
 
@@ -189,12 +208,12 @@ class Engine(CombatSteps, AdvancedSteps):
     def check(self, action: Action) -> IllegalActionError | None:
         s = self.state
         if s.step == "over":
-            return IllegalActionError("10", "the game is over", action)
+            return IllegalActionError("10", Msg("the game is over"), action)
         accepted = self.ACCEPTS.get(s.step, ())
         if not isinstance(action, accepted):
             kinds = ", ".join(sorted(cls.kind for cls in accepted))
-            return IllegalActionError("3.a", f"now the decision is {s.step.replace('_', ' ')} "
-                                             f"(accepted: {kinds})", action)
+            return IllegalActionError("3.a", Msg("now the decision is {step} (accepted: {kinds})",
+                                                 step=s.step.replace("_", " "), kinds=kinds), action)
         checker = getattr(self, f"_check_{action.kind}", None)  # none: the action has no conditions
         error = checker(action) if checker else None
         if error is not None and error.action is None:
@@ -209,7 +228,7 @@ class Engine(CombatSteps, AdvancedSteps):
     # ================================================================== game start and turns
     def start(self) -> None:
         self.state.turn = self.scenario.start_turn
-        self.log("turn", f"{self.scenario.title}: the game begins")
+        self.log("turn", Msg("{title}: the game begins", title=self.scenario.title_term))
         self._start_turn()
 
     def _start_turn(self) -> None:
@@ -219,11 +238,11 @@ class Engine(CombatSteps, AdvancedSteps):
         for leader in s.leaders.values():
             leader.marches = 0  # AO-8.2.1: two marches per turn
         s.veteran_losses = 0
-        self.log("turn", f"— {Turn.of(s.turn)} —")
+        self.log("turn", Msg("— {turn} —", turn=Turn.of(s.turn)))
         drafted = recruitment.draft(s)
         if drafted:
             rule = "O-4.4" if drafted != recruitment.DRAFT_SIZE else "8"
-            self.log("draft", f"Draft: {drafted} militia infantry join the Union pool ({rule})")
+            self.log("draft", Msg("Draft: {n} militia infantry join the Union pool ({rule})", n=drafted, rule=rule))
         s.phasing = Side.UNION
         self._start_half()
 
@@ -247,9 +266,9 @@ class Engine(CombatSteps, AdvancedSteps):
         if "A-2" in s.options:
             s.unsupplied = advanced.unsupplied_stacks(s, s.phasing)
             if s.unsupplied:
-                names = ", ".join(s.board.name(b) for b in s.unsupplied)
-                self.log("supply", f"{s.phasing.adjective} stacks out of supply: {names}; each loses one unit of "
-                                   f"its owner's choice (A-2)")
+                names = Joined(", ", (s.board.term(b) for b in s.unsupplied))
+                self.log("supply", Msg("{side} stacks out of supply: {boxes}; each loses one unit of its owner's "
+                                       "choice (A-2)", side=s.phasing, boxes=names))
                 s.step = "supply"
                 return
         self._after_supply()
@@ -272,8 +291,8 @@ class Engine(CombatSteps, AdvancedSteps):
             for number in range(1, advanced.FOREIGN_UNITS + 1):
                 unit = Unit(f"X-FV-{number:02d}", Side.CONFEDERATE, UNIT_TYPES["FV"], EUROPE)
                 s.units[unit.id] = unit
-            self.log("intervention", "Foreign intervention: the Confederacy gains naval moves and four foreign "
-                                     "veteran infantry appear in Europe (AO-8.4)")
+            self.log("intervention", Msg("Foreign intervention: the Confederacy gains naval moves and four foreign "
+                                         "veteran infantry appear in Europe (AO-8.4)"))
         self._begin_movement()
 
     def _begin_movement(self) -> None:
@@ -281,8 +300,8 @@ class Engine(CombatSteps, AdvancedSteps):
         if s.turn == self.scenario.start_turn and self.scenario.first_turn_marches:  # 0: "roll"
             s.marches_left = self.scenario.first_turn_marches
             rule = "4.1" if self.scenario.start_turn == 1 else "S-0"
-            self.log("marches", f"{s.phasing.adjective} half-turn: {s.marches_left} march(es) "
-                                f"without a roll on the first turn ({rule})")
+            self.log("marches", Msg("{side} half-turn: {n} march(es) without a roll on the first turn ({rule})",
+                                    side=s.phasing, n=s.marches_left, rule=rule))
             self._marches_determined()
         else:
             s.step = "march_roll"
@@ -290,7 +309,7 @@ class Engine(CombatSteps, AdvancedSteps):
     # ================================================================== chance
     def _check_roll(self, action: Roll) -> IllegalActionError | None:
         if not isinstance(action.value, int) or not 1 <= action.value <= 6:
-            return IllegalActionError("0.3", f"a die shows 1 to 6, not {action.value!r}")
+            return IllegalActionError("0.3", Msg("a die shows 1 to 6, not {value}", value=repr(action.value)))
         return None
 
     def _legal_march_roll(self) -> list[Action]:
@@ -309,32 +328,37 @@ class Engine(CombatSteps, AdvancedSteps):
             else:
                 s.marches_left = movement.march_allowance(action.value)
                 rule = "4.a"
-            extra = "; a natural 6 allows a naval invasion (4.2.4)" if (
-                action.value == 6 and s.phasing is Side.UNION) else ""
-            self.log("roll", f"{s.phasing.adjective} march roll {action.value}: {s.marches_left} marches ({rule}){extra}")
+            if action.value == 6 and s.phasing is Side.UNION:
+                self.log("roll", Msg("{side} march roll {roll}: {n} marches ({rule}); a natural 6 allows a naval "
+                                     "invasion (4.2.4)", side=s.phasing, roll=action.value, n=s.marches_left, rule=rule))
+            else:
+                self.log("roll", Msg("{side} march roll {roll}: {n} marches ({rule})", side=s.phasing, roll=action.value,
+                                     n=s.marches_left, rule=rule))
             self._marches_determined()
         elif s.step == "shot":
             self._resolve_shot(action.value)
         elif s.step == "training_roll":
             modified = action.value - s.veteran_losses
             s.promotions_left = 2 if modified <= 1 else 1
-            self.log("roll", f"Confederate replacement training roll {action.value} − {s.veteran_losses} = "
-                             f"{modified}: {s.promotions_left} promotion(s) this segment (O-4.3)")
+            self.log("roll", Msg("Confederate replacement training roll {roll} − {losses} = {modified}: {n} "
+                                 "promotion(s) this segment (O-4.3)", roll=action.value, losses=s.veteran_losses,
+                                 modified=modified, n=s.promotions_left))
             s.step = "promotion"
         elif s.step == "border_roll":
             name = s.border_pending.pop(0)
             cities, number = advanced.T7[name]
             mods = advanced.border_modifiers(s)
             total = action.value + sum(m for m, _ in mods)
-            how = "".join(f" {m:+d} ({why})" for m, why in mods)
+            how = Joined("", (Msg(" {m:+d} ({why})", m=m, why=Msg(why)) for m, why in mods))
             if total > number:
                 s.border_used.add(name)
                 unit = s.new_unit(Side.CONFEDERATE, UNIT_TYPES["MF"], POOL)
-                result = f"success: {unit.id} joins the Confederate pool for good"
+                result = Msg("success: {id} joins the Confederate pool for good", id=unit.id)
             else:
-                result = "no support this time"
-            self.log("roll", f"{name} border-state support: roll {action.value}{how} = {total} against more than "
-                             f"{number}: {result} (AO-8.3)")
+                result = Msg("no support this time")
+            self.log("roll", Msg("{state} border-state support: roll {roll}{how} = {total} against more than {number}: "
+                                 "{result} (AO-8.3)", state=BORDER_STATES.get(name, name), roll=action.value, how=how,
+                                 total=total, number=number, result=result))
             if not s.border_pending:
                 self._foreign_intervention()
         elif s.step == "command_roll":
@@ -347,17 +371,19 @@ class Engine(CombatSteps, AdvancedSteps):
             penalty = max(2, action.value)
             s.washington_penalty += penalty - 1
             s.invalidate_maxima()
-            self.log("roll", f"Capture of Washington: roll {action.value} (1 counts as 2): the Union maximum falls by "
-                             f"{penalty} (Washington's 1 and a permanent {penalty - 1}; A-6)")
+            self.log("roll", Msg("Capture of Washington: roll {roll} (1 counts as 2): the Union maximum falls by "
+                                 "{penalty} (Washington's 1 and a permanent {permanent}; A-6)", roll=action.value,
+                                 penalty=penalty, permanent=penalty - 1))
             self._after_update()
         elif s.step == "recruit_roll":
             s.recruit_limit = recruitment.recruit_limit(s, s.phasing, action.value)
             aside = sorted(s.units_of(Side.CONFEDERATE, ASIDE), key=lambda u: u.id)
             if s.phasing is Side.CONFEDERATE and "AO-8.4" in s.options and action.value >= 5 and aside:
                 s.place(aside[0], EUROPE)
-                self.log("intervention", f"Recruitment die {action.value}: {aside[0].label} returns to Europe (AO-8.4)")
-            self.log("roll", f"{s.phasing.adjective} recruitment roll {action.value}: up to "
-                             f"{s.recruit_limit} recruits (7.a)")
+                self.log("intervention", Msg("Recruitment die {roll}: {unit} returns to Europe (AO-8.4)",
+                                             roll=action.value, unit=unit_name(aside[0])))
+            self.log("roll", Msg("{side} recruitment roll {roll}: up to {limit} recruits (7.a)", side=s.phasing,
+                                 roll=action.value, limit=s.recruit_limit))
             s.step = "recruitment"
             self._recruitment_or_end()
 
@@ -382,13 +408,15 @@ class Engine(CombatSteps, AdvancedSteps):
     def _check_begin_march(self, action: BeginMarch) -> IllegalActionError | None:
         s = self.state
         if s.marches_left <= 0:
-            return IllegalActionError("4.a", "no marches are left")
+            return IllegalActionError("4.a", Msg("no marches are left"))
         if action.origin not in s.board:
-            return IllegalActionError("4.b", f"there is no box {action.origin!r}")
+            return IllegalActionError("4.b", Msg("there is no box {id}", id=repr(action.origin)))
         if not s.has_units(action.origin, s.phasing):
-            return IllegalActionError("4.b", f"no {s.phasing.adjective} units are in {s.board.name(action.origin)}")
+            return IllegalActionError("4.b", Msg("no {side} units are in {box}", side=s.phasing,
+                                                 box=s.board.term(action.origin)))
         if action.origin not in movement.march_origins(s):
-            return IllegalActionError("4.f", f"no unit in {s.board.name(action.origin)} can take part in a march now")
+            return IllegalActionError("4.f", Msg("no unit in {box} can take part in a march now",
+                                                 box=s.board.term(action.origin)))
         return None
 
     def _do_begin_march(self, action: BeginMarch) -> None:
@@ -401,7 +429,7 @@ class Engine(CombatSteps, AdvancedSteps):
 
     def _do_end_movement(self, action: EndMovement) -> None:
         if self.state.marches_left:
-            self.log("marches", f"{self.state.marches_left} unused march(es) lapse (4.a)")
+            self.log("marches", Msg("{n} unused march(es) lapse (4.a)", n=self.state.marches_left))
         self._end_movement()
 
     def _check_naval_move(self, action: NavalMove) -> IllegalActionError | None:
@@ -421,13 +449,18 @@ class Engine(CombatSteps, AdvancedSteps):
         unit = s.units[unit_id]
         s.moved_from[unit.id] = unit.location
         leaders.note_departure(s, unit, unit.location, cavalry_jump=False)  # AO-8.2.1
-        origin = "Europe" if unit.location == EUROPE else s.board.name(unit.location)
+        origin = Term("box", "Europe") if unit.location == EUROPE else s.board.term(unit.location)
+        name = unit_name(unit)
         movement.apply_sea_move(s, unit, to, invasion)
         s.marches_left -= 1
         s.marches_made += 1
-        what = "Naval invasion" if invasion else "Naval move"
         rule = "4.2.4" if invasion else ("AO-8.4" if unit.side is Side.CONFEDERATE else "4.2.3")
-        self.log("move", f"March {s.marches_made} — {what}: {unit.label} {origin} → {s.board.name(to)} ({rule})")
+        if invasion:
+            self.log("move", Msg("March {n} — Naval invasion: {unit} {origin} → {to} ({rule})", n=s.marches_made,
+                                 unit=name, origin=origin, to=s.board.term(to), rule=rule))
+        else:
+            self.log("move", Msg("March {n} — Naval move: {unit} {origin} → {to} ({rule})", n=s.marches_made,
+                                 unit=name, origin=origin, to=s.board.term(to), rule=rule))
         self._movement_or_end()
 
     # ------------------------------------------------------------------ one march
@@ -459,10 +492,14 @@ class Engine(CombatSteps, AdvancedSteps):
             s, unit, tuple(action.path), tuple(action.lines)) == "4.2.1")
         movement.apply_move(s, unit, tuple(action.path))
         s.march_ordered.append(unit.id)
-        route = " → ".join(s.board.name(b) for b in action.path)
-        s.march_moves.append((unit.id, f"{route} ({unit.type.name})"))
-        note = " and stops: enemy units are there (4.g)" if unit.stopped else ""
-        self.log("move", f"{unit.label}: {route} by {'/'.join(sorted(set(action.lines)))}{note}")
+        route = Joined(" → ", (s.board.term(b) for b in action.path))
+        s.march_moves.append((unit.id, Msg("{route} ({kind})", route=route, kind=Term("unit", unit.type.name))))
+        if unit.stopped:
+            self.log("move", Msg("{unit}: {route} by {lines} and stops: enemy units are there (4.g)",
+                                 unit=unit_name(unit), route=route, lines=lines_term(action.lines)))
+        else:
+            self.log("move", Msg("{unit}: {route} by {lines}", unit=unit_name(unit), route=route,
+                                 lines=lines_term(action.lines)))
         self._march_or_end()
 
     def _check_entrench(self, action: Entrench) -> IllegalActionError | None:
@@ -473,9 +510,13 @@ class Engine(CombatSteps, AdvancedSteps):
         unit = s.units[action.unit]
         done = movement.apply_entrench(s, unit)
         s.march_ordered.append(unit.id)
-        s.march_moves.append((unit.id, f"{unit.type.name} entrenching in {s.board.name(unit.location)}"))
-        self.log("entrench", f"{unit.label} {'entrenches' if done else 'begins to entrench (a second march will finish)'}"
-                             f" in {s.board.name(unit.location)} (4.2.5)")
+        box = s.board.term(unit.location)
+        s.march_moves.append((unit.id, Msg("{kind} entrenching in {box}", kind=Term("unit", unit.type.name), box=box)))
+        if done:
+            self.log("entrench", Msg("{unit} entrenches in {box} (4.2.5)", unit=unit_name(unit), box=box))
+        else:
+            self.log("entrench", Msg("{unit} begins to entrench (a second march will finish) in {box} (4.2.5)",
+                                     unit=unit_name(unit), box=box))
         self._march_or_end()
 
     def _march_or_end(self) -> None:
@@ -484,7 +525,7 @@ class Engine(CombatSteps, AdvancedSteps):
 
     def _check_end_march(self, action: EndMarch) -> IllegalActionError | None:
         if not self.state.march_ordered:
-            return IllegalActionError("4.b", "a march orders at least one unit")
+            return IllegalActionError("4.b", Msg("a march orders at least one unit"))
         return None
 
     def _do_end_march(self, action: EndMarch) -> None:
@@ -494,8 +535,8 @@ class Engine(CombatSteps, AdvancedSteps):
         s = self.state
         s.marches_left -= 1
         s.marches_made += 1
-        summary = "; ".join(text for _, text in s.march_moves)
-        self.log("march", f"March {s.marches_made}: {summary}")
+        summary = Joined("; ", (text for _, text in s.march_moves))
+        self.log("march", Msg("March {n}: {summary}", n=s.marches_made, summary=summary))
         s.march_origin = None
         s.march_ordered = []
         s.march_moves = []
@@ -529,8 +570,8 @@ class Engine(CombatSteps, AdvancedSteps):
     def _announce_battles(self) -> None:
         s = self.state
         if s.battles:
-            names = ", ".join(s.board.name(b) for b in s.battles)
-            self.log("combat", f"Battles this half-turn: {names} (5.a)")
+            names = Joined(", ", (s.board.term(b) for b in s.battles))
+            self.log("combat", Msg("Battles this half-turn: {boxes} (5.a)", boxes=names))
         self._next_battle()
 
     # ================================================================== promotion and recruitment
@@ -581,7 +622,7 @@ class Engine(CombatSteps, AdvancedSteps):
     def _do_recruit(self, action: Recruit) -> None:
         s = self.state
         unit = recruitment.recruit(s, action.box, action.unit_type)
-        self.log("recruit", f"Recruit: {unit.label} at {s.board.name(action.box)} (7.b)")
+        self.log("recruit", Msg("Recruit: {unit} at {box} (7.b)", unit=unit_name(unit), box=s.board.term(action.box)))
         self._recruitment_or_end()
 
 
@@ -596,9 +637,12 @@ class Engine(CombatSteps, AdvancedSteps):
         self._remove_lone_leaders()
         washington_taken = False
         for box, before, after in update_control(s):
-            held = " (cavalry-held, 9.b)" if box in s.cavalry_held else ""
-            self.log("control", f"{s.board.name(box)} passes from "
-                                f"{before.adjective if before else 'neutral'} to {after.adjective} control{held} (9.a)")
+            if box in s.cavalry_held:
+                self.log("control", Msg("{box} passes from {before} to {after} control (cavalry-held, 9.b) (9.a)",
+                                        box=s.board.term(box), before=_controller(before), after=_controller(after)))
+            else:
+                self.log("control", Msg("{box} passes from {before} to {after} control (9.a)", box=s.board.term(box),
+                                        before=_controller(before), after=_controller(after)))
             washington_taken |= box == "washington" and after is Side.CONFEDERATE
         # A-4 (a): captured by naval invasion: the invasion port is the Union's now, held by Union units
         # (given by this update, or already by a 9.b reversion when the enemy cavalry left it). A port
@@ -628,7 +672,7 @@ class Engine(CombatSteps, AdvancedSteps):
             if not self.play_on:
                 return self._finish(result)
             s.scenario_result = result
-            self.log("end", f"{result}. Play continues under the campaign rules to turn 40 (S-0).")
+            self.log("end", Msg("{result}. Play continues under the campaign rules to turn 40 (S-0).", result=result))
         s.turn += 1
         self._start_turn()
 
@@ -636,7 +680,7 @@ class Engine(CombatSteps, AdvancedSteps):
         s = self.state
         s.outcome = outcome
         s.step = "over"
-        self.log("end", f"Game over. {outcome}")
+        self.log("end", Msg("Game over. {outcome}", outcome=outcome))
 
     ACCEPTS: dict[str, tuple[type, ...]] = {
         "march_roll": (Roll,), "shot": (Roll,), "recruit_roll": (Roll,), "training_roll": (Roll,),

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from .errors import IllegalActionError
+from .i18n import Msg
+from .movement import unit_name
 from .sides import Side
 from .state import State
 from .units import MILITIA, OUT, POOL, Unit
@@ -10,12 +12,14 @@ from .units import MILITIA, OUT, POOL, Unit
 def check_promotion(state: State, unit_id: str, side: Side, eligible: set[str], rule: str) -> IllegalActionError | None:
     unit = state.units.get(unit_id)
     if unit is None or not unit.on_map or unit.side is not side:
-        return IllegalActionError(rule, f"{unit_id} is not a {side.adjective} unit on the map")
+        return IllegalActionError(rule, Msg("{id} is not a {side} unit on the map", id=unit_id, side=side))
     if unit.type.promoted is None:
-        return IllegalActionError("6.c", f"{unit.label} is crack and cannot be promoted")
+        return IllegalActionError("6.c", Msg("{unit} is crack and cannot be promoted", unit=unit_name(unit)))
     if unit_id not in eligible:
-        return IllegalActionError(rule, f"{unit.label} may not be promoted now"
-                                        + (": only a surviving unit that took part in the battle" if rule == "6.a" else ""))
+        if rule == "6.a":
+            return IllegalActionError(rule, Msg("{unit} may not be promoted now: only a surviving unit that took part "
+                                                "in the battle", unit=unit_name(unit)))
+        return IllegalActionError(rule, Msg("{unit} may not be promoted now", unit=unit_name(unit)))
     return None
 
 

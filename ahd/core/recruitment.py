@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .calendar import DRAFT_TURNS
 from .errors import IllegalActionError
+from .i18n import Msg
 from .sides import Side
 from .state import State
 from .units import POOL, RESERVE
@@ -53,27 +54,31 @@ def check_recruit(state: State, box: str, code: str) -> IllegalActionError | Non
     side = state.phasing
     board = state.board
     if state.recruits_placed >= state.recruit_limit:
-        return IllegalActionError("7.d", f"the recruitment die allows {state.recruit_limit} recruits, all placed")
+        return IllegalActionError("7.d", Msg("the recruitment die allows {limit} recruits, all placed",
+                                              limit=state.recruit_limit))
     if room(state, side) <= 0:
         rule = "O-3.4" if unit_limit(state, side) != state.army_max(side) else "7.c"
-        return IllegalActionError(rule, f"the {side.adjective} army is at its limit of {unit_limit(state, side)} units")
+        return IllegalActionError(rule, Msg("the {side} army is at its limit of {limit} units", side=side,
+                                                 limit=unit_limit(state, side)))
     if code not in ("MF", "MC"):
-        return IllegalActionError("7.b", "recruits are militia infantry (MF) or militia cavalry (MC)")
+        return IllegalActionError("7.b", Msg("recruits are militia infantry (MF) or militia cavalry (MC)"))
     if not state.pool(side, code):
-        return IllegalActionError("7.d", f"no {code} counter is left in the {side.adjective} pool")
+        return IllegalActionError("7.d", Msg("no {code} counter is left in the {side} pool", code=code, side=side))
     if box not in board:
-        return IllegalActionError("7.b", f"there is no box {box!r}")
+        return IllegalActionError("7.b", Msg("there is no box {id}", id=repr(box)))
     b = board.boxes[box]
     if b.value_for(side) <= 0:
-        return IllegalActionError("7.b", f"{b.name} is not a {side.adjective} recruiting city")
+        return IllegalActionError("7.b", Msg("{box} is not a {side} recruiting city", box=board.term(box), side=side))
     if state.control[box] is not side:
-        return IllegalActionError("7.b", f"{b.name} is not controlled by the {side.adjective} side")
+        return IllegalActionError("7.b", Msg("{box} is not controlled by the {side} side", box=board.term(box), side=side))
     if state.has_units(box, side.enemy):
-        return IllegalActionError("7.b", f"{b.name} holds enemy units")
+        return IllegalActionError("7.b", Msg("{box} holds enemy units", box=board.term(box)))
     if state.recruit_boxes.get(box, 0) >= recruits_allowed_in(state, side, box):
         two = recruits_allowed_in(state, side, box) == 2
-        return IllegalActionError("O-3.3" if two else "7.b",
-                                  f"{b.name} has already received {'two recruits' if two else 'a recruit'} this segment")
+        if two:
+            return IllegalActionError("O-3.3", Msg("{box} has already received two recruits this segment",
+                                                   box=board.term(box)))
+        return IllegalActionError("7.b", Msg("{box} has already received a recruit this segment", box=board.term(box)))
     return None
 
 

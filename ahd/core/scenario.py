@@ -24,6 +24,7 @@ from .board import Board, default_board
 from .calendar import DRAFT_TURNS, LAST_TURN
 from .control import update_control
 from .errors import DataFileError
+from .i18n import Term
 from .jsonfile import JsonProblem, check_keys, parse, read_file
 from .leaders import REMOVED, t6_value
 from .options import Options
@@ -51,6 +52,16 @@ class Placement:
     strength: str = "full"     # "reduced": the counter is flipped (5.1.c)
     foreign: bool = False      # AO-8.4: a foreign veteran infantry unit (X-FV-nn)
 
+
+#: The shipped scenarios' titles (``ahd/data/scenarios/*.json``), marked for the catalogs: a game's log
+#: opens with "<title>: the game begins" in the player's language.
+BUILT_IN_TITLES = (
+    Term("scenario", "The 1861 campaign"),
+    Term("scenario", "1862: The war in earnest (April 1862 – March 1863)"),
+    Term("scenario", "1863: The turning point (April 1863 – March 1864)"),
+    Term("scenario", "1864: The hard hand of war (April 1864 – March 1865)"),
+    Term("scenario", "The short game (July 1861 – June 1862)"),
+)
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
@@ -80,6 +91,12 @@ class Scenario:
     washington_penalty: int = 0             # A-6: permanent reduction of the Union maximum
     removed_leaders: tuple[str, ...] = ()   # AO-8.2.2: leaders removed, waiting to return
     leader_values: tuple[tuple[str, int], ...] = ()  # values given instead of T-6 at start_turn (C-2)
+
+    @property
+    def title_term(self) -> Term:
+        """The title as a message parameter: a shipped scenario's title reads in each language (see
+        ``BUILT_IN_TITLES``); a custom scenario's title reads as written."""
+        return Term("scenario", self.title)
 
     @property
     def is_built_in(self) -> bool:

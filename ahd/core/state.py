@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from .board import Board, VICTORY_CITIES
+from .i18n import Msg, render
 from .leaders import new_leaders
 from .options import Options
 from .sides import Side
@@ -17,19 +18,41 @@ from .units import ASIDE, EUROPE, MILITIA_MIX, OFF_MAP, OUT, POOL, RESERVE, UNIT
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a game ended: the winner, the rule that decided it, a sentence, and the turn."""
+    """How a game ended: the winner, the rule that decided it, a sentence, and the turn.
+
+    The sentence is a message (:class:`ahd.core.i18n.Msg`, kept in ``message``); ``reason`` says it in
+    the current language, ``str(outcome)`` the whole line, ``outcome.text(lang)`` in any language."""
 
     winner: Side | None
     rule: str
-    reason: str
+    message: "Msg | str"
     turn: int
-    level: str | None = None  # scenario results (S-VT): "Union edge", "historical result (draw)", ...
+    level: str | None = None  # scenario results (S-VT): "Union edge", "historical result (draw)", ... (English keys)
+
+    @property
+    def reason(self) -> str:
+        """The sentence in the current language."""
+        return render(self.message)
+
+    def as_msg(self) -> Msg:
+        """The whole line as a message: "Union victory on turn 12: ... (11.a)"."""
+        if self.level is not None:
+            return Msg("Scenario result after turn {turn}: {reason} ({rule})", turn=self.turn, reason=self.message,
+                       rule=self.rule)
+        if self.winner is None:
+            return Msg("Nobody victory on turn {turn}: {reason} ({rule})", turn=self.turn, reason=self.message,
+                       rule=self.rule)
+        return Msg("{side} victory on turn {turn}: {reason} ({rule})", side=self.winner, turn=self.turn,
+                   reason=self.message, rule=self.rule)
+
+    def text(self, lang: str | None = None) -> str:
+        """The whole line in ``lang`` (default: the current language)."""
+        return self.as_msg().render(lang)
+
+    __msg__ = text
 
     def __str__(self) -> str:
-        if self.level is not None:
-            return f"Scenario result after turn {self.turn}: {self.reason} ({self.rule})"
-        who = "Nobody" if self.winner is None else self.winner.adjective
-        return f"{who} victory on turn {self.turn}: {self.reason} ({self.rule})"
+        return self.text()
 
 
 @dataclass(slots=True)
@@ -98,7 +121,7 @@ class State:
         self.march_roll: int | None = None      # natural die of this half-turn's march roll
         self.march_origin: str | None = None
         self.march_ordered: list[str] = []
-        self.march_moves: list[tuple[str, str]] = []  # (unit id, text) of the march in progress
+        self.march_moves: list[tuple[str, "Msg"]] = []  # (unit id, message) of the march in progress
         self.invasion_port: str | None = None
         self.unsupplied: list[str] = []  # A-2: stacks still to lose a unit this half-turn
         self.invaded_ports: set[str] = set()   # A-4 (a): Union-held ports captured by naval invasion

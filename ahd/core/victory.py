@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .board import VICTORY_CITIES
 from .calendar import LAST_TURN
+from .i18n import Msg, Term
 from .sides import Side
 from .state import Outcome, State
 
@@ -14,6 +15,20 @@ SCORE_TABLE = {17: 8, 27: 12, 37: 16}
 BANDS = ((3, Side.UNION, "Union victory"), (2, Side.UNION, "Union advantage"), (1, Side.UNION, "Union edge"),
          (0, None, "historical result (draw)"), (-1, Side.CONFEDERATE, "Confederate edge"),
          (-2, Side.CONFEDERATE, "Confederate advantage"), (-3, Side.CONFEDERATE, "Confederate victory"))
+#: The T-8 levels in each language (``Outcome.level`` stays the English key).
+LEVEL_TERMS = {
+    "Union victory": Term("result", "Union victory"), "Union advantage": Term("result", "Union advantage"),
+    "Union edge": Term("result", "Union edge"), "historical result (draw)": Term("result", "historical result (draw)"),
+    "Confederate edge": Term("result", "Confederate edge"),
+    "Confederate advantage": Term("result", "Confederate advantage"),
+    "Confederate victory": Term("result", "Confederate victory"),
+}
+
+
+def _cities(state: State):
+    """The seven Confederate cities (11.a), named in the message's language."""
+    from .movement import Joined
+    return Joined(", ", (state.board.term(box) for box in VICTORY_CITIES))
 
 
 def scenario_score(state: State, score_turn: int) -> Outcome:
@@ -21,8 +36,8 @@ def scenario_score(state: State, score_turn: int) -> Outcome:
     d = state.army_max(Side.UNION) - state.army_max(Side.CONFEDERATE)
     offset = max(-3, min(3, d - SCORE_TABLE[score_turn]))
     _, winner, level = next(b for b in BANDS if b[0] == offset)
-    return Outcome(winner, "S-VT", f"{level}: the Union maximum exceeds the Confederate by {d} "
-                                   f"(a draw is {SCORE_TABLE[score_turn]})", state.turn, level)
+    return Outcome(winner, "S-VT", Msg("{level}: the Union maximum exceeds the Confederate by {d} (a draw is {draw})",
+                                       level=LEVEL_TERMS[level], d=d, draw=SCORE_TABLE[score_turn]), state.turn, level)
 
 
 def check_update(state: State, half_end: bool = True) -> Outcome | None:
@@ -41,23 +56,24 @@ def check_update(state: State, half_end: bool = True) -> Outcome | None:
     candidates = []
     if union:
         if "H-4" in state.options:
-            candidates.append(Outcome(Side.UNION, "H-4", f"the Union controls {state.victory_cities_held()} of the "
-                                                         f"seven Confederate cities, Richmond included", state.turn))
+            candidates.append(Outcome(Side.UNION, "H-4", Msg("the Union controls {n} of the seven Confederate "
+                                                             "cities, Richmond included",
+                                                             n=state.victory_cities_held()), state.turn))
         else:
-            candidates.append(Outcome(Side.UNION, "11.a", "the Union controls all seven Confederate cities "
-                                                          "(New Orleans, Mobile, Atlanta, Memphis, Charleston, "
-                                                          "Wilmington, Richmond)", state.turn))
+            candidates.append(Outcome(Side.UNION, "11.a", Msg("the Union controls all seven Confederate cities "
+                                                              "({cities})", cities=_cities(state)), state.turn))
     if washington:
-        candidates.append(Outcome(Side.CONFEDERATE, "11.b", "the Confederacy controls Washington", state.turn))
+        candidates.append(Outcome(Side.CONFEDERATE, "11.b", Msg("the Confederacy controls Washington"), state.turn))
     elif maxima:
         candidates.append(Outcome(Side.CONFEDERATE, "11.b",
-                                  f"the Confederate army maximum ({c_max}) exceeds the Union's ({u_max})", state.turn))
+                                  Msg("the Confederate army maximum ({c_max}) exceeds the Union's ({u_max})",
+                                      c_max=c_max, u_max=u_max), state.turn))
     if not candidates:
         return None
     if len(candidates) > 1:
         winner = next(o for o in candidates if o.winner is state.phasing)
-        return Outcome(winner.winner, "11.c", f"{winner.reason}; both sides qualified at once and the "
-                                              f"phasing player wins", state.turn)
+        return Outcome(winner.winner, "11.c", Msg("{reason}; both sides qualified at once and the phasing player wins",
+                                                  reason=winner.message), state.turn)
     return candidates[0]
 
 
@@ -66,10 +82,12 @@ def check_end_of_turn(state: State, last_turn: int, short_game: bool) -> Outcome
     if short_game and state.turn >= last_turn:
         u_max, c_max = state.army_max(Side.UNION), state.army_max(Side.CONFEDERATE)
         if u_max >= c_max + SHORT_GAME_MARGIN:
-            return Outcome(Side.UNION, "13", f"short game over: the Union maximum ({u_max}) is at least "
-                                             f"{SHORT_GAME_MARGIN} above the Confederate ({c_max})", state.turn)
-        return Outcome(Side.CONFEDERATE, "13", f"short game over: the Union maximum ({u_max}) is not "
-                                               f"{SHORT_GAME_MARGIN} above the Confederate ({c_max})", state.turn)
+            return Outcome(Side.UNION, "13", Msg("short game over: the Union maximum ({u_max}) is at least {margin} "
+                                                 "above the Confederate ({c_max})", u_max=u_max, c_max=c_max,
+                                                 margin=SHORT_GAME_MARGIN), state.turn)
+        return Outcome(Side.CONFEDERATE, "13", Msg("short game over: the Union maximum ({u_max}) is not {margin} "
+                                                   "above the Confederate ({c_max})", u_max=u_max, c_max=c_max,
+                                                   margin=SHORT_GAME_MARGIN), state.turn)
     if state.turn >= LAST_TURN:
-        return Outcome(Side.CONFEDERATE, "11.b", "turn 40 ended without a Union victory", state.turn)
+        return Outcome(Side.CONFEDERATE, "11.b", Msg("turn 40 ended without a Union victory"), state.turn)
     return None
