@@ -8,7 +8,8 @@ import bqplot as bq
 import ipywidgets as w
 import numpy as np
 
-from .layers import CONFEDERATE_GREY, UNION_BLUE
+from .i18n import N_, _
+from .layers import CONFEDERATE_GREY, UNION_BLUE, side_word
 from .session import Session
 
 ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR = "#2e7d32", "#c62828", "#9e9e9e"
@@ -54,31 +55,38 @@ class BattleOddsChart:
     """Win / lose / neither for the battle in progress or the attack being considered, and the
     distribution of the units each side has left at the end (exact odds only)."""
 
-    CATEGORIES = ["Attacker wins", "Defender wins", "Neither"]
+    CATEGORIES = [N_("Attacker wins"), N_("Defender wins"), N_("Neither")]
 
     def __init__(self, session: Session) -> None:
         self.session = session
         x = bq.OrdinalScale()
         y = bq.LinearScale(min=0.0, max=1.0, allow_padding=False)
         colour = bq.OrdinalColorScale(domain=[0, 1, 2], colors=[ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR])
-        self.bars = bq.Bars(x=self.CATEGORIES, y=[0.0, 0.0, 0.0], color=[0, 1, 2],
+        self.bars = bq.Bars(x=[_(c) for c in self.CATEGORIES], y=[0.0, 0.0, 0.0], color=[0, 1, 2],
                             scales={"x": x, "y": y, "color": colour},
                             label_display=True, label_display_format=".0%",
                             label_font_style={"font-size": "14px", "font-weight": "bold"})
         axes = [bq.Axis(scale=x, tick_style={"font-size": "13px"}), _percent_axis(y)]
-        self.figure = _figure("Battle odds: no battle considered", [self.bars], axes, height="230px")
+        self.figure = _figure(_("Battle odds: no battle considered"), [self.bars], axes, height="230px")
         # the survivors: P(k units left) for each side, side by side
         sx = bq.OrdinalScale()
         sy = bq.LinearScale(min=0.0, max=1.0, allow_padding=False)
         self.survivor_bars = bq.Bars(x=[0], y=[[0.0], [0.0]], scales={"x": sx, "y": sy}, type="grouped",
                                      colors=[ATTACKER_COLOUR, DEFENDER_COLOUR], padding=0.15)
-        self.survivor_figure = _figure("Units left at the end", [self.survivor_bars],
-                                       [bq.Axis(scale=sx, label="units left", tick_style={"font-size": "13px"}),
-                                        _percent_axis(sy)], height="200px")
+        self.survivor_axis = bq.Axis(scale=sx, label=_("units left"), tick_style={"font-size": "13px"})
+        self.survivor_figure = _figure(_("Units left at the end"), [self.survivor_bars],
+                                       [self.survivor_axis, _percent_axis(sy)], height="200px")
         self.survivor_legend = w.HTML()
         self.caption = w.HTML()
         self.widget = w.VBox([self.figure, self.survivor_figure, self.survivor_legend, self.caption])
         session.observe(self._redraw, names=["battle_odds"])
+        self._redraw()
+
+    def relabel(self) -> None:
+        """Say the chart's words again in the current language (after ``set_language``)."""
+        with _synced(self.survivor_figure, self.survivor_axis):
+            self.survivor_figure.title = _("Units left at the end")
+            self.survivor_axis.label = _("units left")
         self._redraw()
 
     def survivor_distribution(self) -> np.ndarray:
@@ -91,18 +99,20 @@ class BattleOddsChart:
                      self.caption):
             if not odds:
                 self.bars.y = [0.0, 0.0, 0.0]
-                self.bars.x = self.CATEGORIES
+                self.bars.x = [_(c) for c in self.CATEGORIES]
                 self.survivor_bars.x, self.survivor_bars.y = [0], [[0.0], [0.0]]
                 self.survivor_figure.layout.display = "none"
                 self.survivor_legend.value = ""
-                self.figure.title = "Battle odds: no battle considered"
-                self.caption.value = ("<div style='font-size:14px;color:#555'>Select an attacking move in the list "
-                                      "of legal actions, or fight a battle, to see its odds.</div>")
+                self.figure.title = _("Battle odds: no battle considered")
+                self.caption.value = ("<div style='font-size:14px;color:#555'>" + escape(_(
+                    "Select an attacking move in the list of legal actions, or fight a battle, to see its odds."))
+                    + "</div>")
                 return
-            attacker, defender = odds["attacker"].capitalize(), odds["defender"].capitalize()
+            attacker, defender = side_word(odds["attacker"]), side_word(odds["defender"])
             self.bars.y = [odds["attacker_wins"], odds["defender_wins"], odds["neither"]]
-            self.bars.x = [f"{attacker} wins", f"{defender} wins", "Neither"]  # short: no overlap
-            self.figure.title = f"Battle odds: {odds['label']}"[:90]
+            self.bars.x = [_("{side} wins").format(side=attacker), _("{side} wins").format(side=defender),
+                           _("Neither")]  # short: no overlap
+            self.figure.title = _("Battle odds: {battle}").format(battle=odds["label"])[:90]
             left = [odds.get("attacker_left") or [], odds.get("defender_left") or []]
             if left[0] and left[1]:
                 size = max(len(left[0]), len(left[1]))
@@ -112,22 +122,26 @@ class BattleOddsChart:
                 self.survivor_bars.x = list(range(size))
                 self.survivor_bars.y = table
                 self.survivor_figure.layout.display = ""
-                self.survivor_legend.value = legend_html([(f"{attacker} (attacker)", ATTACKER_COLOUR, "box"),
-                                                          (f"{defender} (defender)", DEFENDER_COLOUR, "box")])
+                self.survivor_legend.value = legend_html([
+                    (_("{side} (attacker)").format(side=attacker), ATTACKER_COLOUR, "box"),
+                    (_("{side} (defender)").format(side=defender), DEFENDER_COLOUR, "box")])
                 spread = ""
             else:
                 self.survivor_bars.x, self.survivor_bars.y = [0], [[0.0], [0.0]]
                 self.survivor_figure.layout.display = "none"
                 self.survivor_legend.value = ""
-                spread = " The spread of survivors is shown for exact odds only."
+                spread = " " + escape(_("The spread of survivors is shown for exact odds only."))
             caveat = ""
             if odds.get("not_modelled"):
-                caveat = (f"<br><b>Approximate:</b> leaves out {', '.join(odds['not_modelled'])}.")
+                caveat = "<br>" + _("<b>Approximate:</b> leaves out {what}.").format(
+                    what=escape(", ".join(odds["not_modelled"])))
             self.caption.value = (
-                f"<div style='font-size:14px'>{escape(attacker)} attacks. Expected units left: attacker "
-                f"{odds['attacker_survivors']:.1f}, defender {odds['defender_survivors']:.1f}; expected rounds "
-                f"{odds['expected_rounds']:.1f} ({odds['method']}; the engine's automatic firing, no retreat)."
-                f"{spread}{caveat}</div>")
+                "<div style='font-size:14px'>" + escape(_(
+                    "{side} attacks. Expected units left: attacker {attacker:.1f}, defender {defender:.1f}; expected "
+                    "rounds {rounds:.1f} ({method}; the engine's automatic firing, no retreat).").format(
+                    side=attacker, attacker=odds["attacker_survivors"], defender=odds["defender_survivors"],
+                    rounds=odds["expected_rounds"], method=odds["method"]))
+                + f"{spread}{caveat}</div>")
 
 
 def _turn_scale() -> bq.LinearScale:
@@ -147,19 +161,35 @@ class WarChart:
         self.band = bq.Lines(x=[], y=[], scales={"x": x, "y": y}, fill="between", colors=["#7ea6e0", "#7ea6e0"],
                              fill_colors=[self.BAND], fill_opacities=[0.6], stroke_width=0)
         self.line = bq.Lines(x=[], y=[], scales={"x": x, "y": y}, colors=[UNION_BLUE], stroke_width=3,
-                             marker="circle", marker_size=24, labels=["Union win probability"])
+                             marker="circle", marker_size=24, labels=[_("Union win probability")])
         self.even = bq.Lines(x=[1, 41], y=[0.5, 0.5], scales={"x": x, "y": y}, colors=["#888"],
-                             line_style="dashed", labels=["even"])
-        axes = [bq.Axis(scale=x, label="game turn"), _percent_axis(y)]
-        self.figure = _figure("Chance that the Union wins the war", [self.band, self.even, self.line], axes)
+                             line_style="dashed", labels=[_("even")])
+        self.turn_axis = bq.Axis(scale=x, label=_("game turn"))
+        axes = [self.turn_axis, _percent_axis(y)]
+        self.figure = _figure(_("Chance that the Union wins the war"), [self.band, self.even, self.line], axes)
         # the legend under the plot (bqplot's legend box drew empty and covered the data)
-        self.legend = w.HTML(legend_html([("Union wins the war", UNION_BLUE, "solid"),
-                                          ("model's uncertainty", self.BAND, "box"), ("even", "#888", "dashed")]))
+        self.legend = w.HTML(self._legend())
         from .explain import WarOddsNote  # what the odds estimate, from whose games, how sure (issue 15)
         self.note = WarOddsNote(session)
         self.widget = w.VBox([self.figure, self.legend, self.note.widget])
         session.observe(self._redraw, names=["war_odds"])
         self._redraw()
+
+    def _legend(self) -> str:
+        return legend_html([(_("Union wins the war"), UNION_BLUE, "solid"),
+                            (_("model's uncertainty"), self.BAND, "box"), (_("even"), "#888", "dashed")])
+
+    def relabel(self) -> None:
+        """Say the chart's words again in the current language (after ``set_language``)."""
+        with _synced(self.line, self.even, self.turn_axis, self.legend):
+            self.line.labels = [_("Union win probability")]
+            self.even.labels = [_("even")]
+            self.turn_axis.label = _("game turn")
+            self.legend.value = self._legend()
+        self._redraw()
+        refresh = getattr(self.note, "relabel", None) or getattr(self.note, "refresh", None)
+        if refresh is not None:  # the note (widgets.explain) is another helper's: redrawn if it knows how
+            refresh()
 
     def _redraw(self, change=None) -> None:
         points = self.session.war_odds
@@ -167,12 +197,13 @@ class WarChart:
             if not points:
                 self.line.x, self.line.y = [], []
                 self.band.x, self.band.y = [], []
+                self.figure.title = _("Chance that the Union wins the war")
                 return
             data = np.array(points, dtype=float)
             self.line.x, self.line.y = data[:, 0], data[:, 1]
             self.band.x = data[:, 0]
             self.band.y = [data[:, 2], data[:, 3]]
-            self.figure.title = f"Chance that the Union wins the war: {data[-1, 1]:.0%} now"
+            self.figure.title = _("Chance that the Union wins the war: {chance:.0%} now").format(chance=data[-1, 1])
 
 
 class ArmyChart:
@@ -186,20 +217,38 @@ class ArmyChart:
         y = bq.LinearScale(min=0.0)
         scales = {"x": x, "y": y}
         self.union = bq.Lines(x=[], y=[], scales=scales, colors=[UNION_BLUE], stroke_width=3, marker="circle",
-                              marker_size=20, labels=["Union maximum"])
+                              marker_size=20, labels=[_("Union maximum")])
         self.confederate = bq.Lines(x=[], y=[], scales=scales, colors=[CONFEDERATE_GREY], stroke_width=3,
                                     marker="square", marker_size=20, line_style="dashed",
-                                    labels=["Confederate maximum"])
+                                    labels=[_("Confederate maximum")])
         self.threshold = bq.Lines(x=[], y=[], scales=scales, colors=[self.THRESHOLD], stroke_width=2,
-                                  line_style="dotted", labels=["Confederate economic victory at or above (11.b)"])
-        axes = [bq.Axis(scale=x, label="game turn"), bq.Axis(scale=y, side="left", label="army maximum")]
-        self.figure = _figure("Army maxima", [self.union, self.confederate, self.threshold], axes)
+                                  line_style="dotted", labels=[_("Confederate economic victory at or above (11.b)")])
+        self.turn_axis = bq.Axis(scale=x, label=_("game turn"))
+        self.value_axis = bq.Axis(scale=y, side="left", label=_("army maximum"))
+        self.figure = _figure(_("Army maxima"), [self.union, self.confederate, self.threshold],
+                              [self.turn_axis, self.value_axis])
         # the legend under the plot: bqplot's box covered half of it
-        self.legend = w.HTML(legend_html([("Union", UNION_BLUE, "solid"), ("Confederate", CONFEDERATE_GREY, "dashed"),
-                                          ("Confederacy wins at or above (11.b)", self.THRESHOLD, "dotted")]))
+        self.legend = w.HTML(self._legend())
         self.widget = w.VBox([self.figure, self.legend])
         session.observe(self._redraw, names=["army_history"])
         self._redraw()
+
+    def _legend(self) -> str:
+        return legend_html([(side_word("union"), UNION_BLUE, "solid"),
+                            (side_word("confederate"), CONFEDERATE_GREY, "dashed"),
+                            (_("Confederacy wins at or above (11.b)"), self.THRESHOLD, "dotted")])
+
+    def relabel(self) -> None:
+        """Say the chart's words again in the current language (after ``set_language``)."""
+        with _synced(self.figure, self.union, self.confederate, self.threshold, self.turn_axis, self.value_axis,
+                     self.legend):
+            self.figure.title = _("Army maxima")
+            self.union.labels = [_("Union maximum")]
+            self.confederate.labels = [_("Confederate maximum")]
+            self.threshold.labels = [_("Confederate economic victory at or above (11.b)")]
+            self.turn_axis.label = _("game turn")
+            self.value_axis.label = _("army maximum")
+            self.legend.value = self._legend()
 
     def _redraw(self, change=None) -> None:
         points = self.session.army_history
@@ -221,10 +270,11 @@ def reliability_chart(table) -> bq.Figure:
     x, y = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=1.0)
     size = bq.LinearScale(min=0.0, max=float(rows[:, 0].max()))
     diagonal = bq.Lines(x=[0, 1], y=[0, 1], scales={"x": x, "y": y}, colors=["#888"], line_style="dashed",
-                        labels=["perfect calibration"], display_legend=True)
+                        labels=[_("perfect calibration")], display_legend=True)
     points = bq.Scatter(x=rows[:, 1], y=rows[:, 2], size=rows[:, 0], scales={"x": x, "y": y, "size": size},
-                        colors=[UNION_BLUE], default_size=600, labels=["held-out positions"], display_legend=True)
-    axes = [bq.Axis(scale=x, label="predicted Union win probability", tick_format=".0%", tick_values=PERCENT_TICKS),
-            _percent_axis(y, label="observed Union wins")]
-    return _figure(f"{table.kind} model: Brier {table.brier:.3f} (base rate {table.base_rate_brier:.3f})",
+                        colors=[UNION_BLUE], default_size=600, labels=[_("held-out positions")], display_legend=True)
+    axes = [bq.Axis(scale=x, label=_("predicted Union win probability"), tick_format=".0%", tick_values=PERCENT_TICKS),
+            _percent_axis(y, label=_("observed Union wins"))]
+    return _figure(_("{kind} model: Brier {brier:.3f} (base rate {base:.3f})").format(
+                       kind=table.kind, brier=table.brier, base=table.base_rate_brier),
                    [diagonal, points], axes, legend_location="top-left")

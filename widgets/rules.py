@@ -22,10 +22,18 @@ from traitlets import HasTraits, Unicode
 
 from ahd import rulebook
 
+from .i18n import N_, _, _n, get_language
+
 #: How many rule buttons a row holds (a line rarely cites more than three or four rules).
 ROW_BUTTONS = 8
 #: How many search results are listed.
 MAX_RESULTS = 40
+
+
+def book_language() -> str:
+    """The rulebook's language: the current language when the rulebook ships in it, else English."""
+    lang = get_language()
+    return lang if lang in rulebook.LANGUAGES else "en"
 
 
 # ====================================================================== markdown -> HTML
@@ -113,10 +121,12 @@ CSS = """<style>
 </style>"""
 
 
-def entry_html(rule_id: str) -> str:
-    """A rule as HTML: its ID and title, the part of the book, its text."""
-    entry = rulebook.entry(rule_id)
-    return (f"<div class='ahd-rule-text' data-rule='{escape(entry.id)}'>"
+def entry_html(rule_id: str, lang: str | None = None) -> str:
+    """A rule as HTML: its ID and title, the part of the book, its text (in ``lang``, default: the rulebook's
+    language for the current language, :func:`book_language`)."""
+    lang = lang or book_language()
+    entry = rulebook.entry(rule_id, lang)
+    return (f"<div class='ahd-rule-text' data-rule='{escape(entry.id)}' lang='{lang}'>"
             f"<div style='font-size:17px'><b>{escape(entry.id)} — {escape(entry.title)}</b></div>"
             f"<div style='color:#555;font-size:13px'>{escape(entry.part)}</div>"
             f"{markdown_html(entry.text)}</div>")
@@ -124,7 +134,7 @@ def entry_html(rule_id: str) -> str:
 
 def label(rule_id: str) -> str:
     """A rule button's text: '5.2.6 Cavalry withdrawal' (short enough for a row of buttons)."""
-    title = rulebook.title(rule_id)
+    title = rulebook.title(rule_id, book_language())
     return f"{rule_id} {title if len(title) <= 28 else title[:27] + '…'}"
 
 
@@ -136,10 +146,11 @@ class RuleButtons:
     costs at most one message per button."""
 
     def __init__(self, opener: Callable[[str], None], *, intro: str = "Rules:", size: int = ROW_BUTTONS) -> None:
+        """``intro``: the English words before the buttons (translated when shown: mark them with ``N_``)."""
         self.opener = opener
         self.rules: list[str] = []
-        self.intro = w.HTML(f"<span style='font-size:13px;color:#555'>{escape(intro)}</span>",
-                            layout=w.Layout(margin="0 4px 0 0"))
+        self.intro_text = intro
+        self.intro = w.HTML(self._intro_html(), layout=w.Layout(margin="0 4px 0 0"))
         self.buttons = []
         for _ in range(size):
             button = w.Button(description="", layout=w.Layout(width="auto", height="26px", display="none"))
@@ -151,13 +162,30 @@ class RuleButtons:
                              layout=w.Layout(flex_flow="row wrap", align_items="center", display="none"))
         self.widget.add_class("ahd-rule-row")
 
+    def _intro_html(self) -> str:
+        return f"<span style='font-size:13px;color:#555'>{escape(_(self.intro_text))}</span>"
+
+    def relabel(self) -> None:
+        """Say the row again in the current language (the buttons' rule titles, the words before them)."""
+        self.intro.value = self._intro_html()
+        for button in self.buttons:
+            if button.rule_id:
+                self._label(button, button.rule_id)
+
+    @staticmethod
+    def _label(button: w.Button, rule: str) -> None:
+        with button.hold_sync():
+            button.description = label(rule)
+            button.tooltip = _("Open rule {rule} ({title}) in the Rules tab").format(
+                rule=rule, title=rulebook.title(rule, book_language()))
+
     def _clicked(self, button: w.Button) -> None:
         if button.rule_id:
             self.opener(button.rule_id)
 
     def show(self, *texts: str) -> list[str]:
         """Offer the rules cited in ``texts`` (in order, each once); returns their IDs."""
-        return self.show_ids(rule for text in texts for rule in rulebook.find_ids(text or ""))
+        return self.show_ids(rule for text in texts for rule in rulebook.find_ids(str(text or "")))
 
     def show_ids(self, rules: Iterable[str]) -> list[str]:
         rules = list(dict.fromkeys(rules))[:len(self.buttons)]
@@ -169,9 +197,7 @@ class RuleButtons:
                 continue
             button.rule_id = rule
             if rule:
-                with button.hold_sync():
-                    button.description = label(rule)
-                    button.tooltip = f"Open rule {rule} ({rulebook.title(rule)}) in the Rules tab"
+                self._label(button, rule)
                 button.layout.display = ""
             else:
                 button.layout.display = "none"
@@ -188,15 +214,16 @@ class RulesView(HasTraits):
     def __init__(self, on_open: Callable[[str], None] | None = None) -> None:
         super().__init__()
         self.on_open = on_open
-        self.query = w.Text(placeholder="Search the rules: a word (retreat) or an ID (5.2.6)",
+        self.lang = book_language()
+        self.query = w.Text(placeholder=_("Search the rules: a word (retreat) or an ID (5.2.6)"),
                             continuous_update=False, layout=w.Layout(width="70%"))
         self.query.add_class("ahd-rules-search")
-        self.go = w.Button(description="Search", layout=w.Layout(width="auto"))
+        self.go = w.Button(description=_("Search"), layout=w.Layout(width="auto"))
         self.found = w.HTML()
         self.results = w.Select(options=[], rows=7, layout=w.Layout(width="98%"))
-        self.text = w.HTML(entry_html(rulebook.ids()[0]), layout=w.Layout(width="98%"))
-        self.related = RuleButtons(self.open, intro="See also:")
-        self.back = w.Button(description="Back to the game", layout=w.Layout(width="auto"))
+        self.text = w.HTML(entry_html(rulebook.ids(self.lang)[0], self.lang), layout=w.Layout(width="98%"))
+        self.related = RuleButtons(self.open, intro=N_("See also:"))
+        self.back = w.Button(description=_("Back to the game"), layout=w.Layout(width="auto"))
         self.query.observe(lambda change: self.search(change["new"]), names="value")
         self.go.on_click(lambda _: self.search(self.query.value))
         self.results.observe(self._picked, names="value")
@@ -204,27 +231,45 @@ class RulesView(HasTraits):
                               self.related.widget, w.HBox([self.back])], layout=w.Layout(width="100%"))
         self.widget.add_class("ahd-rules")
         self.search("")
-        self.open(rulebook.ids()[0], notify=False)
+        self.open(rulebook.ids(self.lang)[0], notify=False)
+
+    def relabel(self) -> None:
+        """Show the rulebook in the current language (after ``set_language``): the search box, the list of
+        rules found, the open rule and its related rules."""
+        self.lang = book_language()
+        self.query.placeholder = _("Search the rules: a word (retreat) or an ID (5.2.6)")
+        self.go.description = _("Search")
+        self.back.description = _("Back to the game")
+        current = self.current
+        self.search(self.query.value)
+        if current:
+            self.open(current, notify=False)
+        self.related.relabel()
 
     def search(self, query: str) -> list[str]:
         """List the rules matching ``query`` (all of them, in the book's order, for an empty query)."""
-        found = rulebook.search(query) if query.strip() else rulebook.ids()
+        lang = self.lang = book_language()
+        found = rulebook.search(query, lang) if query.strip() else rulebook.ids(lang)
         shown = found[:MAX_RESULTS] if query.strip() else found
         with self.results.hold_sync():
             self._listing = True
             try:
-                self.results.options = [(f"{r} — {rulebook.title(r)}", r) for r in shown]
+                self.results.options = [(f"{r} — {rulebook.title(r, lang)}", r) for r in shown]
                 self.results.value = self.current if self.current in shown else None
             finally:
                 self._listing = False
         if not query.strip():
-            self.found.value = f"<span style='font-size:13px'>All {len(found)} rules, in the book's order.</span>"
+            words = _("All {n} rules, in the book's order.").format(n=len(found))
         elif not found:
-            self.found.value = f"<span style='font-size:13px'>No rule mentions “{escape(query)}”.</span>"
+            words = _("No rule mentions “{query}”.").format(query=query)
+        elif len(found) > MAX_RESULTS:
+            words = _n("{n} rule matches “{query}” (the first {shown} shown): pick one.",
+                       "{n} rules match “{query}” (the first {shown} shown): pick one.",
+                       len(found)).format(n=len(found), query=query, shown=MAX_RESULTS)
         else:
-            more = f" (the first {MAX_RESULTS} shown)" if len(found) > MAX_RESULTS else ""
-            self.found.value = (f"<span style='font-size:13px'>{len(found)} rule{'s' if len(found) > 1 else ''} "
-                                f"match “{escape(query)}”{more}: pick one.</span>")
+            words = _n("{n} rule matches “{query}”: pick one.", "{n} rules match “{query}”: pick one.",
+                       len(found)).format(n=len(found), query=query)
+        self.found.value = f"<span style='font-size:13px'>{escape(words)}</span>"
         if query.strip() and found and found[0].casefold() == query.strip().casefold():
             self.open(found[0])  # an ID typed in opens at once
         return found
@@ -235,8 +280,8 @@ class RulesView(HasTraits):
 
     def open(self, rule_id: str, notify: bool = True) -> None:
         """Show rule ``rule_id`` (LookupError if the rulebook has no such rule)."""
-        entry = rulebook.entry(rule_id)
-        self.text.value = entry_html(entry.id)
+        entry = rulebook.entry(rule_id, self.lang)
+        self.text.value = entry_html(entry.id, self.lang)
         self.related.show_ids(entry.see_also)
         self.current = entry.id
         if self.results.value != entry.id:
@@ -293,18 +338,28 @@ class RulesInApp:
     def __init__(self, session, panel) -> None:
         self.session = session
         self.view = RulesView(on_open=self._opened)
-        self.status_row = RuleButtons(self.open, intro="Look up:")
-        self.log_row = RuleButtons(self.open, intro="Rules in the latest log lines:", size=12)
+        self.status_row = RuleButtons(self.open, intro=N_("Look up:"))
+        self.log_row = RuleButtons(self.open, intro=N_("Rules in the latest log lines:"), size=12)
         children = list(panel.widget.children)
         children.insert(children.index(panel.status) + 1, self.status_row.widget)
         children.insert(children.index(panel.log) + 1, self.log_row.widget)
         panel.widget.children = children
         self.tabs = w.Tab(children=[panel.widget, self.view.widget], layout=w.Layout(width="100%"))
-        self.tabs.titles = ("Game", "Rules")
+        self.tabs.titles = (_("Game"), _("Rules"))
         self.tabs.add_class("ahd-tabs")
         self.view.back.on_click(lambda _: self.show_game())
         session.observe(self._status_changed, names=["status", "status_rule", "prompt"])
         session.observe(self._log_changed, names=["version"])
+        self._status_changed()
+        self._log_changed()
+
+    def relabel(self) -> None:
+        """Say the tabs, the Rules tab and the rule buttons again in the current language (after
+        ``set_language``)."""
+        self.tabs.titles = (_("Game"), _("Rules"))
+        self.view.relabel()
+        self.status_row.relabel()
+        self.log_row.relabel()
         self._status_changed()
         self._log_changed()
 
