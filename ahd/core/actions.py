@@ -468,6 +468,11 @@ class FireAuto(Action):
         return Msg("Fire: spread evenly")
 
 
+def _shot(shooter: str, target: str) -> Msg:
+    # TRANSLATORS: one shot of a volley; {shooter} and {target} are unit ids (U-MF-03)
+    return Msg("{shooter} at {target}", shooter=shooter, target=target)
+
+
 @dataclass(frozen=True, slots=True)
 class Volley(Action):
     """Declare every shooter's target at once: ((shooter, target), ...)."""
@@ -477,9 +482,7 @@ class Volley(Action):
 
     def message(self) -> Msg:
         # TRANSLATORS: {targets} is a list of "shooter at target" separated by semicolons
-        return Msg("Fire: {targets}", targets=_Joined("; ", tuple(
-            # TRANSLATORS: one shot of a volley; {shooter} and {target} are unit ids (U-MF-03)
-            Msg("{shooter} at {target}", shooter=shooter, target=target) for shooter, target in self.targets)))
+        return Msg("Fire: {targets}", targets=_Joined("; ", tuple(_shot(*pair) for pair in self.targets)))
 
 
 @dataclass(frozen=True, slots=True)
