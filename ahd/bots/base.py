@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core.actions import Action
 from ..core.game import Game
+from ..core.i18n import Msg
 from ..core.sides import CHANCE, Side
 
 
@@ -36,22 +37,33 @@ class RandomBot:
 
 class PlanNote(NamedTuple):
     """A bot's plan, said when it changes: after ``action`` actions of the record (and ``event``
-    events of the log), ``side`` planned ``text``. Not part of the game's record (a replay of the
-    record is the same game)."""
+    events of the log), ``side`` planned ``text`` (a message, said in the language it is read in:
+    ``render(note.text, "es")``; ``str`` gives the current language). Not part of the game's record
+    (a replay of the record is the same game)."""
 
     action: int
     side: Side
-    text: str
+    text: "Msg | str"
     event: int = 0
 
+    def message(self) -> Msg:
+        """The whole line as a message: 'Union: gathering at Fredericksburg to storm Richmond, ...'."""
+        return Msg("{side}: {plan}", side=self.side, plan=self.text)
+
+    def __msg__(self, lang: str) -> str:
+        return self.message().render(lang)
+
     def __str__(self) -> str:
-        return f"{self.side.adjective}: {self.text}"
+        return self.message().render()
 
 
-def plan_of(bot) -> str | None:
-    """What a bot says it is doing: its ``plan`` attribute (one line, or None). Any bot may expose one;
-    ``play`` and the app's session show it as a "plan" line when it changes."""
+def plan_of(bot) -> "Msg | str | None":
+    """What a bot says it is doing: its ``plan`` attribute (one line, or None), a message (:class:`Msg`,
+    said in the language it is read in) or a plain text. Any bot may expose one; ``play`` and the app's
+    session show it as a "plan" line when it changes."""
     text = getattr(bot, "plan", None)
+    if isinstance(text, Msg):
+        return text
     return text if isinstance(text, str) and text else None
 
 
@@ -65,7 +77,7 @@ class SidedBot:
         self._last: "Bot" = union
 
     @property
-    def plan(self) -> str | None:
+    def plan(self) -> "Msg | str | None":
         return plan_of(self._last)
 
     def choose(self, game: Game, should_stop: Callable[[], bool] | None = None) -> Action:
@@ -94,7 +106,7 @@ def play(game: Game, union: Bot, confederate: Bot, max_actions: int = 200_000,
     each bot's plan (``plan_of``) is appended to it as a ``PlanNote`` when it changes; the game's
     record is the same with or without."""
     players = {Side.UNION: union, Side.CONFEDERATE: confederate}
-    said: dict[Side, str | None] = {Side.UNION: None, Side.CONFEDERATE: None}
+    said: dict[Side, "Msg | str | None"] = {Side.UNION: None, Side.CONFEDERATE: None}
     for _ in range(max_actions):
         player = game.current_player
         if player is None:

@@ -32,6 +32,7 @@ from ..core import movement
 from ..core.actions import Action, BeginMarch, EndMarch, EndMovement, Move
 from ..core.board import VICTORY_CITIES
 from ..core.game import Game
+from ..core.i18n import Msg, Msgn, Term
 from .heuristic import CAPITAL, HeuristicBot, _distances, attack_forces
 from ..odds import odds
 from ..core.sides import Side
@@ -81,7 +82,8 @@ class CampaignPlan:
         self.guard = guard
         self.choose = choose
         self.last: str | None = None  # the last objective (``choose="weakest"`` keeps it)
-        self.plan: str | None = None  # the last plan in words, e.g. "gathering at Fredericksburg to storm ..."
+        self.plan: Msg | None = None  # the last plan in words, e.g. "gathering at Fredericksburg to storm ..."
+        self.plan_key: tuple[str, str, str] | None = None  # what the plan is, without its odds and size
 
     def objective(self, state: State, side: Side) -> str | None:
         """The box to storm: with ``guard`` on, an enemy stack next to our capital first (the biggest);
@@ -149,8 +151,11 @@ class CampaignPlan:
         origin, units = stacks[0]
         if not already:
             chance = self.storm_odds(state, side, target, stacks)
-            self.plan = (f"storming {_name(state, target)} from {_name(state, origin)}, {chance:.0%} with "
-                         f"{sum(len(u) for _, u in stacks)} units")
+            self.plan = Msgn("storming {target} from {origin}, {chance:.0%} with {n} units",
+                             "storming {target} from {origin}, {chance:.0%} with {n} units",
+                             n=sum(len(u) for _, u in stacks), target=_name(state, target),
+                             origin=_name(state, origin), chance=chance)
+            self.plan_key = ("storm", target, origin)
         return begins[origin], Orders(side, state.turn, origin, {u.id: target for u in units})
 
     def _gather(self, state: State, side: Side, target: str, begins: dict[str, BeginMarch]):
@@ -189,13 +194,16 @@ class CampaignPlan:
         attackers, defenders = attack_forces(state, target, side, [
             (u, state.board.enters_over_water(target, stage)) for u in gathered])
         chance = odds(attackers, defenders, samples=min(self.samples, 500)).attacker_wins
-        self.plan = (f"gathering at {_name(state, stage)} to storm {_name(state, target)}, {chance:.0%} with "
-                     f"{len(gathered)} units")
+        self.plan = Msgn("gathering at {stage} to storm {target}, {chance:.0%} with {n} units",
+                         "gathering at {stage} to storm {target}, {chance:.0%} with {n} units",
+                         n=len(gathered), stage=_name(state, stage), target=_name(state, target), chance=chance)
+        self.plan_key = ("gather", stage, target)
         return begins[origin], Orders(side, state.turn, origin, moves)
 
 
-def _name(state: State, box: str) -> str:
-    return state.board.boxes[box].name
+def _name(state: State, box: str) -> Term:
+    """A box's name as a message parameter (said in the language the plan line is read in)."""
+    return state.board.term(box)
 
 
 def idle_score(ranked: list[tuple[float, Action]]) -> float:

@@ -101,7 +101,7 @@ class HeuristicBot:
             raise ValueError(f"garrison must be one of {', '.join(GARRISONS)}, got {garrison!r}")
         self.rng = rng if rng is not None else np.random.default_rng(seed)
         self.garrison = garrison
-        self.plan: str | None = None  # one line on what it is doing (``ahd.bots.plan``); the heuristic has none
+        self.plan: "Msg | None" = None  # one line on what it is doing (``ahd.bots.plan``); the heuristic has none
         self._field_key = None
         self._field: dict[str, float] = {}
         self._shared_key = None

@@ -42,6 +42,7 @@ from ..core.actions import Action, BeginMarch, CavalryRetreat, HoldGround, OpenF
 from .campaign import CampaignPlan, Orders, follow, idle_score
 from ..core.errors import AhdError
 from ..core.game import Game
+from ..core.i18n import Msg
 from .heuristic import GARRISONS, HeuristicBot, _win_chance, attack_forces
 from ..core.sides import CHANCE, Side
 from ..odds.war import live_value
@@ -111,7 +112,8 @@ class SearchBot:
         self.campaign = (CampaignPlan(self.heuristic, odds=campaign_odds, guard=guard, choose=objective,
                                       idle=campaign_idle)
                          if campaign else None)
-        self.plan: str | None = None  # its campaign plan in one line (``ahd.bots.plan``), None before any
+        self.plan: Msg | None = None  # its campaign plan in one line (``ahd.bots.plan``), None before any
+        self._plan_key: tuple[str, str, str] | None = None  # the plan said, without its odds and size
         self.stats = {"decisions": 0, "searched": 0, "changed": 0, "assaults": 0, "campaign": 0, "rollouts": 0,
                       "seconds": 0.0}
 
@@ -142,9 +144,9 @@ class SearchBot:
             options += list(plans)
             campaign = self.campaign.march(game, actions, idle_score(ranked)) if self.campaign else None
             if campaign is not None and self.campaign.plan is not None:
-                key = self.campaign.plan.split(",")[0]  # said again only when the plan itself changes,
-                if key != (self.plan or "").split(",")[0]:  # not its odds or size from march to march
-                    self.plan = self.campaign.plan
+                key = self.campaign.plan_key  # said again only when the plan itself changes,
+                if key != self._plan_key:  # not its odds or size from march to march
+                    self.plan, self._plan_key = self.campaign.plan, key
             if campaign is not None:  # the plan is the default; the search may still find better
                 action, plans[action] = campaign
                 options = [action] + [a for a in options if a != action]

@@ -162,6 +162,14 @@ class Joined:
     def __repr__(self) -> str:
         return f"Joined({self.parts!r}, {self.sep!r})"
 
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Joined):
+            return (self.parts, self.sep) == (other.parts, other.sep)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.parts, self.sep))
+
 
 def explain_terms_msg(terms: Sequence[Term]) -> Msg:
     """``explain_terms`` as a message, said in any language."""
