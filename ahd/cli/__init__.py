@@ -7,11 +7,24 @@ import sys
 from ..bots import make_bot, play
 from ..core.errors import AhdError, DataFileError
 from ..core.game import RECORD_FORMAT, Game, load, new_game
+from ..core.i18n import LANGUAGE_NAMES, Msg, check_language, language
 from ..core.options import PRESET_TEXT, PRESETS, SWITCHES, Options
 
 BOTS = ("easy", "normal", "hard", "random", "heuristic", "search")
 BOT_HELP = ("a level easy, normal or hard, or random, heuristic or search (1 s per decision; settings after a "
             "colon, e.g. search:iterations=2 or search:seconds=0.5,candidates=4)")
+
+
+def _language(value: str) -> str:
+    """``--lang``: a language the game speaks ("es", "ES", "es_AR.UTF-8", "Español")."""
+    try:
+        return check_language(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+LANG_HELP = ("the language of the game's log and refusals: " + ", ".join(f"{code} ({name})" for code, name in
+             LANGUAGE_NAMES.items()) + "; default: the environment's locale (AHD_LANG, LANGUAGE, LC_ALL, LANG)")
 
 
 def _make_bot(name: str, seed: int):
@@ -24,14 +37,14 @@ def _print_game(game: Game, quiet: bool, out, plans=()) -> None:
         k = 0
         for i, event in enumerate(game.log):
             while k < len(notes) and notes[k].event <= i:  # a bot's plan, when it changed (not in the record)
-                print(f"plan: {notes[k]}", file=out)
+                print(Msg("plan: {plan}", plan=notes[k]), file=out)
                 k += 1
             print(event, file=out)
     if game.scenario_result:
-        print(f"Scenario result: {game.scenario_result}", file=out)
-    print(f"Outcome: {game.outcome}", file=out)
-    print(f"Army maxima at the end: Union {game.army_max('union')}, Confederacy {game.army_max('confederate')}; "
-          f"{len(game.history)} actions recorded", file=out)
+        print(Msg("Scenario result: {result}", result=game.scenario_result), file=out)
+    print(Msg("Outcome: {outcome}", outcome=game.outcome), file=out)
+    print(Msg("Army maxima at the end: Union {union}, Confederacy {confederate}; {n} actions recorded",
+              union=game.army_max("union"), confederate=game.army_max("confederate"), n=len(game.history)), file=out)
 
 
 def cmd_play(args, out) -> int:
@@ -42,18 +55,23 @@ def cmd_play(args, out) -> int:
         options = options.with_rule(rule.upper())
     union, confederate = _make_bot(args.union, args.seed * 2 + 1), _make_bot(args.confederate, args.seed * 2 + 2)
     game = new_game(args.scenario, options=options, seed=args.seed, play_on=args.play_on)
-    print(f"{game.scenario.title}; rules on: {', '.join(options.to_list()) or 'basic only'}", file=out)
+    if options.to_list():
+        print(Msg("{title}; rules on: {rules}", title=game.scenario.title_term, rules=", ".join(options.to_list())),
+              file=out)
+    else:
+        print(Msg("{title}; rules on: basic only", title=game.scenario.title_term), file=out)
     plans: list = []
     play(game, union, confederate, plans=plans)
     _print_game(game, args.quiet, out, plans)
     if args.save:
         game.save(args.save)
-        print(f"Game record saved to {args.save}", file=out)
+        print(Msg("Game record saved to {path}", path=args.save), file=out)
     return 0
 
 
 def cmd_demo(args, out) -> int:
-    print("A House Divided — demo: the short game (July 1861 – June 1862), two computer players.\n", file=out)
+    print(Msg("A House Divided — demo: the short game (July 1861 – June 1862), two computer players."), file=out)
+    print(file=out)
     game = new_game("short", seed=args.seed)
     play(game, make_bot("heuristic", args.seed + 1), make_bot("heuristic", args.seed + 2))
     _print_game(game, False, out)
@@ -179,9 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="year scenarios: score at the scenario's end, then play on to turn 40 (S-0)")
     p.add_argument("--quiet", action="store_true", help="print only the outcome")
     p.add_argument("--save", help="write the game record to this file")
+    p.add_argument("--lang", type=_language, default=None, metavar="LANG", help=LANG_HELP)
     p.set_defaults(func=cmd_play)
     d = sub.add_parser("demo", help="watch a short game between two random players")
     d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--lang", type=_language, default=None, metavar="LANG", help=LANG_HELP)
     d.set_defaults(func=cmd_demo)
     s = sub.add_parser("simulate", help="play many games between computer players and report win rates")
     s.add_argument("-n", type=int, default=100, help="number of games (default 100)")
@@ -239,7 +259,8 @@ def main(argv: list[str] | None = None, out=None) -> int:
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args, out)
+        with language(getattr(args, "lang", None)):  # None: the environment's locale (or ahd.set_language)
+            return args.func(args, out)
     except (AhdError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

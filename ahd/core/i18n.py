@@ -43,6 +43,10 @@ LANGUAGES: tuple[str, ...] = tuple(LANGUAGE_NAMES)
 ENGINE_DOMAIN = "ahd"
 ENGINE_LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
+#: Names a player may type for a language we speak, offered as "did you mean" (never accepted silently).
+_HINTS = {"sp": "es", "spa": "es", "esp": "es", "spanish": "es", "espanol": "es", "castellano": "es",
+          "ita": "it", "italian": "it", "eng": "en", "inglés": "en", "ingles": "en", "inglese": "en"}
+
 _current: ContextVar[str | None] = ContextVar("ahd_language", default=None)
 _process_language: str | None = None
 
@@ -57,7 +61,9 @@ def check_language(lang: object) -> str:
     for lang_code, name in LANGUAGE_NAMES.items():  # "Español", "italiano", "english"
         if lang.strip().casefold() == name.casefold():
             return lang_code
-    close = difflib.get_close_matches(lang.strip().lower(), list(LANGUAGES) + [n.lower() for n in LANGUAGE_NAMES.values()], 1)
+    typed = lang.strip().lower()
+    close = [_HINTS[typed]] if typed in _HINTS else difflib.get_close_matches(
+        typed, list(LANGUAGES) + [n.lower() for n in LANGUAGE_NAMES.values()], 1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise ValueError(f"unknown language {lang!r}{hint}; the game speaks {', '.join(LANGUAGES)}")
 
@@ -112,13 +118,22 @@ def language(lang: str | None) -> Iterator[str]:
         _current.reset(token)
 
 
-@lru_cache(maxsize=None)
 def translation(lang: str, domain_name: str = ENGINE_DOMAIN,
-                localedir: str = str(ENGINE_LOCALE_DIR)) -> _gettext.NullTranslations:
-    """The catalog of ``domain_name`` in ``lang`` (English: the messages themselves)."""
+                localedir: str | None = None) -> _gettext.NullTranslations:
+    """The catalog of ``domain_name`` in ``lang`` (English: the messages themselves); ``localedir``
+    defaults to ``ENGINE_LOCALE_DIR`` as it is at the call (tests point it at a catalog of their own
+    and call ``translation.cache_clear()``)."""
+    return _translation(lang, domain_name, str(ENGINE_LOCALE_DIR) if localedir is None else str(localedir))
+
+
+@lru_cache(maxsize=None)
+def _translation(lang: str, domain_name: str, localedir: str) -> _gettext.NullTranslations:
     if lang == "en":
         return _gettext.NullTranslations()
     return _gettext.translation(domain_name, localedir, languages=[lang], fallback=True)
+
+
+translation.cache_clear = _translation.cache_clear  # type: ignore[attr-defined]
 
 
 def domain(domain_name: str, localedir: str | Path) -> Callable[[str], str]:
