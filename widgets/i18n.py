@@ -9,7 +9,7 @@ from ahd.core.i18n import N_, LANGUAGE_NAMES, LANGUAGES, domain, get_language, l
 __all__ = ["_", "_n", "_p", "N_", "LANGUAGES", "LANGUAGE_NAMES", "get_language", "language", "render", "set_language"]
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-_ = domain("widgets", LOCALE_DIR)
+_ = domain("widgets", lambda: LOCALE_DIR)  # read at each call: tests may point LOCALE_DIR elsewhere
 
 
 def _n(singular: str, plural: str, n: int) -> str:

@@ -136,17 +136,20 @@ def _translation(lang: str, domain_name: str, localedir: str) -> _gettext.NullTr
 translation.cache_clear = _translation.cache_clear  # type: ignore[attr-defined]
 
 
-def domain(domain_name: str, localedir: str | Path) -> Callable[[str], str]:
-    """A ``_`` for another package's catalogs (the app's: ``widgets``)."""
-    where = str(localedir)
+def domain(domain_name: str, localedir: "str | Path | Callable[[], str | Path]") -> Callable[..., str]:
+    """A ``_`` for another package's catalogs (the app's: ``widgets``). ``localedir`` may be a function
+    returning the folder, read at each call (so tests can point it at a catalog of their own)."""
+
+    def where() -> str:
+        return str(localedir() if callable(localedir) else localedir)
 
     def translate(message: str, lang: str | None = None) -> str:
-        return translation(lang or get_language(), domain_name, where).gettext(message)
+        return translation(lang or get_language(), domain_name, where()).gettext(message)
 
     translate.pgettext = lambda context, message, lang=None: translation(  # type: ignore[attr-defined]
-        lang or get_language(), domain_name, where).pgettext(context, message)
+        lang or get_language(), domain_name, where()).pgettext(context, message)
     translate.ngettext = lambda singular, plural, n, lang=None: translation(  # type: ignore[attr-defined]
-        lang or get_language(), domain_name, where).ngettext(singular, plural, n)
+        lang or get_language(), domain_name, where()).ngettext(singular, plural, n)
     return translate
 
 
