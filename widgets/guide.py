@@ -25,10 +25,13 @@ from ahd.bots import make_bot
 from ahd.core.actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, EndMarch, EndMovement, EndRecruitment,
                               Entrench, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                               Recruit, Reinforce, Retreat)
+from ahd.core.i18n import Msg, Term, render
 from ahd.core.sides import Side
 from ahd.odds import odds_for
 
 from .gestures import action_box, plan_for
+from .i18n import _, _n
+from .rules import book_language
 
 #: The guided turns: hints for the person's decisions in turns 1 and 2.
 GUIDED_TURNS = 2
@@ -62,7 +65,13 @@ class Hint:
 
 
 def _name(game: Game, box: str) -> str:
-    return game.board.name(box)
+    """A box's name in the current language's usual form ("Nueva Orleans")."""
+    return game.board.local_name(box)
+
+
+def _kind(unit: Any) -> str:
+    """A unit's type in the current language ("militia infantry", "fanteria di milizia")."""
+    return render(Term("unit", unit.type.name))
 
 
 def _distance_to_enemy(game: Game, box: str, side: Side) -> int | None:
@@ -88,7 +97,7 @@ def _odds_words(game: Game, action: Action | None, side: Side) -> str:
     in_battle = battle is not None and (action is None or isinstance(action, Reinforce))
     attacker = battle.attacker if in_battle else game.phasing  # a move into enemy units: the phasing side attacks
     p = result.attacker_wins if side is attacker else result.defender_wins
-    return f"about {p:.0%}"
+    return _("about {chance:.0%}").format(chance=p)
 
 
 def why(game: Game, action: Action, then: Action | None = None) -> str:
@@ -106,62 +115,83 @@ def why(game: Game, action: Action, then: Action | None = None) -> str:
                 trial = game.copy()
                 trial.apply(action)
             chance = _odds_words(trial, move, side)
-            return (f"it attacks the {len(enemies)} enemy unit{'s' if len(enemies) > 1 else ''} in {_name(game, to)}"
-                    + (f": your chance to win that battle is {chance} (the odds beside the map)" if chance else "") + ".")
+            if chance:
+                return _n("it attacks the {n} enemy unit in {box}: your chance to win that battle is {chance} "
+                          "(the odds beside the map).",
+                          "it attacks the {n} enemy units in {box}: your chance to win that battle is {chance} "
+                          "(the odds beside the map).", len(enemies)).format(
+                    n=len(enemies), box=_name(game, to), chance=chance)
+            return _n("it attacks the {n} enemy unit in {box}.", "it attacks the {n} enemy units in {box}.",
+                      len(enemies)).format(n=len(enemies), box=_name(game, to))
         owner = state.control[to]
         value = game.board[to].value_for(side.enemy) if owner is side.enemy else 0
         if owner is side.enemy and value:
-            return (f"{_name(game, to)} is an enemy recruiting city with no defenders: holding it at the control update "
-                    f"takes its recruiting value from the enemy's army maximum (9.a, 9.d).")
+            return _("{box} is an enemy recruiting city with no defenders: holding it at the control update "
+                     "takes its recruiting value from the enemy's army maximum (9.a, 9.d).").format(box=_name(game, to))
         if owner is not side:
-            return f"it takes {_name(game, to)}, which you do not control, at the next control update (9.a)."
+            return _("it takes {box}, which you do not control, at the next control update (9.a).").format(
+                box=_name(game, to))
         near = _distance_to_enemy(game, to, side)
         here = _distance_to_enemy(game, unit.location, side)
         if near is not None and (here is None or near < here):
-            return f"it brings {unit.type.name} closer to the enemy ({near} box{'es' if near != 1 else ''} away) to attack later or to guard the front."
-        return f"it moves {unit.type.name} where the computer player wants it next."
+            return _n("it brings {unit_type} closer to the enemy ({n} box away) to attack later or to guard the front.",
+                      "it brings {unit_type} closer to the enemy ({n} boxes away) to attack later or to guard the "
+                      "front.", near).format(unit_type=_kind(unit), n=near)
+        return _("it moves {unit_type} where the computer player wants it next.").format(unit_type=_kind(unit))
     if isinstance(action, BeginMarch):
-        return "a march moves the units of one box; this box has units the computer player would move now."
+        return _("a march moves the units of one box; this box has units the computer player would move now.")
     if isinstance(action, EndMarch):
-        return "this march has done what it should; the march allowance that is left can move another box."
+        return _("this march has done what it should; the march allowance that is left can move another box.")
     if isinstance(action, EndMovement):
         left = game.marches_left
-        return ("no further march is worth making now" + (f" (the {left} unused march{'es' if left != 1 else ''} "
-                                                          f"lapse, 4.a)" if left else "") + "; the battles come next.")
+        if left:
+            return _n("no further march is worth making now (the {n} unused march lapses, 4.a); the battles come next.",
+                      "no further march is worth making now (the {n} unused marches lapse, 4.a); the battles come "
+                      "next.", left).format(n=left)
+        return _("no further march is worth making now; the battles come next.")
     if isinstance(action, Entrench):
-        return f"{state.units[action.unit].type.name} digs in: an entrenched unit is harder to hit (4.2.5, 5.2.1)."
+        return _("{unit_type} digs in: an entrenched unit is harder to hit (4.2.5, 5.2.1).").format(
+            unit_type=_kind(state.units[action.unit]))
     if isinstance(action, ChooseBattle):
-        return f"the battles are fought one by one: {_name(game, action.box)} first."
+        return _("the battles are fought one by one: {box} first.").format(box=_name(game, action.box))
     if isinstance(action, OpenFire):
         chance = _odds_words(game, None, side)
-        return "fight on" + (f": your chance to win this battle is {chance}." if chance else ".")
+        return (_("fight on: your chance to win this battle is {chance}.").format(chance=chance) if chance
+                else _("fight on."))
     if isinstance(action, FireAuto):
-        return "the game spreads your shots over the enemy units as the rules ask (5.1.a), best shots first."
+        return _("the game spreads your shots over the enemy units as the rules ask (5.1.a), best shots first.")
     if isinstance(action, Reinforce):
         unit = state.units[action.unit]
-        return (f"the battle is not safe yet: {unit.type.name} joins from {_name(game, unit.location)} (5.2.4).")
+        return _("the battle is not safe yet: {unit_type} joins from {box} (5.2.4).").format(
+            unit_type=_kind(unit), box=_name(game, unit.location))
     if isinstance(action, Retreat):
         chance = _odds_words(game, None, side)
-        return (f"the battle is going badly" + (f" ({chance} to win)" if chance else "") +
-                f": retreating to {_name(game, action.to)} loses the battle but saves the units (5.2.5).")
+        if chance:
+            return _("the battle is going badly ({chance} to win): retreating to {box} loses the battle but saves the "
+                     "units (5.2.5).").format(chance=chance, box=_name(game, action.to))
+        return _("the battle is going badly: retreating to {box} loses the battle but saves the units (5.2.5).").format(
+            box=_name(game, action.to))
     if isinstance(action, CavalryRetreat):
-        return (f"cavalry facing infantry may slip away before the battle (5.2.6): to {_name(game, action.to)}, "
-                f"where it can raid again.")
+        return _("cavalry facing infantry may slip away before the battle (5.2.6): to {box}, where it can raid "
+                 "again.").format(box=_name(game, action.to))
     if isinstance(action, HoldGround):
-        return "the cavalry stays and fights."
+        return _("the cavalry stays and fights.")
     if isinstance(action, Promote):
-        unit = state.units[action.unit]
-        return (f"a promoted {unit.type.name} fires and holds better; promoting militia also frees a counter "
-                f"for recruitment (6).")
+        return _("a promoted {unit_type} fires and holds better; promoting militia also frees a counter for "
+                 "recruitment (6).").format(unit_type=_kind(state.units[action.unit]))
     if isinstance(action, NoPromotion):
-        return "no promotion is worth making now."
+        return _("no promotion is worth making now.")
     if isinstance(action, Recruit):
         near = _distance_to_enemy(game, action.box, side)
-        return (f"new militia appear in your recruiting cities; {_name(game, action.box)} is "
-                + (f"{near} box{'es' if near != 1 else ''} from the enemy." if near is not None else "safe.") + " (7.b)")
+        if near is not None:
+            return _n("new militia appear in your recruiting cities; {box} is {n} box from the enemy. (7.b)",
+                      "new militia appear in your recruiting cities; {box} is {n} boxes from the enemy. (7.b)",
+                      near).format(box=_name(game, action.box), n=near)
+        return _("new militia appear in your recruiting cities; {box} is safe. (7.b)").format(
+            box=_name(game, action.box))
     if isinstance(action, EndRecruitment):
-        return "the recruits the roll allowed are placed, or none is worth placing (7)."
-    return "it is the computer player's choice here."
+        return _("the recruits the roll allowed are placed, or none is worth placing (7).")
+    return _("it is the computer player's choice here.")
 
 
 class Guide:
@@ -185,18 +215,16 @@ class Guide:
         self.style = w.HTML(CSS)
         self.highlight = w.HTML()  # a <style> ringing the hinted box's card on the map
         self.text = w.HTML()
-        self.side = w.Dropdown(options=[("Union", "union"), ("Confederacy", "confederate")], value="union",
-                               layout=w.Layout(width="140px"))
-        self.start_button = w.Button(description="Learn by playing", button_style="info",
-                                     tooltip="a new 1861 game against the computer, with a hint for every decision "
-                                             "of the first turns", layout=w.Layout(width="auto"))
-        self.start_button.on_click(lambda _: self.start_game(self.side.value))
-        self.follow_button = w.Button(description="Do it for me", tooltip="play the hint's action",
-                                      layout=w.Layout(width="auto"))
-        self.follow_button.on_click(lambda _: self.follow())
-        self.stop_button = w.Button(description="Hide the guide", layout=w.Layout(width="auto"))
-        self.stop_button.on_click(lambda _: self.stop())
-        self.starter = w.HBox([w.HTML("<b style='font-size:15px'>New to the game?</b>"), self.side,
+        self.side = w.Dropdown(options=self._side_options(), value="union", layout=w.Layout(width="140px"))
+        self.start_button = w.Button(button_style="info", layout=w.Layout(width="auto"))
+        self.start_button.on_click(lambda _button: self.start_game(self.side.value))
+        self.follow_button = w.Button(layout=w.Layout(width="auto"))
+        self.follow_button.on_click(lambda _button: self.follow())
+        self.stop_button = w.Button(layout=w.Layout(width="auto"))
+        self.stop_button.on_click(lambda _button: self.stop())
+        self.question = w.HTML()
+        self._label_widgets()
+        self.starter = w.HBox([self.question, self.side,
                                self.start_button], layout=w.Layout(align_items="center", flex_flow="row wrap"))
         self.body = w.VBox([self.text, w.HBox([self.follow_button, self.stop_button])])
         self.body.add_class("ahd-guide")
@@ -208,6 +236,31 @@ class Guide:
             self.start()
         else:
             self._draw()
+
+    @staticmethod
+    def _side_options() -> list[tuple[str, str]]:
+        return [(_("Union"), "union"), (_("Confederacy"), "confederate")]
+
+    def _label_widgets(self) -> None:
+        """The guide's buttons and words in the current language."""
+        self.start_button.description = _("Learn by playing")
+        self.start_button.tooltip = _("a new 1861 game against the computer, with a hint for every decision of the "
+                                      "first turns")
+        self.follow_button.description = _("Do it for me")
+        self.follow_button.tooltip = _("play the hint's action")
+        self.stop_button.description = _("Hide the guide")
+        self.question.value = "<b style='font-size:15px'>" + escape(_("New to the game?")) + "</b>"
+
+    def relabel(self) -> None:
+        """Say the guide again in the current language (after ``set_language``): its buttons and the hint
+        (recomputed); the notes already written stay as they were written."""
+        value = self.side.value
+        with self.side.hold_sync():
+            self.side.options = self._side_options()
+            self.side.value = value
+        self._label_widgets()
+        self.hint = self.compute_hint() if self.active else None
+        self._draw()
 
     # ------------------------------------------------------------------ starting and stopping
     @property
@@ -234,8 +287,11 @@ class Guide:
         self.active = False
         s.new_game("1861", seed=1)
         self.start()
-        self.notes.insert(0, f"A new 1861 game: you play the {'Union' if side == 'union' else 'Confederacy'}, the "
-                             f"computer the other side. Follow the orange hints, or play your own way.")
+        self.notes.insert(0, escape(
+            _("A new 1861 game: you play the Union, the computer the other side. Follow the orange hints, or play "
+              "your own way.") if side == "union" else
+            _("A new 1861 game: you play the Confederacy, the computer the other side. Follow the orange hints, or "
+              "play your own way.")))
         self._draw()
 
     def stop(self) -> None:
@@ -263,9 +319,10 @@ class Guide:
             origin = game.state.units[choice.unit].location
             to = action_box(game, choice)
             if s.selected != origin:
-                return Hint(choice, "box", f"Click {_name(game, origin)}, then {_name(game, to)}, to go by sea: "
-                                           f"{why(game, choice)}", box=origin)
-            return Hint(choice, "box", f"Click {_name(game, to)}: {why(game, choice)}", box=to)
+                return Hint(choice, "box", _("Click {origin}, then {box}, to go by sea: {why}").format(
+                    origin=_name(game, origin), box=_name(game, to), why=why(game, choice)), box=origin)
+            return Hint(choice, "box", _("Click {box}: {why}").format(box=_name(game, to), why=why(game, choice)),
+                        box=to)
         if decision == "march" and isinstance(choice, Move):
             return self._march_hint(game, game.march_origin)
         return self._panel_or_box_hint(choice)
@@ -277,9 +334,10 @@ class Guide:
         first = self.bot.choose(preview.copy())
         origin = _name(game, begin.origin)
         if isinstance(first, Move):
-            return Hint(begin, "box", f"Click {origin} to march from it, then {_name(game, first.path[-1])}: "
-                                      f"{why(game, begin, first)}", box=begin.origin)
-        return Hint(begin, "box", f"Click {origin} to march from it: {why(game, begin)}", box=begin.origin)
+            return Hint(begin, "box", _("Click {origin} to march from it, then {box}: {why}").format(
+                origin=origin, box=_name(game, first.path[-1]), why=why(game, begin, first)), box=begin.origin)
+        return Hint(begin, "box", _("Click {origin} to march from it: {why}").format(origin=origin, why=why(game, begin)),
+                    box=begin.origin)
 
     def _march_hint(self, position: Game, origin: str, begin: BeginMarch | None = None) -> Hint:
         """The computer player's next order in the march from ``origin`` (begun in ``position``): the units it
@@ -304,11 +362,15 @@ class Guide:
             trial.apply(order)
         everyone = set(plan_for(game, origin, ()).orders.get(to, {}))
         units = () if set(movers) == everyone else tuple(sorted(movers))
-        moved = ", ".join(game.state.units[u].type.name for u in movers)
-        picked = f" (the guide has picked {moved} in the panel's Units list)" if units else ""
+        moved = ", ".join(_kind(game.state.units[u]) for u in movers)
         action = begin if begin is not None else first
-        return Hint(action, "box", f"Click {_name(game, to)} to move {moved} there{picked}: "
-                                   f"{why(game, begin or first, first)}", box=to, units=units, then=first)
+        reason = why(game, begin or first, first)
+        if units:
+            text = _("Click {box} to move {units} there (the guide has picked {units} in the panel's Units list): "
+                     "{why}").format(box=_name(game, to), units=moved, why=reason)
+        else:
+            text = _("Click {box} to move {units} there: {why}").format(box=_name(game, to), units=moved, why=reason)
+        return Hint(action, "box", text, box=to, units=units, then=first)
 
     def _panel_or_box_hint(self, action: Action) -> Hint:
         s = self.session
@@ -319,15 +381,17 @@ class Guide:
         if box is not None and not isinstance(action, (BeginMarch, Entrench)):
             here = s.actions_at(box)
             if action in here and (len(here) == 1 or s.selected != box):
-                more = "" if len(here) == 1 else " and choose in the panel"
-                return Hint(action, "box", f"Click {_name(game, box)}{more}: {reason}", box=box)
+                text = (_("Click {box}: {why}") if len(here) == 1 else
+                        _("Click {box} and choose in the panel: {why}")).format(box=_name(game, box), why=reason)
+                return Hint(action, "box", text, box=box)
         index = s.legal_actions.index(action)
         button = self._quick_button(index)
         if button is not None:
-            return Hint(action, "button", f"Press “{button.description}” in the panel: {reason}",
-                        button=button.description)
-        return Hint(action, "list", f"Choose “{s.legal[index]}” in the list of all legal actions and press "
-                                    f"“Play the selected action”: {reason}", button=s.legal[index])
+            return Hint(action, "button", _("Press “{button}” in the panel: {why}").format(
+                button=button.description, why=reason), button=button.description)
+        return Hint(action, "list", _("Choose “{action}” in the list of all legal actions and press “{play}”: "
+                                      "{why}").format(action=s.legal[index], play=_("Play the selected action"),
+                                                      why=reason), button=s.legal[index])
 
     def _quick_button(self, index: int) -> w.Button | None:
         """The panel's button for legal action ``index`` (as the panel labels it), or None."""
@@ -371,38 +435,43 @@ class Guide:
     # ------------------------------------------------------------------ what happened
     def explain(self, event: Any) -> str:
         """A log line with a sentence on what it means (the first time such a thing happens)."""
-        text = str(event)
+        text = str(event)  # in the current language
+        message = getattr(event, "message", None)
+        english = message.msgid if isinstance(message, Msg) else text  # what kind of line it is, in any language
         kind = event.kind
         gloss = ""
-        if kind == "shot" and " = " in text:
-            number, terms = text.rsplit(". ", 1)[-1].split(" = ", 1)
-            gloss = (f"It needed a die roll of {number} or less: {terms}.")
+        if kind == "shot" and " = " in english:
+            if isinstance(message, Msg) and {"value", "why"} <= set(message.params):
+                number, terms = render(message.params["value"]), render(message.params["why"])
+            else:
+                number, terms = text.rsplit(". ", 1)[-1].split(" = ", 1)
+            gloss = _("It needed a die roll of {number} or less: {terms}.").format(number=number, terms=terms)
             key = "shot"
-        elif kind == "battle" and text.startswith("Battle at"):
-            key, gloss = "battle", ("A battle: the defender fires first, then the attacker, round after round, "
-                                    "until one side is gone or retreats (5).")
+        elif kind == "battle" and english.startswith("Battle at"):
+            key, gloss = "battle", _("A battle: the defender fires first, then the attacker, round after round, "
+                                     "until one side is gone or retreats (5).")
         elif kind == "battle":
-            key, gloss = "won", "The winner may promote one unit that fought (6.a)."
+            key, gloss = "won", _("The winner may promote one unit that fought (6.a).")
         elif kind == "reinforce":
-            key, gloss = "reinforce", "A reinforcement: from round 2 a unit may join from an adjacent box (5.2.4)."
-        elif kind == "retreat" and "withdraws" in text:
-            key, gloss = "withdraw", ("A cavalry withdrawal: cavalry attacked by infantry may leave before the battle; "
-                                      "nobody wins (5.2.6).")
+            key, gloss = "reinforce", _("A reinforcement: from round 2 a unit may join from an adjacent box (5.2.4).")
+        elif kind == "retreat" and "withdraws" in english:
+            key, gloss = "withdraw", _("A cavalry withdrawal: cavalry attacked by infantry may leave before the "
+                                       "battle; nobody wins (5.2.6).")
         elif kind == "retreat":
-            key, gloss = "retreat", "A retreat: the side leaves the battle and loses it (5.2.5)."
+            key, gloss = "retreat", _("A retreat: the side leaves the battle and loses it (5.2.5).")
         elif kind == "control":
-            key, gloss = "control", ("The control update at the end of a half-turn: a box holding units of one side "
-                                     "only becomes that side's (9.a); the army maxima follow (9.d).")
+            key, gloss = "control", _("The control update at the end of a half-turn: a box holding units of one side "
+                                      "only becomes that side's (9.a); the army maxima follow (9.d).")
         elif kind == "recruit":
-            key, gloss = "recruit", "A recruit: new militia placed in a recruiting city (7.b)."
+            key, gloss = "recruit", _("A recruit: new militia placed in a recruiting city (7.b).")
         elif kind == "promote":
-            key, gloss = "promote", "A promotion: the unit is replaced by a better one (6)."
-        elif kind == "roll" and "march roll" in text:
-            key, gloss = "march roll", "The march roll: how many boxes may march this half-turn (4.a)."
-        elif kind == "roll" and "recruitment roll" in text:
-            key, gloss = "recruit roll", "The recruitment roll: how many militia may be recruited (7.a)."
+            key, gloss = "promote", _("A promotion: the unit is replaced by a better one (6).")
+        elif kind == "roll" and "march roll" in english:
+            key, gloss = "march roll", _("The march roll: how many boxes may march this half-turn (4.a).")
+        elif kind == "roll" and "recruitment roll" in english:
+            key, gloss = "recruit roll", _("The recruitment roll: how many militia may be recruited (7.a).")
         elif kind == "move":
-            key, gloss = "move", "A march: the units move along the lines of the board (4)."
+            key, gloss = "move", _("A march: the units move along the lines of the board (4).")
         else:
             key = kind
         if kind != "shot" and key in self._explained:
@@ -421,15 +490,22 @@ class Guide:
         self._maxima, self._maxima_half = new, half
         if not old or (old == new and old_half == half):
             return None
-        parts = [f"{side.capitalize()} {old[side]} → {new[side]}" if old[side] != new[side] else
-                 f"{side.capitalize()} {new[side]}" for side in ("union", "confederate")]
-        when = "" if old_half == half else " after the half-turn's control update"
-        line = f"<div>• <b>Army maxima</b>{when}: {escape(', '.join(parts))}{'' if old != new else ' (unchanged)'}."
+        parts = [f"{render(Side(side))} {old[side]} → {new[side]}" if old[side] != new[side] else
+                 f"{render(Side(side))} {new[side]}" for side in ("union", "confederate")]
+        maxima = ", ".join(parts)
+        if old_half == half:
+            words = (_("<b>Army maxima</b>: {maxima}.") if old != new else
+                     _("<b>Army maxima</b>: {maxima} (unchanged)."))
+        else:
+            words = (_("<b>Army maxima</b> after the half-turn's control update: {maxima}.") if old != new else
+                     _("<b>Army maxima</b> after the half-turn's control update: {maxima} (unchanged)."))
+        line = "<div>• " + words.format(maxima=escape(maxima))
         if "maxima" not in self._explained:
             self._explained.add("maxima")
-            rule = rulebook.text("7.c").split(". ")[0]  # "A player's army maximum is the sum of ..."
-            line += (f" <i style='color:#6d4c00'>{escape(rule)}: recruiting may not take a side's units on the map "
-                     f"above it (7.c, 9.d).</i>")
+            rule = rulebook.text("7.c", book_language()).split(". ")[0]  # "A player's army maximum is the sum of ..."
+            line += (" <i style='color:#6d4c00'>" + escape(_(
+                "{rule}: recruiting may not take a side's units on the map above it (7.c, 9.d).").format(rule=rule))
+                + "</i>")
         return line + "</div>"
 
     # ------------------------------------------------------------------ drawing
@@ -487,20 +563,27 @@ class Guide:
             step = f"{len(game.history)}-{s.selected}-{len(s.selected_units)}"  # changes with every gesture followed
             head = (f"<div class='ahd-hint' data-step='{escape(step)}' data-kind='{hint.kind}' data-box='{escape(hint.box)}' "
                     f"data-button='{escape(hint.button)}' data-action='{escape(str(hint.action))}'>"
-                    f"<b>Hint:</b> {escape(hint.text)}<br><span style='font-size:12px;color:#555'>The game's action: "
-                    f"{escape(str(hint.then or hint.action))}</span></div>")
+                    + _("<b>Hint:</b> {hint}").format(hint=escape(hint.text))
+                    + "<br><span style='font-size:12px;color:#555'>"
+                    + escape(_("The game's action: {action}").format(action=str(hint.then or hint.action)))
+                    + "</span></div>")
         elif game.is_over:
-            head = "<div class='ahd-hint' data-kind='none'><b>The game is over.</b> " + escape(str(game.outcome)) + "</div>"
+            head = ("<div class='ahd-hint' data-kind='none'><b>" + escape(_("The game is over.")) + "</b> "
+                    + escape(str(game.outcome)) + "</div>")
         elif s.busy or not s.human_to_move:
-            head = ("<div class='ahd-hint' data-kind='none'><b>The computer is playing</b> the other side: watch the "
-                    "map; what it does is explained below.</div>")
+            head = ("<div class='ahd-hint' data-kind='none'>" + _(
+                "<b>The computer is playing</b> the other side: watch the map; what it does is explained below.")
+                + "</div>")
         elif game.state.turn > self.turns:
-            head = ("<div class='ahd-hint' data-kind='none'><b>The guided turns are over:</b> you play on your own now. "
-                    "Every rule cited in the panel opens in the Rules tab.</div>")
+            head = ("<div class='ahd-hint' data-kind='none'>" + _(
+                "<b>The guided turns are over:</b> you play on your own now. Every rule cited in the panel opens in "
+                "the Rules tab.") + "</div>")
         else:
-            head = "<div class='ahd-hint' data-kind='none'>Your decision.</div>"
-        notes = "".join(self.notes) or "<i>What happens will be explained here.</i>"
-        self.text.value = (f"<div style='font-size:15px'><b>Learn by playing</b> — turn {escape(s.turn_text)}</div>"
-                           f"{head}<div style='font-size:13px;margin-top:4px'><b>What happened</b> (newest last):</div>"
+            head = "<div class='ahd-hint' data-kind='none'>" + escape(_("Your decision.")) + "</div>"
+        notes = "".join(self.notes) or "<i>" + escape(_("What happens will be explained here.")) + "</i>"
+        self.text.value = ("<div style='font-size:15px'>" + _("<b>Learn by playing</b> — turn {turn}").format(
+                               turn=escape(s.turn_text)) + "</div>"
+                           + f"{head}<div style='font-size:13px;margin-top:4px'>"
+                           + _("<b>What happened</b> (newest last):") + "</div>"
                            f"<div class='ahd-notes' style='display:flex;flex-direction:column-reverse'>"
                            f"<div>{notes}</div></div>")  # opens on the newest lines
