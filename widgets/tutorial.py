@@ -33,9 +33,11 @@ from ahd.core.actions import (BeginMarch, CavalryRetreat, ChooseFirer, EndMoveme
                          LeaderFollow, LeaderPoint, Move, OpenFire, Recruit, Reinforce, Retreat, Roll, Volley)
 from ahd.core import combat, recruitment
 from ahd.core.positions import march, pass_until, position_game
+from ahd.core.i18n import Term, render
 from ahd.core.sides import CHANCE, Side
 
 from .app import GameApp
+from .i18n import _, _n
 from .mapview import MapView
 from .session import Session
 
@@ -178,7 +180,7 @@ class Verdict:
         return self.state == DONE
 
     def __str__(self) -> str:
-        mark = {DONE: "✓", NOT_YET: "not done yet:", WRONG: "✗"}[self.state]
+        mark = {DONE: "✓", NOT_YET: _("not done yet:"), WRONG: "✗"}[self.state]
         return f"{mark} {self.message}"
 
     def _repr_html_(self) -> str:
@@ -195,7 +197,7 @@ def _whole_number(judge: Callable[[int], Verdict]) -> Callable[[Any], Verdict]:
         try:
             value = int(answer)
         except (TypeError, ValueError):
-            return Verdict(WRONG, "answer with a whole number.")
+            return Verdict(WRONG, _("answer with a whole number."))
         return judge(value)
     return judge_answer
 
@@ -227,7 +229,7 @@ class Question:
 
     def check(self, answer: Any) -> Verdict:
         if answer is None or (hasattr(answer, "__len__") and not isinstance(answer, str) and len(answer) == 0):
-            return Verdict(NOT_YET, "type your answer in the box.")
+            return Verdict(NOT_YET, _("type your answer in the box."))
         return self._judge(answer)
 
     @property
@@ -279,7 +281,8 @@ class Exercise:
         try:
             verdict = self.check()
         except Exception as exc:  # a goal that cannot read a strange position: say so, never break the app
-            verdict = Verdict(NOT_YET, f"cannot judge this position ({type(exc).__name__}); undo and try again.")
+            verdict = Verdict(NOT_YET, _("cannot judge this position ({error}); undo and try again.").format(
+                error=type(exc).__name__))
         self.verdict.value = verdict._repr_html_()
 
     def _repr_mimebundle_(self, **kwargs):
@@ -291,8 +294,10 @@ def _reader_actions(game: Game, start: int) -> list:
 
 
 def _box_ids(board, answer: Iterable[str]) -> tuple[set[str], list[str]]:
-    """Box ids from ids or printed names (case-insensitive); unknown entries returned apart."""
+    """Box ids from ids, printed names or names in the current language (case-insensitive); unknown
+    entries returned apart."""
     by_name = {b.name.lower(): b.id for b in board}
+    by_name.update({board.local_name(b.id).lower(): b.id for b in board})
     found, unknown = set(), []
     for item in answer:
         key = str(item).strip()
@@ -316,19 +321,22 @@ def forts_question(game: Game) -> Question:
             answer = [answer]
         found, unknown = _box_ids(board, answer)
         if unknown:
-            return Verdict(WRONG, f"no box is called {', '.join(map(repr, unknown))}; hover over the map for names.")
+            return Verdict(WRONG, _("no box is called {names}; hover over the map for names.").format(
+                names=", ".join(map(repr, unknown))))
         if found == forts:
-            return Verdict(DONE, "the four permanent forts: " + ", ".join(sorted(board.name(b) for b in forts)) + ".")
+            return Verdict(DONE, _("the four permanent forts: {boxes}.").format(
+                boxes=", ".join(sorted(board.local_name(b) for b in forts))))
         missing, extra = forts - found, found - forts
         parts = []
         if extra:
-            parts.append(f"{', '.join(sorted(board.name(b) for b in extra))} has no star (no fort)")
+            parts.append(_n("{boxes} has no star (no fort)", "{boxes} have no star (no fort)", len(extra)).format(
+                boxes=", ".join(sorted(board.local_name(b) for b in extra))))
         if missing:
-            parts.append(f"{len(missing)} fort(s) missing")
-        return Verdict(WRONG, "; ".join(parts) + ". Look for the ★ on the map.")
+            parts.append(_n("{n} fort missing", "{n} forts missing", len(missing)).format(n=len(missing)))
+        return Verdict(WRONG, _("{problems}. Look for the ★ on the map.").format(problems="; ".join(parts)))
 
-    return Question("Which boxes are permanent forts?", judge,
-                    placeholder="box names separated by commas, e.g. Washington, Richmond")
+    return Question(_("Which boxes are permanent forts?"), judge,
+                    placeholder=_("box names separated by commas, e.g. Washington, Richmond"))
 
 
 def values_question(game: Game, box_id: str) -> Question:
@@ -340,16 +348,18 @@ def values_question(game: Game, box_id: str) -> Question:
         try:
             given = tuple(int(v) for v in answer)
         except (TypeError, ValueError):
-            return Verdict(WRONG, "answer with two numbers: (Union value, Confederate value).")
+            return Verdict(WRONG, _("answer with two numbers: (Union value, Confederate value)."))
         if given == expected:
-            return Verdict(DONE, f"{box.name} is worth {expected[0]} to the Union and {expected[1]} to the "
-                                 f"Confederacy; each counts only for the side that controls it (7.c).")
+            return Verdict(DONE, _("{box} is worth {union} to the Union and {confederate} to the Confederacy; "
+                                   "each counts only for the side that controls it (7.c).").format(
+                box=name, union=expected[0], confederate=expected[1]))
         if given == expected[::-1]:
-            return Verdict(WRONG, "the right numbers in the wrong order: the Union (blue) value comes first.")
-        return Verdict(WRONG, f"hover over {box.name} on the map and read its blue and red numbers.")
+            return Verdict(WRONG, _("the right numbers in the wrong order: the Union (blue) value comes first."))
+        return Verdict(WRONG, _("hover over {box} on the map and read its blue and red numbers.").format(box=name))
 
-    return Question(f"What are {box.name}'s recruiting values?", judge,
-                    placeholder="two numbers, Union first, e.g. 2, 0")
+    name = game.board.local_name(box_id)
+    return Question(_("What are {box}'s recruiting values?").format(box=name), judge,
+                    placeholder=_("two numbers, Union first, e.g. 2, 0"))
 
 
 def maximum_question(game: Game, side: Side | str, captured: Iterable[str], by: Side | str) -> Question:
@@ -364,14 +374,14 @@ def maximum_question(game: Game, side: Side | str, captured: Iterable[str], by: 
     @_whole_number
     def judge(value: int) -> Verdict:
         if value == expected:
-            return Verdict(DONE, f"{before} becomes {expected}: a capture removes the loser's own-colour value "
-                                 f"and adds the captor's own-colour value (7.c).")
-        names = ", ".join(board.name(b) for b in captured)
-        return Verdict(WRONG, f"not {value}. Start from {before} and look at the {side.adjective} value of "
-                              f"{names} on the map.")
+            return Verdict(DONE, _("{before} becomes {after}: a capture removes the loser's own-colour value "
+                                   "and adds the captor's own-colour value (7.c).").format(before=before, after=expected))
+        return Verdict(WRONG, _("not {value}. Start from {before} and look at the {side} value of {boxes} on "
+                                "the map.").format(value=value, before=before, side=render(side), boxes=names))
 
-    return Question(f"What is the {side.adjective} army maximum if the {by.adjective} side controls "
-                    f"{', '.join(board.name(b) for b in captured)}?", judge, placeholder="a whole number")
+    names = ", ".join(board.local_name(b) for b in captured)
+    return Question(_("What is the {side} army maximum if the {by} side controls {boxes}?").format(
+        side=render(side), by=render(by), boxes=names), judge, placeholder=_("a whole number"))
 
 
 # =========================================================================== 02 movement
@@ -384,17 +394,21 @@ def jump_exercise() -> Exercise:
         used = sum(isinstance(a, BeginMarch) for a in _reader_actions(game, start))
         if cavalry.location == "london":
             if used == 1:
-                return Verdict(DONE, "one march: Cincinnati → Lexington (rail) → London (road), jumping the "
-                                     "enemy militia in Lexington (4.2.1); cavalry mixes road and rail (4.e).")
-            return Verdict(WRONG, "the cavalry is in London, but not in one march: undo and try again.")
+                return Verdict(DONE, _("one march: {cincinnati} → {lexington} (rail) → {london} (road), jumping "
+                                       "the enemy militia in {lexington} (4.2.1); cavalry mixes road and rail "
+                                       "(4.e).").format(**names))
+            return Verdict(WRONG, _("the cavalry is in {london}, but not in one march: undo and try again.").format(
+                **names))
         if cavalry.location != "cincinnati":
-            return Verdict(WRONG, f"the cavalry is in {game.board.name(cavalry.location)}; "
-                                  f"undo (panel) and send it to London.")
+            return Verdict(WRONG, _("the cavalry is in {box}; undo (panel) and send it to {london}.").format(
+                box=game.board.local_name(cavalry.location), **names))
         if _reader_actions(game, start):
-            return Verdict(NOT_YET, "the cavalry is still in Cincinnati.")
-        return Verdict(NOT_YET, "click Cincinnati, then the lit London box.")
+            return Verdict(NOT_YET, _("the cavalry is still in {cincinnati}.").format(**names))
+        return Verdict(NOT_YET, _("click {cincinnati}, then the lit {london} box.").format(**names))
 
-    return Exercise("Cavalry jump", "Move the Union cavalry from Cincinnati to London in one march.", game, goal)
+    names = {box: game.board.local_name(box) for box in ("cincinnati", "lexington", "london")}
+    return Exercise(_("Cavalry jump"), _("Move the Union cavalry from {cincinnati} to {london} in one march.").format(
+        **names), game, goal)
 
 
 def entrench_exercise() -> Exercise:
@@ -404,18 +418,20 @@ def entrench_exercise() -> Exercise:
     def goal(game: Game, start: int) -> Verdict:
         unit = game.unit("U-MF-01")
         if game.is_entrenched("U-MF-01"):
-            return Verdict(DONE, "entrenched: outside a recruiting city it took two marches, both ordering "
-                                 "it to entrench (4.2.5 a).")
+            return Verdict(DONE, _("entrenched: outside a recruiting city it took two marches, both ordering "
+                                   "it to entrench (4.2.5 a)."))
         if unit.location != "bloomington_in":
-            return Verdict(WRONG, "the militia left Bloomington: a unit entrenches only in the box where it "
-                                  "stays. Undo and try again.")
+            return Verdict(WRONG, _("the militia left {box}: a unit entrenches only in the box where it "
+                                    "stays. Undo and try again.").format(box=name))
         if unit.entrench_progress:
-            return Verdict(NOT_YET, "one march ordered it to entrench; it needs a second one from Bloomington.")
+            return Verdict(NOT_YET, _("one march ordered it to entrench; it needs a second one from {box}.").format(
+                box=name))
         if not (game.state.turn == 2 and game.phasing is U and game.phase == "movement"):
-            return Verdict(WRONG, "the Union movement is over before the unit entrenched: undo in the panel.")
-        return Verdict(NOT_YET, "click Bloomington, then 'Entrench' in the panel.")
+            return Verdict(WRONG, _("the Union movement is over before the unit entrenched: undo in the panel."))
+        return Verdict(NOT_YET, _("click {box}, then 'Entrench' in the panel.").format(box=name))
 
-    return Exercise("Entrench", "Entrench the Union militia in Bloomington.", game, goal)
+    name = game.board.local_name("bloomington_in")
+    return Exercise(_("Entrench"), _("Entrench the Union militia in {box}.").format(box=name), game, goal)
 
 
 # =========================================================================== 03 battles
@@ -432,13 +448,15 @@ def reinforcement_exercise() -> Exercise:
     def goal(game: Game, start: int) -> Verdict:
         mine = _reader_actions(game, start)
         if any(isinstance(a, Reinforce) for a in mine):
-            return Verdict(DONE, "the third militia joined from Cincinnati, an adjacent box holding Union units, "
-                                 "and fired at once (5.2.4).")
+            return Verdict(DONE, _("the third militia joined from {cincinnati}, an adjacent box holding Union "
+                                   "units, and fired at once (5.2.4).").format(**names))
         if any(isinstance(a, (OpenFire, Volley, FireAuto, Retreat)) for a in mine):
-            return Verdict(WRONG, "the Union opened fire or retreated without reinforcing: undo in the panel.")
-        return Verdict(NOT_YET, "click the lit Cincinnati box (or the panel's reinforce button).")
+            return Verdict(WRONG, _("the Union opened fire or retreated without reinforcing: undo in the panel."))
+        return Verdict(NOT_YET, _("click the lit {cincinnati} box (or the panel's reinforce button).").format(**names))
 
-    return Exercise("Reinforce", "Bring one more militia into the battle of Lexington.", game, goal)
+    names = {box: game.board.local_name(box) for box in ("cincinnati", "lexington")}
+    return Exercise(_("Reinforce"), _("Bring one more militia into the battle of {lexington}.").format(**names),
+                    game, goal)
 
 
 # =========================================================================== 04 recruitment
@@ -457,13 +475,16 @@ def recruitment_exercise() -> Exercise:
         placed = sum(isinstance(a, Recruit) for a in _reader_actions(game, start))
         in_segment = game.decision == "recruitment" and game.phasing is U and game.state.turn == 2
         if placed == limit:
-            return Verdict(DONE, f"{placed} recruits: the die allowed 5, but only {pool} militia counters "
-                                 f"were left in the pool (7.d).")
+            return Verdict(DONE, _("{placed} recruits: the die allowed 5, but only {pool} militia counters "
+                                   "were left in the pool (7.d).").format(placed=placed, pool=pool))
         if not in_segment:
-            return Verdict(WRONG, f"recruitment ended after {placed} recruit(s); {limit} were allowed. Undo.")
-        return Verdict(NOT_YET, f"{placed} placed so far: click a lit Union recruiting city to place one.")
+            return Verdict(WRONG, _n("recruitment ended after {n} recruit; {limit} were allowed. Undo.",
+                                     "recruitment ended after {n} recruits; {limit} were allowed. Undo.",
+                                     placed).format(n=placed, limit=limit))
+        return Verdict(NOT_YET, _("{placed} placed so far: click a lit Union recruiting city to place one.").format(
+            placed=placed))
 
-    return Exercise("Recruit", "Place as many Union recruits as the rules allow.", game, goal)
+    return Exercise(_("Recruit"), _("Place as many Union recruits as the rules allow."), game, goal)
 
 
 # =========================================================================== 05 control
@@ -473,16 +494,19 @@ def capture_exercise() -> Exercise:
 
     def goal(game: Game, start: int) -> Verdict:
         if game.controller("memphis") is U:
-            return Verdict(DONE, f"Memphis is Union: the Confederate maximum fell from 29 to "
-                                 f"{game.army_max(C)} (7.c, 9.d).")
+            return Verdict(DONE, _("{memphis} is Union: the Confederate maximum fell from 29 to {maximum} "
+                                   "(7.c, 9.d).").format(maximum=game.army_max(C), **names))
         if game.units_in("memphis", U):
-            return Verdict(NOT_YET, "the militia is in Memphis, but control changes only at the end of the "
-                                    "half-turn (9.a): end movement, then pass combat, promotion and recruitment.")
+            return Verdict(NOT_YET, _("the militia is in {memphis}, but control changes only at the end of the "
+                                      "half-turn (9.a): end movement, then pass combat, promotion and "
+                                      "recruitment.").format(**names))
         if _reader_actions(game, start):
-            return Verdict(WRONG, "Memphis is not Union and no Union unit is there: undo and march into it.")
-        return Verdict(NOT_YET, "click Humboldt, then Memphis.")
+            return Verdict(WRONG, _("{memphis} is not Union and no Union unit is there: undo and march into "
+                                    "it.").format(**names))
+        return Verdict(NOT_YET, _("click {humboldt}, then {memphis}.").format(**names))
 
-    return Exercise("Capture", "Capture Memphis with the militia in Humboldt.", game, goal)
+    names = {box: game.board.local_name(box) for box in ("memphis", "humboldt")}
+    return Exercise(_("Capture"), _("Capture {memphis} with the militia in {humboldt}.").format(**names), game, goal)
 
 
 # =========================================================================== 06 options
@@ -493,16 +517,16 @@ def options_question(expected: Options, prompt: str) -> Question:
         try:
             given = Options.parse(answer)
         except (ValueError, TypeError) as exc:
-            return Verdict(WRONG, f"not a valid set of options: {exc}")
+            return Verdict(WRONG, _("not a valid set of options: {error}").format(error=exc))
         if given == expected:
-            return Verdict(DONE, f"rules on: {', '.join(expected.to_list())}.")
+            return Verdict(DONE, _("rules on: {rules}.").format(rules=", ".join(expected.to_list())))
         missing = sorted(expected.enabled - given.enabled)
         extra = sorted(given.enabled - expected.enabled)
-        parts = ([f"turn on {', '.join(missing)}"] if missing else []) + (
-            [f"turn off {', '.join(extra)}"] if extra else [])
+        parts = ([_("turn on {rules}").format(rules=", ".join(missing))] if missing else []) + (
+            [_("turn off {rules}").format(rules=", ".join(extra))] if extra else [])
         return Verdict(WRONG, "; ".join(parts) + ".")
 
-    return Question(prompt, judge, placeholder="a preset name, or rule IDs separated by commas")
+    return Question(prompt, judge, placeholder=_("a preset name, or rule IDs separated by commas"))
 
 
 # =========================================================================== 07 advanced
@@ -515,14 +539,18 @@ def supply_exercise() -> Exercise:
     def goal(game: Game, start: int) -> Verdict:
         militia, veteran = game.unit("U-MF-01"), game.unit("U-FV-01")
         if veteran.location != "atlanta":
-            return Verdict(WRONG, "the veteran infantry is gone: a lost militia returns to the pool and can be "
-                                  "recruited again (5.d), a veteran is the dearer loss. Undo and starve the militia.")
+            return Verdict(WRONG, _("the veteran infantry is gone: a lost militia returns to the pool and can be "
+                                    "recruited again (5.d), a veteran is the dearer loss. Undo and starve the "
+                                    "militia."))
         if militia.location != "atlanta":
-            return Verdict(DONE, "the militia went back to the pool (5.d); the veteran holds Atlanta alone, and "
-                                 "a lone unit is always supplied (A-2.1).")
-        return Verdict(NOT_YET, "the stack in Atlanta is out of supply: choose the unit to lose in the panel.")
+            return Verdict(DONE, _("the militia went back to the pool (5.d); the veteran holds {atlanta} alone, "
+                                   "and a lone unit is always supplied (A-2.1).").format(atlanta=atlanta))
+        return Verdict(NOT_YET, _("the stack in {atlanta} is out of supply: choose the unit to lose in the "
+                                  "panel.").format(atlanta=atlanta))
 
-    return Exercise("Out of supply", "Choose the unit the stack in Atlanta loses.", game, goal)
+    atlanta = game.board.local_name("atlanta")
+    return Exercise(_("Out of supply"), _("Choose the unit the stack in {atlanta} loses.").format(atlanta=atlanta),
+                    game, goal)
 
 
 def leader_split_exercise() -> Exercise:
@@ -535,7 +563,7 @@ def leader_split_exercise() -> Exercise:
     game.apply(LeaderFollow("lee", "C-FV-01"))
     game.apply(EndMovement())
     game.apply(FireAuto())               # the Union defenders fire first (5.1) ...
-    for _ in range(3):
+    for _miss in range(3):
         game.apply(Roll(6))              # ... and miss
     game.apply(FireAuto())               # the Confederate targets; Lee's points come next
     assert game.decision == "leader_points"
@@ -545,20 +573,25 @@ def leader_split_exercise() -> Exercise:
         points = [a.unit for a in _reader_actions(game, start) if isinstance(a, LeaderPoint)]
         split = sorted(points.count(u) for u in set(points))
         if split == [1, 2]:
-            return Verdict(DONE, "+2 and +1: one veteran hits on 5 or less, another on 4, the third on 3 (AO-8.2.2).")
+            return Verdict(DONE, _("+2 and +1: one veteran hits on 5 or less, another on 4, the third on 3 "
+                                   "(AO-8.2.2)."))
         if len(points) == 3:
             shown = " + ".join(str(n) for n in sorted(split, reverse=True))
-            return Verdict(WRONG, f"a valid split ({shown}), but not the one asked: undo three times and try again.")
-        return Verdict(NOT_YET, f"{len(points)} of Lee's 3 points given: click a 'Lee gives +1' button in the panel.")
+            return Verdict(WRONG, _("a valid split ({split}), but not the one asked: undo three times and try "
+                                    "again.").format(split=shown))
+        return Verdict(NOT_YET, _("{n} of Lee's 3 points given: click a 'Lee gives +1' button in the panel.").format(
+            n=len(points)))
 
-    return Exercise("Lee's points", "Give Lee's three points as +2 to one veteran and +1 to another.", game, goal)
+    return Exercise(_("Lee's points"), _("Give Lee's three points as +2 to one veteran and +1 to another."), game,
+                    goal)
 
 
 # =========================================================================== 00 set-up and calendar
 def setup_rows(scenario: str = "1861") -> list[dict]:
     """A scenario's set-up read from its data (not typed by hand): one row per side, box and unit type, in
-    the scenario's order, with ``side``, ``box`` (printed name), ``count``, ``code``, ``unit`` (T-1 name)
-    and ``note`` (entrenched, or a fort of the side: 4.2.5 d)."""
+    the scenario's order, with ``side`` (the side's adjective), ``box`` (the box's name), ``count``, ``code``,
+    ``unit`` (T-1 name) and ``note`` (entrenched, or a fort of the side: 4.2.5 d); the words in the current
+    language (English: the printed names)."""
     from ahd.core.board import default_board
     from ahd.core.scenario import load_scenario
     from ahd.core.units import UNIT_TYPES, parse_type
@@ -571,17 +604,18 @@ def setup_rows(scenario: str = "1861") -> list[dict]:
             index[key]["count"] += 1
             continue
         box = board[placement.box]
-        note = ("fort: entrenched while held (4.2.5 d)" if box.fort
-                else "entrenched" if placement.entrenched else "")
-        index[key] = {"side": placement.side.adjective, "box": box.name, "count": 1, "code": code,
-                      "unit": UNIT_TYPES[code].name, "note": note}
+        note = (_("fort: entrenched while held (4.2.5 d)") if box.fort
+                else _("entrenched") if placement.entrenched else "")
+        index[key] = {"side": render(placement.side), "box": board.local_name(box.id), "count": 1, "code": code,
+                      "unit": render(Term("unit", UNIT_TYPES[code].name)), "note": note}
         rows.append(index[key])
     return rows
 
 
 def counter_mix(game: Game) -> dict[str, dict[str, dict[str, int]]]:
     """The militia counters of each side (1.3.a) and where they are now:
-    ``{"Union": {"MF": {"owned": 24, "map": 12, "pool": 0, "reserve": 12}, ...}, ...}``."""
+    ``{"Union": {"MF": {"owned": 24, "map": 12, "pool": 0, "reserve": 12}, ...}, ...}``, keyed by the
+    sides' English adjectives (keys a notebook reads, in any language: ``render(side)`` says them)."""
     from ahd.core.units import MILITIA_MIX
 
     mix: dict[str, dict[str, dict[str, int]]] = {}
@@ -595,30 +629,32 @@ def counter_mix(game: Game) -> dict[str, dict[str, dict[str, int]]]:
 
 
 def calendar_rows() -> list[dict]:
-    """Table T-2 from the engine's calendar (3.c): ``turn``, ``months``, ``year``, ``two_months`` and
-    ``events`` (the drafts, the scenarios' first and last turns, the short game's end)."""
+    """Table T-2 from the engine's calendar (3.c): ``turn``, ``months`` (in the current language), ``year``,
+    ``two_months`` and ``events`` (the drafts, the scenarios' first and last turns, the short game's end)."""
     from ahd.core.calendar import DRAFT_TURNS, LAST_TURN, Turn
 
-    events = {1: ["the campaign and the short game start (2, 13)"], 10: ["the short game ends (13)"],
-              LAST_TURN: ["the campaign's last turn (10)"]}
+    events = {1: [_("the campaign and the short game start (2, 13)")], 10: [_("the short game ends (13)")],
+              LAST_TURN: [_("the campaign's last turn (10)")]}
     for year, first in zip((1862, 1863, 1864), DRAFT_TURNS):
-        events.setdefault(first, []).append(f"draft (8); the {year} scenario starts")
-        events.setdefault(first + 9, []).append(f"the {year} scenario ends")
+        events.setdefault(first, []).append(_("draft (8); the {year} scenario starts").format(year=year))
+        events.setdefault(first + 9, []).append(_("the {year} scenario ends").format(year=year))
     rows = []
     for number in range(1, LAST_TURN + 1):
         turn = Turn.of(number)
-        rows.append({"turn": number, "months": turn.long_months, "year": turn.year,
+        rows.append({"turn": number, "months": turn.month_names(), "year": turn.year,
                      "two_months": "–" in turn.months, "events": "; ".join(events.get(number, []))})
     return rows
 
 
 def table(rows: Iterable[dict], columns: dict[str, str], caption: str = ""):
-    """Rows of dicts as an HTML table for a notebook: ``columns`` maps each key to its heading."""
+    """Rows of dicts as an HTML table for a notebook: ``columns`` maps each key to its heading (the
+    notebook's words). A cell that says itself in a language (a side, a ``Term``, a message) is said in
+    the current language."""
     from IPython.display import HTML
 
     cell = "padding:2px 10px;border-bottom:1px solid #ddd;text-align:left"
     head = "".join(f"<th style='{cell}'>{escape(title)}</th>" for title in columns.values())
-    body = "".join("<tr>" + "".join(f"<td style='{cell}'>{escape(str(row.get(key, '')))}</td>" for key in columns)
+    body = "".join("<tr>" + "".join(f"<td style='{cell}'>{escape(render(row.get(key, '')))}</td>" for key in columns)
                    + "</tr>" for row in rows)
     top = f"<caption style='text-align:left;font-weight:bold'>{escape(caption)}</caption>" if caption else ""
     return HTML(f"<table style='border-collapse:collapse;font-size:14px'>{top}<tr>{head}</tr>{body}</table>")
@@ -628,29 +664,31 @@ def calendar_grid():
     """The 40 turns of T-2 as one small table: a row per year, a column per turn of the year, the two-month
     winter turns shaded, the drafts and the scenario starts in bold (3.c, 8, S-0)."""
     from IPython.display import HTML
+    from ahd.core.calendar import Turn
 
     rows = calendar_rows()
-    columns = ["January–February", "March", "April", "May", "June", "July", "August", "September", "October",
-               "November–December"]
+    # a column per turn of a calendar year, January–February (turn 6) to November–December (turn 5)
+    columns = [Turn.of(number) for number in (6, 7, 8, 9, 10, 1, 2, 3, 4, 5)]
     cell = "padding:3px 6px;border:1px solid #ccc;text-align:center;font-size:13px"
-    head = f"<th style='{cell}'>year</th>" + "".join(f"<th style='{cell}'>{escape(m)}</th>" for m in columns)
+    head = f"<th style='{cell}'>{escape(_('year'))}</th>" + "".join(
+        f"<th style='{cell}'>{escape(turn.month_names())}</th>" for turn in columns)
     body = ""
     for year in range(1861, 1866):
         tds = []
-        for months in columns:
-            row = next((r for r in rows if r["year"] == year and r["months"] == months), None)
+        for column in columns:
+            row = next((r for r in rows if r["year"] == year and Turn.of(r["turn"]).months == column.months), None)
             if row is None:
                 tds.append(f"<td style='{cell};color:#bbb'>–</td>")
                 continue
             shade = ";background:#e3ecf7" if row["two_months"] else ""
             text = f"<b>{row['turn']}</b>" if row["events"] else str(row["turn"])
-            title = escape(row["events"] or ("two months" if row["two_months"] else ""))
+            title = escape(row["events"] or (_("two months") if row["two_months"] else ""))
             tds.append(f"<td style='{cell}{shade}' title='{title}'>{text}</td>")
         body += f"<tr><th style='{cell}'>{year}</th>{''.join(tds)}</tr>"
+    legend = _("Shaded: two-month winter turns. Bold: a draft, a scenario's start or end, or the end of the short "
+               "game (hover over a turn, or read the list below).")
     return HTML(f"<table style='border-collapse:collapse'><tr>{head}</tr>{body}</table>"
-                "<div style='font-size:12px;color:#555'>Shaded: two-month winter turns. Bold: a draft, a "
-                "scenario's start or end, or the end of the short game (hover over a turn, or read the list "
-                "below).</div>")
+                f"<div style='font-size:12px;color:#555'>{escape(legend)}</div>")
 
 
 def winter_turns_question(year: int) -> Question:
@@ -664,20 +702,26 @@ def winter_turns_question(year: int) -> Question:
         try:
             given = {int(item) for item in items}
         except (TypeError, ValueError):
-            return Verdict(WRONG, "answer with turn numbers separated by commas, e.g. 5, 6.")
+            return Verdict(WRONG, _("answer with turn numbers separated by commas, e.g. 5, 6."))
         if given == expected:
-            return Verdict(DONE, " and ".join(f"turn {t} ({months[t]})" for t in sorted(expected))
-                           + f": the two winter turns of {year} (3.c).")
+            first, second = sorted(expected)
+            return Verdict(DONE, _("turn {first} ({first_months}) and turn {second} ({second_months}): the two "
+                                   "winter turns of {year} (3.c).").format(
+                first=first, first_months=months[first], second=second, second_months=months[second], year=year))
         outside = sorted(t for t in given if t not in months or not any(r["turn"] == t for r in rows))
         if outside:
-            return Verdict(WRONG, f"turn {outside[0]} is not in {year}: read the calendar table above.")
+            return Verdict(WRONG, _("turn {turn} is not in {year}: read the calendar table above.").format(
+                turn=outside[0], year=year))
         single = sorted(given - expected)
         if single:
-            return Verdict(WRONG, f"turn {single[0]} is {months[single[0]]} alone, one month.")
-        return Verdict(WRONG, f"{len(expected - given)} winter turn(s) of {year} missing.")
+            return Verdict(WRONG, _("turn {turn} is {months} alone, one month.").format(
+                turn=single[0], months=months[single[0]]))
+        missing = len(expected - given)
+        return Verdict(WRONG, _n("{n} winter turn of {year} missing.", "{n} winter turns of {year} missing.",
+                                 missing).format(n=missing, year=year))
 
-    return Question(f"Which turns of {year} are two-month winter turns?", judge,
-                    placeholder="turn numbers separated by commas, e.g. 5, 6")
+    return Question(_("Which turns of {year} are two-month winter turns?").format(year=year), judge,
+                    placeholder=_("turn numbers separated by commas, e.g. 5, 6"))
 
 
 def first_turn_marches_question(scenario: str = "1861") -> Question:
@@ -689,11 +733,13 @@ def first_turn_marches_question(scenario: str = "1861") -> Question:
     @_whole_number
     def judge(value: int) -> Verdict:
         if value == expected:
-            return Verdict(DONE, f"{expected} marches each, with no roll, so no naval invasion on turn 1 (4.1).")
-        return Verdict(WRONG, "not that: on the first turn nobody rolls for marches; the number is fixed (4.1).")
+            return Verdict(DONE, _n("{n} march each, with no roll, so no naval invasion on turn 1 (4.1).",
+                                    "{n} marches each, with no roll, so no naval invasion on turn 1 (4.1).",
+                                    expected).format(n=expected))
+        return Verdict(WRONG, _("not that: on the first turn nobody rolls for marches; the number is fixed (4.1)."))
 
-    return Question("How many marches does each side have on turn 1 of the 1861 campaign?", judge,
-                    placeholder="a whole number")
+    return Question(_("How many marches does each side have on turn 1 of the {scenario} campaign?").format(
+        scenario=scenario), judge, placeholder=_("a whole number"))
 
 
 # =========================================================================== 08 cavalry
@@ -721,14 +767,16 @@ def withdrawal_exercise() -> Exercise:
         mine = _reader_actions(game, start)
         retreat = next((a for a in mine if isinstance(a, CavalryRetreat)), None)
         if retreat is not None:
-            return Verdict(DONE, f"the raider withdrew to {game.board.name(retreat.to)}: no battle, nobody wins "
-                                 f"(5.2.6). Pittsburgh went back to the Union at once (9.b): Union maximum "
-                                 f"{game.army_max(U)}.")
+            return Verdict(DONE, _("the raider withdrew to {box}: no battle, nobody wins (5.2.6). {raided} went "
+                                   "back to the Union at once (9.b): Union maximum {maximum}.").format(
+                box=game.board.local_name(retreat.to), raided=name, maximum=game.army_max(U)))
         if any(isinstance(a, HoldGround) for a in mine):
-            return Verdict(WRONG, "the raider stood and fought two militia: undo in the panel and withdraw it.")
-        return Verdict(NOT_YET, "the Confederate cavalry may withdraw: click the lit box (or use the panel).")
+            return Verdict(WRONG, _("the raider stood and fought two militia: undo in the panel and withdraw it."))
+        return Verdict(NOT_YET, _("the Confederate cavalry may withdraw: click the lit box (or use the panel)."))
 
-    return Exercise("Slip away", "Save the Confederate raider in Pittsburgh from the two Union militia.", game, goal)
+    name = game.board.local_name(RAID_BOX)
+    return Exercise(_("Slip away"), _("Save the Confederate raider in {box} from the two Union militia.").format(
+        box=name), game, goal)
 
 
 def catch_raider_exercise() -> Exercise:
@@ -736,29 +784,33 @@ def catch_raider_exercise() -> Exercise:
     or with its only open withdrawal box (Wheeling) blocked."""
     game = raid_game(dice="auto")
     log_start = len(game.log)
-    name = game.board.name(RAID_BOX)
+    name = game.board.local_name(RAID_BOX)
+    battle_here = f"Battle at {game.board.name(RAID_BOX)}"  # the engine's log line, read in English
 
     def goal(game: Game, start: int) -> Verdict:
         mine = _reader_actions(game, start)
         retreat = next((a for a in mine if isinstance(a, CavalryRetreat)), None)
         if retreat is not None:
-            return Verdict(WRONG, f"the raider slipped away to {game.board.name(retreat.to)}: undo in the panel "
-                                  f"until the Union is moving again.")
+            return Verdict(WRONG, _("the raider slipped away to {box}: undo in the panel until the Union is "
+                                    "moving again.").format(box=game.board.local_name(retreat.to)))
         if any(isinstance(a, HoldGround) for a in mine):
-            return Verdict(WRONG, "the raider could have withdrawn, and only chose to fight: undo in the panel, "
-                                  "then attack with cavalry only or block its way out first.")
+            return Verdict(WRONG, _("the raider could have withdrawn, and only chose to fight: undo in the panel, "
+                                    "then attack with cavalry only or block its way out first."))
         if game.decision == "cavalry_retreat":
-            boxes = ", ".join(game.board.name(a.to) for a in game.legal_actions() if isinstance(a, CavalryRetreat))
-            return Verdict(WRONG, f"the raider may still withdraw (to {boxes}): undo in the panel, then attack "
-                                  f"with cavalry only or block that box first.")
-        if any(str(event).startswith(f"Battle at {name}") for event in game.log[log_start:]):
-            return Verdict(DONE, f"caught: the battle at {name} is fought, and the raider cannot slip away "
-                                 f"before it (5.2.6).")
+            boxes = ", ".join(game.board.local_name(a.to) for a in game.legal_actions()
+                              if isinstance(a, CavalryRetreat))
+            return Verdict(WRONG, _("the raider may still withdraw (to {boxes}): undo in the panel, then attack "
+                                    "with cavalry only or block that box first.").format(boxes=boxes))
+        if any(render(event.message, "en").startswith(battle_here) for event in game.log[log_start:]):
+            return Verdict(DONE, _("caught: the battle at {box} is fought, and the raider cannot slip away "
+                                   "before it (5.2.6).").format(box=name))
         if any(isinstance(a, EndMovement) for a in mine) or game.phase != "movement":
-            return Verdict(WRONG, f"the Union movement ended without an attack on {name}: undo in the panel.")
-        return Verdict(NOT_YET, f"move your units, then end movement to start the battle at {name}.")
+            return Verdict(WRONG, _("the Union movement ended without an attack on {box}: undo in the "
+                                    "panel.").format(box=name))
+        return Verdict(NOT_YET, _("move your units, then end movement to start the battle at {box}.").format(box=name))
 
-    return Exercise("Catch the raider", f"Attack the raider in {name} so that it cannot withdraw.", game, goal)
+    return Exercise(_("Catch the raider"), _("Attack the raider in {box} so that it cannot withdraw.").format(box=name),
+                    game, goal)
 
 
 # =========================================================================== 09 strategy
@@ -786,20 +838,21 @@ def reinforcement_count_question(game: Game | None = None) -> Question:
     origins = {state.units[a.unit].location for a in game.legal_actions() if isinstance(a, Reinforce)}
     expected = len(origins)
     waiting = sum(len(game.units_in(box, game.current_player)) for box in origins)
-    names = ", ".join(sorted(game.board.name(b) for b in origins))
+    names = ", ".join(sorted(game.board.local_name(b) for b in origins))
 
     @_whole_number
     def judge(value: int) -> Verdict:
         if value == expected:
-            return Verdict(DONE, f"{expected}: one unit from each adjacent box holding Union units ({names}), "
-                                 f"this round and again every round (5.2.4).")
+            return Verdict(DONE, _("{n}: one unit from each adjacent box holding Union units ({boxes}), this "
+                                   "round and again every round (5.2.4).").format(n=expected, boxes=names))
         if value == waiting:
-            return Verdict(WRONG, f"{waiting} units wait next door, but a side brings in at most one from each "
-                                  f"adjacent box in a firing moment (5.2.4).")
-        return Verdict(WRONG, f"not {value}: count the adjacent boxes with Union units, not the units (5.2.4).")
+            return Verdict(WRONG, _("{n} units wait next door, but a side brings in at most one from each "
+                                    "adjacent box in a firing moment (5.2.4).").format(n=waiting))
+        return Verdict(WRONG, _("not {value}: count the adjacent boxes with Union units, not the units "
+                                "(5.2.4).").format(value=value))
 
-    return Question("How many units can the Union bring into the battle in this firing moment?", judge,
-                    placeholder="a whole number")
+    return Question(_("How many units can the Union bring into the battle in this firing moment?"), judge,
+                    placeholder=_("a whole number"))
 
 
 __all__ = ["session", "show", "MapOnly", "next_shot", "misses_until", "modifier_battle", "effective_values", "Verdict", "Question", "Exercise", "forts_question", "values_question",
