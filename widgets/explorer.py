@@ -24,26 +24,39 @@ from ahd.odds import ATTACKER, DEFENDER, BattleOdds, Fighter, OddsError, Simulat
 from ahd.core.options import SWITCHES, Options
 from ahd.core.units import UNIT_TYPES
 
+from ahd.core.i18n import Term, render
+
 from .charts import ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR, PERCENT_TICKS, legend_html
+from .i18n import N_, _
 
 #: The switches a battle reads (H-1 only concerns reinforcements, which the explorer has none of). H-2
 #: matters only for an effective value of 6 or more, which takes leader points (AO-8.2.2): without them
 #: the best shot is a value-3 unit at a crossing attacker, 4.
 BATTLE_OPTIONS = ("H-2", "O-2.2")
 MAX_PER_FIELD = 8
-ROUNDS = {"1": 1, "2": 2, "3 or later": 3}
+ROUNDS = {"1": 1, "2": 2, "3 or later": 3}    # the round classes (keys are what ``round.value`` holds)
 RETREATS = ("never", "outnumbered")
+#: The words the dropdowns show for their values (values stay as ``battle_odds`` reads them).
+LABELS = {"3 or later": N_("3 or later"), "never": N_("never"), "outnumbered": N_("outnumbered"),
+          ATTACKER: N_("attacker"), DEFENDER: N_("defender")}
+
+
+def _options(values) -> list[tuple[str, str]]:
+    """(label in the current language, value) pairs for a dropdown."""
+    return [(_(LABELS.get(value, value)), value) for value in values]
 SIMULATED_BATTLES = 5_000
 
 
 def _counts_box(side: str) -> tuple[dict[tuple[str, bool], w.BoundedIntText], w.GridBox]:
     fields = {}
-    cells: list[w.Widget] = [w.HTML("<b>type</b>"), w.HTML("<b>full</b>"), w.HTML("<b>reduced</b>")]
+    cells: list[w.Widget] = [w.HTML(f"<b>{_('type')}</b>"), w.HTML(f"<b>{_('full')}</b>"),
+                             w.HTML(f"<b>{_('reduced')}</b>")]
     for code, unit_type in UNIT_TYPES.items():
-        cells.append(w.HTML(f"{code} <span style='color:#666'>{unit_type.name} ({unit_type.value})</span>"))
+        name = render(Term("unit", unit_type.name))
+        cells.append(w.HTML(f"{code} <span style='color:#666'>{name} ({unit_type.value})</span>"))
         for reduced in (False, True):
             field = w.BoundedIntText(value=0, min=0, max=MAX_PER_FIELD, layout=w.Layout(width="60px"),
-                                     tooltip=f"{side} {code} {'reduced' if reduced else 'full'}")
+                                     tooltip=f"{_(LABELS[side])} {code} {_('reduced') if reduced else _('full')}")
             fields[(code, reduced)] = field
             cells.append(field)
     grid = w.GridBox(cells, layout=w.Layout(grid_template_columns="auto 70px 70px", grid_gap="2px 6px"))
@@ -64,27 +77,28 @@ class BattleExplorer(w.VBox):
         self._holding = False
         self.attacker_fields, attacker_grid = _counts_box(ATTACKER)
         self.defender_fields, defender_grid = _counts_box(DEFENDER)
-        self.crossing = w.Checkbox(value=False, description="crossing a river (5.2.3)", indent=False)
-        self.entrenched = w.Checkbox(value=False, description="entrenched (5.2.1)", indent=False)
-        self.attacker_retreat = w.Dropdown(options=RETREATS, value="never", description="retreat",
+        self.crossing = w.Checkbox(value=False, description=_("crossing a river (5.2.3)"), indent=False)
+        self.entrenched = w.Checkbox(value=False, description=_("entrenched (5.2.1)"), indent=False)
+        self.attacker_retreat = w.Dropdown(options=_options(RETREATS), value="never", description=_("retreat"),
                                            layout=w.Layout(width="220px"))
-        self.defender_retreat = w.Dropdown(options=RETREATS, value="never", description="retreat",
+        self.defender_retreat = w.Dropdown(options=_options(RETREATS), value="never", description=_("retreat"),
                                            layout=w.Layout(width="220px"))
-        self.round = w.Dropdown(options=list(ROUNDS), value="1", description="round", layout=w.Layout(width="180px"))
-        self.firing = w.Dropdown(options=[DEFENDER, ATTACKER], value=DEFENDER, description="fires next",
+        self.round = w.Dropdown(options=_options(ROUNDS), value="1", description=_("round"),
+                                layout=w.Layout(width="180px"))
+        self.firing = w.Dropdown(options=_options([DEFENDER, ATTACKER]), value=DEFENDER, description=_("fires next"),
                                  layout=w.Layout(width="220px"))
         self.option_boxes = {rule: w.Checkbox(value=SWITCHES[rule].default, indent=False,
-                                              description=f"{rule} {SWITCHES[rule].title}")
+                                              description=f"{rule} {SWITCHES[rule].title_in()}")
                              for rule in BATTLE_OPTIONS}
         self.message = w.HTML()
 
         x = bq.OrdinalScale()
         y = bq.LinearScale(min=0.0, max=1.0, allow_padding=False)
-        self.win_bars = bq.Bars(x=["Attacker wins", "Defender wins", "Neither"], y=[0.0, 0.0, 0.0],
+        self.win_bars = bq.Bars(x=[_("Attacker wins"), _("Defender wins"), _("Neither")], y=[0.0, 0.0, 0.0],
                                 scales={"x": x, "y": y}, color_mode="element",
                                 colors=[ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR],
                                 label_display=True, label_display_format=".1%")
-        self.win_figure = bq.Figure(marks=[self.win_bars], title="Who wins",
+        self.win_figure = bq.Figure(marks=[self.win_bars], title=_("Who wins"),
                                     axes=[bq.Axis(scale=x), bq.Axis(scale=y, side="left",
                                                                     tick_format=".0%", tick_values=PERCENT_TICKS)],
                                     fig_margin=dict(top=40, bottom=40, left=55, right=15),
@@ -92,25 +106,27 @@ class BattleExplorer(w.VBox):
         sx = bq.OrdinalScale()
         sy = bq.LinearScale(min=0.0, max=1.0, allow_padding=False)
         self.survivor_bars = bq.Bars(x=[0], y=[[0.0], [0.0]], scales={"x": sx, "y": sy}, type="grouped",
-                                     colors=[ATTACKER_COLOUR, DEFENDER_COLOUR], labels=["attacker", "defender"],
+                                     colors=[ATTACKER_COLOUR, DEFENDER_COLOUR], labels=[_("attacker"), _("defender")],
 )
         self.survivor_figure = bq.Figure(
-            marks=[self.survivor_bars], title="Units left at the end",
-            axes=[bq.Axis(scale=sx, label="units left (any strength)"),
+            marks=[self.survivor_bars], title=_("Units left at the end"),
+            axes=[bq.Axis(scale=sx, label=_("units left (any strength)")),
                   bq.Axis(scale=sy, side="left", tick_format=".0%", tick_values=PERCENT_TICKS)],
             fig_margin=dict(top=40, bottom=45, left=55, right=15),
             layout=w.Layout(width="100%", height="260px"))
 
         for widget in self._controls():
             widget.observe(self._changed, names="value")
-        attacker_box = w.VBox([w.HTML("<h4>Attacker</h4>"), attacker_grid, self.crossing, self.attacker_retreat])
-        defender_box = w.VBox([w.HTML("<h4>Defender</h4>"), defender_grid, self.entrenched, self.defender_retreat])
-        battle_box = w.VBox([w.HTML("<h4>Battle</h4>"), self.round, self.firing,
+        attacker_box = w.VBox([w.HTML(f"<h4>{_('Attacker')}</h4>"), attacker_grid, self.crossing,
+                               self.attacker_retreat])
+        defender_box = w.VBox([w.HTML(f"<h4>{_('Defender')}</h4>"), defender_grid, self.entrenched,
+                               self.defender_retreat])
+        battle_box = w.VBox([w.HTML(f"<h4>{_('Battle')}</h4>"), self.round, self.firing,
                              *self.option_boxes.values()])
         charts = w.HBox([w.Box([self.win_figure], layout=w.Layout(width="50%")),
                          w.VBox([self.survivor_figure,  # the legend under the plot, where it hides no bar
-                                 w.HTML(legend_html([("attacker", ATTACKER_COLOUR, "box"),
-                                                     ("defender", DEFENDER_COLOUR, "box")]))],
+                                 w.HTML(legend_html([(_("attacker"), ATTACKER_COLOUR, "box"),
+                                                     (_("defender"), DEFENDER_COLOUR, "box")]))],
                                 layout=w.Layout(width="50%"))])
         super().__init__([w.HBox([attacker_box, defender_box, battle_box]), self.message, charts])
         self.set_forces(attacker, defender)
@@ -189,16 +205,16 @@ class BattleExplorer(w.VBox):
         args = self.arguments()
         if not args["attacker"] or not args["defender"]:
             self.odds = None
-            self._draw(None, "Give each side at least one unit.")
+            self._draw(None, _("Give each side at least one unit."))
             return None
         try:
             self.odds = battle_odds(**args, max_states=self.max_states)
-            note = f"Exact odds ({self.odds.states:,} battle states)."
+            note = _("Exact odds ({states:,} battle states).").format(states=self.odds.states)
         except OddsError:
             self.odds = simulate_battles(**args, n=SIMULATED_BATTLES, seed=0)
-            note = (f"Too large for the exact method within {self.max_states:,} states: estimated from "
-                    f"{SIMULATED_BATTLES:,} simulated battles (± {self.odds.stderr(0.5):.1%} at worst); "
-                    f"no survivor distribution.")
+            note = _("Too large for the exact method within {states:,} states: estimated from {battles:,} "
+                     "simulated battles (± {error:.1%} at worst); no survivor distribution.").format(
+                states=self.max_states, battles=SIMULATED_BATTLES, error=self.odds.stderr(0.5))
         self._draw(self.odds, note)
         return self.odds
 
@@ -253,11 +269,11 @@ class BattleExplorer(w.VBox):
             if odds is None:
                 self.win_bars.y = [0.0, 0.0, 0.0]
                 self.survivor_bars.x, self.survivor_bars.y = [0], [[0.0], [0.0]]
-                self.win_figure.title = "Who wins"
+                self.win_figure.title = _("Who wins")
                 self.message.value = f"<span style='color:#c62828'>{note}</span>"
                 return
             self.win_bars.y = [odds.attacker_wins, odds.defender_wins, odds.neither]
-            self.win_figure.title = f"Who wins (expected rounds {odds.expected_rounds:.2f})"
+            self.win_figure.title = _("Who wins (expected rounds {rounds:.2f})").format(rounds=odds.expected_rounds)
             if isinstance(odds, BattleOdds):
                 size = max(len(self.attacker_units()), len(self.defender_units()))
                 table = np.zeros((2, size + 1))
@@ -266,10 +282,10 @@ class BattleExplorer(w.VBox):
                         table[row, len(units)] += p
                 self.survivor_bars.x = list(range(size + 1))
                 self.survivor_bars.y = table
-                survivors = (f"Expected units left: attacker {odds.expected_survivors(ATTACKER):.2f}, "
-                             f"defender {odds.expected_survivors(DEFENDER):.2f}.")
+                survivors = _("Expected units left: attacker {attacker:.2f}, defender {defender:.2f}.").format(
+                    attacker=odds.expected_survivors(ATTACKER), defender=odds.expected_survivors(DEFENDER))
             else:
                 self.survivor_bars.x, self.survivor_bars.y = [0], [[0.0], [0.0]]
-                survivors = (f"Expected units left: attacker {odds.expected_survivors[ATTACKER]:.2f}, "
-                             f"defender {odds.expected_survivors[DEFENDER]:.2f}.")
+                survivors = _("Expected units left: attacker {attacker:.2f}, defender {defender:.2f}.").format(
+                    attacker=odds.expected_survivors[ATTACKER], defender=odds.expected_survivors[DEFENDER])
             self.message.value = f"<div style='font-size:14px'>{odds}<br>{survivors} {note}</div>"
