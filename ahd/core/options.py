@@ -9,83 +9,94 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from .i18n import N_, _
+
 
 @dataclass(frozen=True, slots=True)
 class Switch:
+    """A rule switch: ``title`` and ``text`` are English, marked for the catalogs; ``title_in(lang)`` and
+    ``text_in(lang)`` say them in a language (default: the current one)."""
+
     rule: str
     title: str
     text: str
     default: bool = False
 
+    def title_in(self, lang: str | None = None) -> str:
+        return _(self.title, lang)
+
+    def text_in(self, lang: str | None = None) -> str:
+        return _(self.text, lang)
+
 
 SWITCHES: dict[str, Switch] = {s.rule: s for s in (
-    Switch("H-1", "Reinforcements never entrenched",
-           "A unit joining a battle as a reinforcement is not entrenched in it, even in its own fort.", True),
-    Switch("H-2", "A 6 always misses",
-           "A natural 6 misses whatever the modifiers.", True),
-    Switch("H-3", "Retreating units fail desertion on 6",
-           "In the desertion test (AO-8.12) a unit of the losing side fails on a natural 6 whatever the "
-           "modifiers.", True),
-    Switch("H-4", "6 of 7",
-           "The Union wins with six of the seven Confederate cities, Richmond included."),
-    Switch("S-12", "Inexperienced Union player",
-           "Confederate victory by Washington or by army maxima is checked only after Union half-turns."),
-    Switch("O-2.1", "Crack infantry movement",
-           "Crack infantry moves like cavalry on roads and railroads (2 links, mixed), never jumping."),
-    Switch("O-2.2", "Battlefield targets",
-           "Cavalry must first fire at enemy cavalry; infantry fires at enemy cavalry only once every "
-           "enemy infantry unit is targeted by infantry."),
-    Switch("O-3.1", "Naval evacuation",
-           "In a battle in a southern port the Union invaded or defends, the Union may retreat by sea to Washington."),
-    Switch("O-3.2", "Union rail bonus",
-           "A Union unit moving only on friendly rail may move 3 links."),
-    Switch("O-3.3", "Historical recruiting",
-           "The Union recruits at least 3, the Confederacy at most 4; two recruits may go to a city worth 3 or more."),
-    Switch("O-3.4", "Increased Union forces",
-           "The Union may keep 4 units above its army maximum per draft held (+4/+8/+12); never for victory."),
-    Switch("O-4.1", "First-turn restrictions",
-           "On turn 1 no unit enters Kentucky, river moves are 1 link, and the Union makes no naval moves."),
-    Switch("O-4.2", "Fort Monroe",
-           "While the Confederacy holds Fort Monroe the Union may not invade Yorktown or Norfolk."),
-    Switch("O-4.3", "Confederate replacement training",
-           "Each Confederate Promotion segment, d6 minus veteran/crack infantry lost this turn; 1 or less: two promotions."),
-    Switch("O-4.4", "1863 draft riots",
-           "The 1863 draft arrives as one militia infantry at the start of each of turns 18-21."),
+    Switch("H-1", N_("Reinforcements never entrenched"),
+           N_("A unit joining a battle as a reinforcement is not entrenched in it, even in its own fort."), True),
+    Switch("H-2", N_("A 6 always misses"),
+           N_("A natural 6 misses whatever the modifiers."), True),
+    Switch("H-3", N_("Retreating units fail desertion on 6"),
+           N_("In the desertion test (AO-8.12) a unit of the losing side fails on a natural 6 whatever the "
+              "modifiers."), True),
+    Switch("H-4", N_("6 of 7"),
+           N_("The Union wins with six of the seven Confederate cities, Richmond included.")),
+    Switch("S-12", N_("Inexperienced Union player"),
+           N_("Confederate victory by Washington or by army maxima is checked only after Union half-turns.")),
+    Switch("O-2.1", N_("Crack infantry movement"),
+           N_("Crack infantry moves like cavalry on roads and railroads (2 links, mixed), never jumping.")),
+    Switch("O-2.2", N_("Battlefield targets"),
+           N_("Cavalry must first fire at enemy cavalry; infantry fires at enemy cavalry only once every "
+              "enemy infantry unit is targeted by infantry.")),
+    Switch("O-3.1", N_("Naval evacuation"),
+           N_("In a battle in a southern port the Union invaded or defends, the Union may retreat by sea to Washington.")),
+    Switch("O-3.2", N_("Union rail bonus"),
+           N_("A Union unit moving only on friendly rail may move 3 links.")),
+    Switch("O-3.3", N_("Historical recruiting"),
+           N_("The Union recruits at least 3, the Confederacy at most 4; two recruits may go to a city worth 3 or more.")),
+    Switch("O-3.4", N_("Increased Union forces"),
+           N_("The Union may keep 4 units above its army maximum per draft held (+4/+8/+12); never for victory.")),
+    Switch("O-4.1", N_("First-turn restrictions"),
+           N_("On turn 1 no unit enters Kentucky, river moves are 1 link, and the Union makes no naval moves.")),
+    Switch("O-4.2", N_("Fort Monroe"),
+           N_("While the Confederacy holds Fort Monroe the Union may not invade Yorktown or Norfolk.")),
+    Switch("O-4.3", N_("Confederate replacement training"),
+           N_("Each Confederate Promotion segment, d6 minus veteran/crack infantry lost this turn; 1 or less: two promotions.")),
+    Switch("O-4.4", N_("1863 draft riots"),
+           N_("The 1863 draft arrives as one militia infantry at the start of each of turns 18-21.")),
     # advanced rules (A-): each an independent switch
-    Switch("A-2", "Supply",
-           "At the start of each half-turn every stack of two or more units out of supply (no rail/river line "
-           "through friendly boxes to two own cities, or for the Union to a port) loses one unit of its owner's choice."),
-    Switch("A-3", "Command table marches",
-           "The march roll is read on the command table T-4 (year and side); a natural 6 still allows an invasion."),
-    Switch("A-4", "Containment",
-           "Confederates entering a Union port taken by invasion (or Fort Monroe, Pensacola) may contain its "
-           "garrison instead of fighting; contained units leave by land only after a break-out battle."),
-    Switch("A-5", "Coastal defences",
-           "A Union invasion of a Confederate port worth V > 0 meets a coastal defence of value V, always "
-           "entrenched, two hits to destroy; while it stands every Union shot must target it."),
-    Switch("A-6", "Capture of Washington",
-           "Washington no longer wins; its capture costs the Union maximum a die roll (1 counts as 2) in total."),
-    Switch("A-7", "Battle days and command",
-           "Battles run in days of four rounds; each day both sides roll their command on T-4 (plus half the "
-           "previous day's, at most 8) and fire with at most that many units of their choice."),
-    Switch("AO-8.1", "Battlefield morale",
-           "A unit just reduced tests its morale (T-5); failing, it is routed: out of the fighting, and it "
-           "counts as eliminated for the battle's result."),
-    Switch("AO-8.11", "Rally",
-           "After each day of a battle (rounds 4, 8, ...) each side may return one routed unit (AO-8.1) to the "
-           "fighting, still reduced."),
-    Switch("AO-8.12", "Desertion",
-           "At a battle's end every reduced participant tests its morale (T-5), +1 on the losing side, −1 if not "
-           "routed, minus its leaders' values; failing, it is eliminated."),
-    Switch("AO-8.2", "Leaders",
-           "Grant, Sherman and Lee (T-6) arrive, move alone or with units, add their value to shots and to "
-           "A-7 command, and are removed when caught alone or with their army wiped out."),
-    Switch("AO-8.3", "Border-state support",
-           "At the start of each Confederate half-turn, a border state whose cities the Confederacy all holds may, "
-           "on a modified die above its number, give one more militia infantry for good."),
-    Switch("AO-8.4", "Foreign intervention",
-           "Once the Confederacy is close enough and holds Washington and a big Union city, it gains naval moves "
-           "and four foreign veteran infantry in Europe, which come by sea and are replaced on a recruitment 5-6."),
+    Switch("A-2", N_("Supply"),
+           N_("At the start of each half-turn every stack of two or more units out of supply (no rail/river line "
+              "through friendly boxes to two own cities, or for the Union to a port) loses one unit of its owner's choice.")),
+    Switch("A-3", N_("Command table marches"),
+           N_("The march roll is read on the command table T-4 (year and side); a natural 6 still allows an invasion.")),
+    Switch("A-4", N_("Containment"),
+           N_("Confederates entering a Union port taken by invasion (or Fort Monroe, Pensacola) may contain its "
+              "garrison instead of fighting; contained units leave by land only after a break-out battle.")),
+    Switch("A-5", N_("Coastal defences"),
+           N_("A Union invasion of a Confederate port worth V > 0 meets a coastal defence of value V, always "
+              "entrenched, two hits to destroy; while it stands every Union shot must target it.")),
+    Switch("A-6", N_("Capture of Washington"),
+           N_("Washington no longer wins; its capture costs the Union maximum a die roll (1 counts as 2) in total.")),
+    Switch("A-7", N_("Battle days and command"),
+           N_("Battles run in days of four rounds; each day both sides roll their command on T-4 (plus half the "
+              "previous day's, at most 8) and fire with at most that many units of their choice.")),
+    Switch("AO-8.1", N_("Battlefield morale"),
+           N_("A unit just reduced tests its morale (T-5); failing, it is routed: out of the fighting, and it "
+              "counts as eliminated for the battle's result.")),
+    Switch("AO-8.11", N_("Rally"),
+           N_("After each day of a battle (rounds 4, 8, ...) each side may return one routed unit (AO-8.1) to the "
+              "fighting, still reduced.")),
+    Switch("AO-8.12", N_("Desertion"),
+           N_("At a battle's end every reduced participant tests its morale (T-5), +1 on the losing side, −1 if not "
+              "routed, minus its leaders' values; failing, it is eliminated.")),
+    Switch("AO-8.2", N_("Leaders"),
+           N_("Grant, Sherman and Lee (T-6) arrive, move alone or with units, add their value to shots and to "
+              "A-7 command, and are removed when caught alone or with their army wiped out.")),
+    Switch("AO-8.3", N_("Border-state support"),
+           N_("At the start of each Confederate half-turn, a border state whose cities the Confederacy all holds may, "
+              "on a modified die above its number, give one more militia infantry for good.")),
+    Switch("AO-8.4", N_("Foreign intervention"),
+           N_("Once the Confederacy is close enough and holds Washington and a big Union city, it gains naval moves "
+              "and four foreign veteran infantry in Europe, which come by sea and are replaced on a recruitment 5-6.")),
 )}
 
 _BASIC = tuple(rule for rule, s in SWITCHES.items() if s.default)
@@ -103,15 +114,22 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "advanced": _BASIC + _ADVANCED,
     "everything": tuple(rule for rule in SWITCHES if rule != "S-12"),
 }
-PRESET_TEXT = {
-    "basic": "the basic game with the house rules H-1 to H-3 (the default)",
-    "novice-union": "basic + S-12, for an inexperienced Union player",
-    "neutral": "basic + the neutral optional rules O-2.1, O-2.2",
-    "pro-union": "basic + the optional rules favouring the Union, O-3.1 to O-3.4",
-    "pro-confederate": "basic + the optional rules favouring the Confederacy, O-4.1 to O-4.4",
-    "advanced": "basic + the advanced rules (" + ", ".join(_ADVANCED) + ")",
-    "everything": "every house, optional, advanced and advanced optional rule (not the S-12 handicap)",
+#: What each preset is (English, marked for the catalogs; ``preset_text(name, lang)`` says it in a language).
+_PRESET_TEMPLATES = {
+    "basic": N_("the basic game with the house rules H-1 to H-3 (the default)"),
+    "novice-union": N_("basic + S-12, for an inexperienced Union player"),
+    "neutral": N_("basic + the neutral optional rules O-2.1, O-2.2"),
+    "pro-union": N_("basic + the optional rules favouring the Union, O-3.1 to O-3.4"),
+    "pro-confederate": N_("basic + the optional rules favouring the Confederacy, O-4.1 to O-4.4"),
+    "advanced": N_("basic + the advanced rules ({rules})"),
+    "everything": N_("every house, optional, advanced and advanced optional rule (not the S-12 handicap)"),
 }
+PRESET_TEXT = {name: text.format(rules=", ".join(_ADVANCED)) for name, text in _PRESET_TEMPLATES.items()}
+
+
+def preset_text(name: str, lang: str | None = None) -> str:
+    """What a preset is (``PRESET_TEXT``), said in ``lang`` (default: the current language)."""
+    return _(_PRESET_TEMPLATES[name], lang).format(rules=", ".join(_ADVANCED))
 
 
 @dataclass(frozen=True, slots=True)

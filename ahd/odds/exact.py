@@ -39,6 +39,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..core import combat
 from ..core.display import html_table, percent
+from ..core.i18n import Msg, N_, _
 from ..core.options import Options
 from ..core.units import REDUCED, UNIT_TYPES, UnitType, parse_type
 
@@ -103,6 +104,10 @@ def _decode(n: int) -> Fighter:
     return Fighter(_CODES[n >> 3], bool(n & _REDUCED), bool(n & _ENTRENCHED), bool(n & _CROSSING))
 
 
+#: The survivors' row of an odds table, by side.
+SURVIVORS = {ATTACKER: N_("expected attacker survivors"), DEFENDER: N_("expected defender survivors")}
+
+
 @dataclass(slots=True)
 class BattleOdds:
     """The result: probabilities of each end, survivors, expected rounds."""
@@ -126,9 +131,14 @@ class BattleOdds:
     def expected_survivors(self, side: str) -> float:
         return sum(len(units) * p for units, p in self.survivors[side].items())
 
+    def summary(self) -> Msg:
+        """'attacker wins 41.2%, defender wins 52.0%, neither 6.8%; expected rounds 3.10', as a message."""
+        return Msg("attacker wins {attacker:.1%}, defender wins {defender:.1%}, neither {neither:.1%}; "
+                   "expected rounds {rounds:.2f}", attacker=self.attacker_wins, defender=self.defender_wins,
+                   neither=self.neither, rounds=self.expected_rounds)
+
     def __str__(self) -> str:
-        return (f"attacker wins {self.attacker_wins:.1%}, defender wins {self.defender_wins:.1%}, "
-                f"neither {self.neither:.1%}; expected rounds {self.expected_rounds:.2f}")
+        return self.summary().render()
 
     def __repr__(self) -> str:  # the survivor distributions can be large: left out
         return (f"BattleOdds(attacker_wins={self.attacker_wins:.4f}, defender_wins={self.defender_wins:.4f}, "
@@ -136,11 +146,12 @@ class BattleOdds:
                 f"states={self.states})")
 
     def _repr_html_(self) -> str:
-        rows = [("attacker wins", percent(self.attacker_wins)), ("defender wins", percent(self.defender_wins)),
-                ("neither", percent(self.neither)), ("expected rounds", f"{self.expected_rounds:.2f}")]
-        rows += [(f"expected {side} survivors", f"{self.expected_survivors(side):.2f}")
+        rows = [(_("attacker wins"), percent(self.attacker_wins)), (_("defender wins"), percent(self.defender_wins)),
+                (_("neither"), percent(self.neither)), (_("expected rounds"), f"{self.expected_rounds:.2f}")]
+        rows += [(_(SURVIVORS[side]), f"{self.expected_survivors(side):.2f}")
                  for side in (ATTACKER, DEFENDER) if side in self.survivors]
-        return html_table("Battle odds", rows, f"{self.method}, {self.states} states")
+        return html_table(_("Battle odds"), rows, _("{method}, {states} states").format(method=self.method,
+                                                                                       states=self.states))
 
 
 # --------------------------------------------------------------------------- policies
@@ -557,13 +568,14 @@ def estimate_states(attacker: Sequence, defender: Sequence, attacker_reserves: S
 # --------------------------------------------------------------------------- rules left to the simulation
 #: Switches whose effect on a battle only the simulation models (the exact chain's states would need
 #: each day's commands and every unit's rout): with one on, ``odds`` and ``odds_for`` simulate.
-SIMULATED = {"A-7": "daily command limits", "AO-8.1": "battlefield morale"}
+SIMULATED = {"A-7": N_("daily command limits"), "AO-8.1": N_("battlefield morale")}
 
 
 def not_modelled(options, method: str = "exact") -> list[str]:
     """The rules in force whose effect on battles odds by ``method`` leave out: for the exact chain the
-    ``SIMULATED`` ones (e.g. ``["AO-8.1 battlefield morale"]``), for the simulation none."""
+    ``SIMULATED`` ones (e.g. ``["AO-8.1 battlefield morale"]``, said in the current language), for the
+    simulation none."""
     options = Options.parse(options)
     if method != "exact":
         return []
-    return [f"{rule} {what}" for rule, what in SIMULATED.items() if rule in options]
+    return [f"{rule} {_(what)}" for rule, what in SIMULATED.items() if rule in options]

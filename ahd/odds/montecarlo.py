@@ -16,6 +16,8 @@ import numpy as np
 from .exact import (ATTACKER, DEFENDER, Fighter, OddsError, _CODES, _CRACK, _CROSSING, _ENTRENCHED, _REDUCED,
                    _TYPE_VALUE, _assignment, _encode, _expand, _fighters, _never, _retreat_policy, leader_points)
 from ..core.display import html_table, percent
+from ..core.i18n import Msg, _
+from .exact import SURVIVORS
 from ..core.options import Options
 from ..core.units import UNIT_TYPES
 
@@ -38,17 +40,25 @@ class SimulatedOdds:
     def stderr(self, p: float) -> float:
         return math.sqrt(max(p * (1 - p), 0.0) / self.n)
 
+    def summary(self) -> Msg:
+        """'attacker wins 41.2% ± 0.5%, ... (10000 simulated battles)', as a message."""
+        return Msg("attacker wins {attacker:.1%} ± {error:.1%}, defender wins {defender:.1%}, neither {neither:.1%}; "
+                   "expected rounds {rounds:.2f} ({n} simulated battles)", attacker=self.attacker_wins,
+                   error=self.stderr(self.attacker_wins), defender=self.defender_wins, neither=self.neither,
+                   rounds=self.expected_rounds, n=self.n)
+
     def __str__(self) -> str:
-        return (f"attacker wins {self.attacker_wins:.1%} ± {self.stderr(self.attacker_wins):.1%}, defender wins "
-                f"{self.defender_wins:.1%}, neither {self.neither:.1%}; expected rounds {self.expected_rounds:.2f} "
-                f"({self.n} simulated battles)")
+        return self.summary().render()
 
     def _repr_html_(self) -> str:
         rows = [(label, f"{percent(p)} ± {percent(self.stderr(p))}") for label, p in (
-            ("attacker wins", self.attacker_wins), ("defender wins", self.defender_wins), ("neither", self.neither))]
-        rows.append(("expected rounds", f"{self.expected_rounds:.2f}"))
-        rows += [(f"expected {side} survivors", f"{value:.2f}") for side, value in self.expected_survivors.items()]
-        return html_table("Battle odds (simulated)", rows, f"{self.method}, {self.n:,} battles; ± one standard error")
+            (_("attacker wins"), self.attacker_wins), (_("defender wins"), self.defender_wins),
+            (_("neither"), self.neither))]
+        rows.append((_("expected rounds"), f"{self.expected_rounds:.2f}"))
+        rows += [(_(SURVIVORS[side]) if side in SURVIVORS else f"expected {side} survivors", f"{value:.2f}")
+                 for side, value in self.expected_survivors.items()]
+        return html_table(_("Battle odds (simulated)"), rows, _("{method}, {n} battles; ± one standard error").format(
+            method=self.method, n=f"{self.n:,}"))
 
 
 def simulate_battles(attacker: Sequence, defender: Sequence, n: int = 100_000, *, seed: int | None = None,

@@ -32,6 +32,7 @@ from ..core.board import VICTORY_CITIES
 from ..core.calendar import LAST_TURN
 from ..core.display import html_table, percent
 from ..core.errors import AhdError
+from ..core.i18n import Msg, N_, _
 from ..core.sides import CHANCE, Side
 from ..core.victory import SCORE_TABLE, SHORT_GAME_MARGIN
 
@@ -70,18 +71,23 @@ class WarOdds:
     def p_confederate(self) -> float:
         return 1.0 - self.p_union
 
+    def summary(self) -> Msg:
+        """'Union wins 54.0% (95% interval 48.1%–59.8%; live, campaign model)', as a message."""
+        how = (Msg("{n} playouts", n=self.n) if self.mode == "deep"
+               else Msg("{model} model", model=self.model))
+        return Msg("Union wins {p:.1%} (95% interval {low:.1%}–{high:.1%}; {mode}, {how})", p=self.p_union,
+                   low=self.low, high=self.high, mode=self.mode, how=how)
+
     def __str__(self) -> str:
-        how = f"{self.n} playouts" if self.mode == "deep" else f"{self.model} model"
-        return (f"Union wins {self.p_union:.1%} (95% interval {self.low:.1%}–{self.high:.1%}; "
-                f"{self.mode}, {how})")
+        return self.summary().render()
 
     def _repr_html_(self) -> str:
-        rows = [("Union wins", percent(self.p_union)), ("Confederacy wins", percent(self.p_confederate)),
-                ("95% interval (Union)", f"{percent(self.low)} – {percent(self.high)}"),
-                ("standard error", percent(self.stderr))]
-        how = f"{self.n:,} playouts ({self.model})" if self.mode == "deep" else \
-            f"{self.model} model, {self.n:,} training games"
-        return html_table("War odds", rows, f"{self.mode}: {how}")
+        rows = [(_("Union wins"), percent(self.p_union)), (_("Confederacy wins"), percent(self.p_confederate)),
+                (_("95% interval (Union)"), f"{percent(self.low)} – {percent(self.high)}"),
+                (_("standard error"), percent(self.stderr))]
+        how = (_("{n} playouts ({model})") if self.mode == "deep" else
+               _("{model} model, {n} training games")).format(n=f"{self.n:,}", model=self.model)
+        return html_table(_("War odds"), rows, f"{self.mode}: {how}")
 
 
 # --------------------------------------------------------------------------- features
@@ -192,11 +198,25 @@ def war_odds(game, mode: str = "live") -> WarOdds:
     return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"])
 
 
-def players() -> list[tuple[str, float, str]]:
-    """Who played the games the live model was fitted on: (player, share of the sides played, what it is),
-    from ``ahd/data/war_odds.json`` (empty for a model file written before it said so)."""
+#: What each player of the fitted games is, as ``scripts/fit_war_odds.py`` writes it in the model file
+#: (``ABOUT`` there): marked here for the catalogs, so the app's war-odds note says it in its language.
+PLAYER_ABOUT = (
+    N_("the heuristic computer player"),
+    N_("the heuristic player making a random legal move one time in five"),
+    N_("a player choosing uniformly among the legal moves"),
+    N_("the 'easy' computer player (the heuristic with shared garrisons)"),
+    N_("the 'normal' computer player (the heuristic with the campaign plan)"),
+    N_("the 'hard' computer player, the strongest (campaign plans: gather, storm with the odds, guard the capital)"),
+)
+
+
+def players(lang: str | None = None) -> list[tuple[str, float, str]]:
+    """Who played the games the live model was fitted on: (player, share of the sides played, what it is,
+    said in ``lang``, default the current language), from ``ahd/data/war_odds.json`` (empty for a model
+    file written before it said so)."""
     text = resources.files("ahd").joinpath("data/war_odds.json").read_text(encoding="utf-8")
-    return [(p["player"], float(p["share"]), p.get("about", "")) for p in json.loads(text).get("players", [])]
+    return [(p["player"], float(p["share"]), _(p["about"], lang) if p.get("about") else "")
+            for p in json.loads(text).get("players", [])]
 
 
 @dataclass(frozen=True, slots=True)
