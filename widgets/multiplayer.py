@@ -25,8 +25,10 @@ from urllib.parse import parse_qs, urlencode
 import ipywidgets as w
 
 from ahd.core.errors import AhdError
+from ahd.core.i18n import render
 from ahd.core.scenario import BUILT_IN as BUILT_IN_SCENARIOS
 
+from .i18n import _
 from .session import Session
 from .store import CLASS_URL_ENV, STORE_ENV, JoinError, MovedFirst, Seat, Store, StoreError, pretty_code
 
@@ -56,7 +58,7 @@ def _qr_svg(url: str) -> str:
         import segno
     except ImportError:  # the app extra brings it; without it, the code and the link are enough
         return ""
-    return segno.make(url, error="m").svg_inline(scale=3, title="QR code of the join link")
+    return segno.make(url, error="m").svg_inline(scale=3, title=_("QR code of the join link"))
 
 
 class ClassmateSection:
@@ -72,44 +74,68 @@ class ClassmateSection:
         self._seen = -1
         self._waiting = False
         style = {"description_width": "70px"}
-        self.name = w.Text(description="Name", placeholder="e.g. Ann", style=style,
-                           layout=w.Layout(width="260px"))
-        self.side = w.ToggleButtons(options=[("Union", "union"), ("Confederate", "confederate")], value="union",
-                                    style={"button_width": "110px"})
-        self.scenario = w.Dropdown(options=list(BUILT_IN_SCENARIOS), value="1861", description="Scenario",
-                                   style=style, layout=w.Layout(width="200px"))
-        self.dice = w.ToggleButtons(options=[("Computer rolls", "auto"), ("Typed in (both agree)", "manual")],
-                                    value="auto", style={"button_width": "160px"})
-        self.create_button = w.Button(description="Create a game", button_style="primary")
-        self.code = w.Text(description="Code", placeholder="join code, or your personal code",
-                           style=style, layout=w.Layout(width="300px"))
-        self.join_button = w.Button(description="Join")
-        self.resume_button = w.Button(description="Come back to my game", layout=w.Layout(width="220px"))
-        self.create_button.on_click(lambda _: self.create())
-        self.join_button.on_click(lambda _: self.join(self.code.value))
-        self.resume_button.on_click(lambda _: self.resume(self.code.value))
+        self.name = w.Text(style=style, layout=w.Layout(width="260px"))
+        self.side = w.ToggleButtons(value=None, style={"button_width": "110px"})
+        self.scenario = w.Dropdown(options=list(BUILT_IN_SCENARIOS), value="1861", style=style,
+                                   layout=w.Layout(width="200px"))
+        self.dice = w.ToggleButtons(value=None, style={"button_width": "160px"})
+        self.create_button = w.Button(button_style="primary")
+        self.code = w.Text(style=style, layout=w.Layout(width="300px"))
+        self.join_button = w.Button()
+        self.resume_button = w.Button(layout=w.Layout(width="220px"))
+        self.create_button.on_click(lambda _button: self.create())
+        self.join_button.on_click(lambda _button: self.join(self.code.value))
+        self.resume_button.on_click(lambda _button: self.resume(self.code.value))
         self.message = w.HTML()
+        self.intro = w.HTML()
         self.lobby = w.VBox([
-            w.HTML("<span style='font-size:14px'>Play against a classmate on another computer: one creates the "
-                   "game and reads out its code, the other types it here.</span>"),
+            self.intro,
             self.name,
             self.side, self.scenario, self.dice, self.create_button,
             w.HBox([self.code, self.join_button]), self.resume_button])
         self.info = w.HTML()
-        self.leave_button = w.Button(description="Leave this game (it stays stored)")
-        self.leave_button.on_click(lambda _: self.leave("You left the game; it stays stored: come back with your "
-                                                        "personal link or code."))
+        self.leave_button = w.Button()
+        self.leave_button.on_click(lambda _button: self.leave(_("You left the game; it stays stored: come back with "
+                                                                "your personal link or code.")))
         self.in_game = w.VBox([self.info, self.leave_button], layout=w.Layout(display="none"))
         inner = w.VBox([self.message, self.lobby, self.in_game], layout=w.Layout(width="100%"))
-        self.widget = w.Accordion(children=[inner], titles=("Play a classmate",), selected_index=None,
+        self.widget = w.Accordion(children=[inner], titles=("",), selected_index=None,
                                   layout=w.Layout(width="100%", flex="0 0 auto"))
         self.widget.add_class("ahd-classmate")
+        self._label_widgets()
+        self.side.value, self.dice.value = "union", "auto"
         args = parse_qs(os.environ.get("QUERY_STRING", "") if query is None else query)
         if args.get("player"):
             self.resume(args["player"][0])
         elif args.get("join"):
             self.code.value = args["join"][0]
-            self._say("Type your name and press <b>Join</b> to take the free side of this game.")
+            self._say(_("Type your name and press <b>Join</b> to take the free side of this game."))
+
+    def _label_widgets(self) -> None:
+        """The section's words in the current language."""
+        self.name.description, self.name.placeholder = _("Name"), _("e.g. Ann")
+        side, dice = self.side.value, self.dice.value
+        with self.side.hold_sync():
+            self.side.options = [(_("Union"), "union"), (_("Confederate"), "confederate")]
+            self.side.value = side
+        self.scenario.description = _("Scenario")
+        with self.dice.hold_sync():
+            self.dice.options = [(_("Computer rolls"), "auto"), (_("Typed in (both agree)"), "manual")]
+            self.dice.value = dice
+        self.create_button.description = _("Create a game")
+        self.code.description, self.code.placeholder = _("Code"), _("join code, or your personal code")
+        self.join_button.description = _("Join")
+        self.resume_button.description = _("Come back to my game")
+        self.intro.value = ("<span style='font-size:14px'>" + escape(_(
+            "Play against a classmate on another computer: one creates the game and reads out its code, the other "
+            "types it here.")) + "</span>")
+        self.leave_button.description = _("Leave this game (it stays stored)")
+        self.widget.titles = (_("Play a classmate"),)
+
+    def relabel(self) -> None:
+        """Say the section again in the current language (after ``set_language``); the last message stays."""
+        self._label_widgets()
+        self._show_game()
 
     # ------------------------------------------------------------ gestures
     def create(self) -> None:
@@ -117,23 +143,25 @@ class ClassmateSection:
             seat = self.store.create(side=self.side.value, name=self.name.value, scenario=self.scenario.value,
                                      dice=self.dice.value)
         except AhdError as exc:
-            return self._say(f"Cannot create the game: {escape(str(exc))}", error=True)
-        self._take(seat, f"New {seat.game.scenario.id} game: give your classmate the code {seat.code}.")
+            return self._say(_("Cannot create the game: {reason}").format(reason=escape(str(exc))), error=True)
+        self._take(seat, _("New {scenario} game: give your classmate the code {code}.").format(
+            scenario=seat.game.scenario.id, code=seat.code))
 
     def join(self, code: str) -> None:
         try:
             seat = self.store.join(code, self.name.value)
         except (JoinError, StoreError) as exc:
-            return self._say(f"Cannot join: {escape(str(exc))}.", error=True)
-        self._take(seat, f"You joined {self._opponent(seat)}'s game: you play the {seat.side.adjective} side.")
+            return self._say(_("Cannot join: {reason}.").format(reason=escape(str(exc))), error=True)
+        self._take(seat, _("You joined {opponent}'s game: you play the {side} side.").format(
+            opponent=self._opponent(seat), side=render(seat.side)))
 
     def resume(self, token: str) -> None:
         try:
             seat = self.store.resume(token)
         except (JoinError, StoreError) as exc:
-            return self._say(f"Cannot come back to the game: {escape(str(exc))}.", error=True)
-        self._take(seat, f"Welcome back, {seat.name}: your game against {self._opponent(seat)} is where it was "
-                         f"({seat.game.turn}).")
+            return self._say(_("Cannot come back to the game: {reason}.").format(reason=escape(str(exc))), error=True)
+        self._take(seat, _("Welcome back, {name}: your game against {opponent} is where it was ({turn}).").format(
+            name=seat.name, opponent=self._opponent(seat), turn=render(seat.game.turn)))
 
     def leave(self, text: str = "") -> None:
         self._stop_polling()
@@ -150,8 +178,8 @@ class ClassmateSection:
             return 0
         session = self.session
         if session.game is not seat.game:  # the player started or loaded another game in the panel
-            self.leave("You are playing another game now; the game with your classmate stays stored: come back "
-                       "with your personal link or code.")
+            self.leave(_("You are playing another game now; the game with your classmate stays stored: come back "
+                         "with your personal link or code."))
             return 0
         try:
             moves = seat.sync()
@@ -162,7 +190,8 @@ class ClassmateSection:
         if self._waiting and seat.opponent:  # the classmate has joined
             self._waiting = False
             self._show_game()
-            _redraw(session, f"{seat.opponent} has joined: you play the {seat.side.adjective} side.")
+            _redraw(session, _("{opponent} has joined: you play the {side} side.").format(
+                opponent=seat.opponent, side=render(seat.side)))
         if not moves and conflict is None and seat.revision == self._seen:
             return 0
         self._seen = seat.revision
@@ -170,10 +199,12 @@ class ClassmateSection:
         if conflict is not None:
             text = f"{str(conflict)[0].upper()}{str(conflict)[1:]}."
         elif theirs:
-            text = (f"{self._opponent(seat)} played: {theirs[-1]}" if len(theirs) == 1 else
-                    f"{self._opponent(seat)} played {len(theirs)} decisions, the last: {theirs[-1]}")
+            text = (_("{opponent} played: {action}").format(opponent=self._opponent(seat), action=theirs[-1])
+                    if len(theirs) == 1 else
+                    _("{opponent} played {n} decisions, the last: {action}").format(
+                        opponent=self._opponent(seat), n=len(theirs), action=theirs[-1]))
         elif moves:
-            text = "Your moves from another tab are on the board."
+            text = _("Your moves from another tab are on the board.")
         else:
             text = ""
         _redraw(session, text)
@@ -227,7 +258,7 @@ class ClassmateSection:
         self.start_polling()
 
     def _opponent(self, seat: Seat) -> str:
-        return seat.opponent or "your classmate"
+        return seat.opponent or _("your classmate")
 
     def _show_game(self) -> None:
         seat = self.seat
@@ -237,21 +268,30 @@ class ClassmateSection:
         join = _link({"join": seat.code})
         mine = _link({"player": seat.token})
         waiting = "" if opponent else (
-            f"<p style='margin:4px 0'>Waiting for your classmate: they type the code "
-            f"<b id='ahd-join-code' style='font-size:22px;letter-spacing:3px'>{escape(seat.code)}</b> in their "
-            f"&quot;Play a classmate&quot;, or open <a href='{escape(join)}' target='_blank'>the join link</a>.</p>"
-            f"{_qr_svg(join)}")
+            "<p style='margin:4px 0'>" + _(
+                "Waiting for your classmate: they type the code {code} in their &quot;{section}&quot;, or open "
+                "{link_start}the join link{link_end}.").format(
+                code=f"<b id='ahd-join-code' style='font-size:22px;letter-spacing:3px'>{escape(seat.code)}</b>",
+                section=escape(_("Play a classmate")),
+                link_start=f"<a href='{escape(join)}' target='_blank'>", link_end="</a>")
+            + f"</p>{_qr_svg(join)}")
+        side = f"<b>{escape(render(seat.side))}</b>"
+        name = escape(seat.name)
+        who = (_("<b>You</b> ({name}) play the {side} side against {opponent}.").format(
+                   name=name, side=side, opponent=f"<b>{escape(opponent)}</b>") if opponent else
+               _("<b>You</b> ({name}) play the {side} side.").format(name=name, side=side))
+        game = _("Game {code}, {seq} recorded actions; dice rolled by the computer.") if seat.game.dice == "auto" else \
+            _("Game {code}, {seq} recorded actions; dice typed in, each side its own.")
         self.info.value = (
-            f"<div style='font-size:14px;line-height:1.4'><b>You</b> ({escape(seat.name)}) play the "
-            f"<b>{seat.side.adjective}</b> side"
-            + (f" against <b>{escape(opponent)}</b>" if opponent else "") +
-            f". Game <span id='ahd-game-code'>{escape(seat.code)}</span>, "
-            f"<span id='ahd-game-seq'>{seat.seq}</span> recorded actions; dice "
-            f"{'rolled by the computer' if seat.game.dice == 'auto' else 'typed in, each side its own'}.{waiting}"
-            f"<br>To come back later (next lesson, another computer): your personal code "
-            f"<b id='ahd-player-code'>{escape(pretty_code(seat.token))}</b> or "
-            f"<a id='ahd-player-link' href='{escape(mine)}'>your personal link</a> (bookmark it; keep it to "
-            f"yourself: it plays your side).</div>")
+            "<div style='font-size:14px;line-height:1.4'>" + who + " "
+            + game.format(code=f"<span id='ahd-game-code'>{escape(seat.code)}</span>",
+                          seq=f"<span id='ahd-game-seq'>{seat.seq}</span>")
+            + waiting + "<br>"
+            + _("To come back later (next lesson, another computer): your personal code {code} or "
+                "{link_start}your personal link{link_end} (bookmark it; keep it to yourself: it plays your side).").format(
+                code=f"<b id='ahd-player-code'>{escape(pretty_code(seat.token))}</b>",
+                link_start=f"<a id='ahd-player-link' href='{escape(mine)}'>", link_end="</a>")
+            + "</div>")
 
     def _say(self, html: str, error: bool = False) -> None:
         if html or self.seat is not None:
@@ -286,6 +326,7 @@ def classmate_section(session: Session) -> w.Widget | None:
     try:
         section = ClassmateSection(session, path)
     except StoreError as exc:
-        return w.HTML(f"<div style='color:#b71c1c'>Play a classmate is not available: {escape(str(exc))}</div>")
+        return w.HTML("<div style='color:#b71c1c'>" + _("Play a classmate is not available: {reason}").format(
+            reason=escape(str(exc))) + "</div>")
     session._classmate = section  # noqa: SLF001 -- kept alive with the session
     return section.widget

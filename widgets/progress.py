@@ -14,6 +14,8 @@ import time
 
 import ipywidgets as w
 
+from .i18n import _
+
 
 class ProgressBar(w.HBox):
     """``bar(done, total)`` sets the bar to ``done`` of ``total`` and says how long it has taken."""
@@ -44,7 +46,7 @@ class ProgressBar(w.HBox):
         self.calls.append((done, total))
         self.bar.value = done
         elapsed = self.clock() - self.started
-        self.label.value = f"{done} / {total} in {elapsed:.1f} s"
+        self.label.value = _("{done} / {total} in {seconds:.1f} s").format(done=done, total=total, seconds=elapsed)
         if done == total:
             self.bar.bar_style = "success"
 

@@ -10,6 +10,7 @@ from ahd import Game
 from ahd.core.replay import Replay
 
 from .charts import ArmyChart, BattleOddsChart, WarChart
+from .i18n import _, _n
 from .mapview import MapView
 from .panel import log_html
 from .session import Session
@@ -22,21 +23,23 @@ class ReplayApp(w.VBox):
         self.replay = Replay(record)
         self.session = Session(self.replay.game_at(0), war_odds=war_odds)
         self.session.show_timeline(self.replay)
-        self.session.status = f"Replaying a {self.replay.final.scenario.id} game of {len(self.replay)} decisions."
+        self.session.status = _n("Replaying a {scenario} game of {n} decision.",
+                                 "Replaying a {scenario} game of {n} decisions.", len(self.replay)).format(
+            scenario=self.replay.final.scenario.id, n=len(self.replay))
         self.map_view = MapView(self.session)
         self.battle_chart = BattleOddsChart(self.session)
         self.war_chart = WarChart(self.session)
         self.army_chart = ArmyChart(self.session)
-        self.slider = w.IntSlider(value=0, min=0, max=len(self.replay), description="Decision",
+        self.slider = w.IntSlider(value=0, min=0, max=len(self.replay), description=_("Decision"),
                                   continuous_update=False, layout=w.Layout(width="60%"))
-        self.play = w.Play(value=0, min=0, max=len(self.replay), interval=400, description="Play")
+        self.play = w.Play(value=0, min=0, max=len(self.replay), interval=400, description=_("Play"))
         w.jslink((self.play, "value"), (self.slider, "value"))
         self.first, self.back, self.forward, self.last = (w.Button(description=d, layout=w.Layout(width="60px"))
                                                           for d in ("|◀", "◀", "▶", "▶|"))
-        self.first.on_click(lambda _: self.go(0))
-        self.back.on_click(lambda _: self.go(self.slider.value - 1))
-        self.forward.on_click(lambda _: self.go(self.slider.value + 1))
-        self.last.on_click(lambda _: self.go(len(self.replay)))
+        self.first.on_click(lambda _button: self.go(0))
+        self.back.on_click(lambda _button: self.go(self.slider.value - 1))
+        self.forward.on_click(lambda _button: self.go(self.slider.value + 1))
+        self.last.on_click(lambda _button: self.go(len(self.replay)))
         self.slider.observe(lambda change: self._show(change["new"]), names="value")
         self.caption = w.HTML()
         self.log_view = w.HTML(layout=w.Layout(border="1px solid #ccc"))  # oldest first, as in the panel
@@ -49,6 +52,14 @@ class ReplayApp(w.VBox):
         super().__init__([controls, top, charts])
         self._show(0)
 
+    def relabel(self) -> None:
+        """Say the replay again in the current language (after ``set_language``): map, charts, caption, log."""
+        self.slider.description, self.play.description = _("Decision"), _("Play")
+        self.map_view.relabel()
+        for chart in (self.battle_chart, self.war_chart, self.army_chart):
+            chart.relabel()
+        self._show(self.slider.value)
+
     def go(self, decision: int) -> None:
         self.slider.value = max(0, min(len(self.replay), decision))
 
@@ -57,6 +68,6 @@ class ReplayApp(w.VBox):
         session = self.session
         session.game = game
         session.refresh()
-        self.caption.value = (f"<div style='font-size:16px'><b>{session.turn_text}</b>, decision {decision} of "
-                              f"{len(self.replay)}<br>{session.prompt}</div>")
+        self.caption.value = ("<div style='font-size:16px'>" + _("{turn}, decision {n} of {total}").format(
+            turn=f"<b>{session.turn_text}</b>", n=decision, total=len(self.replay)) + f"<br>{session.prompt}</div>")
         self.log_view.value = log_html(game.log)

@@ -11,7 +11,8 @@ import numpy as np
 
 from ahd.analysis.study import Trajectory
 
-from .layers import CONFEDERATE_GREY, UNION_BLUE
+from .i18n import N_, _
+from .layers import CONFEDERATE_GREY, UNION_BLUE, side_word
 
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 
@@ -36,11 +37,12 @@ class WinRateChart:
                                  colors=["black"], stroke_width=3)
         self.even = bq.Lines(x=[names[0], names[-1]], y=[0.5, 0.5], scales={"x": x, "y": y}, colors=["#888"],
                              line_style="dashed")
-        label = "Union" if side == "union" else "Confederate"
+        label = side_word("union" if side == "union" else "confederate")
         self.widget = bq.Figure(marks=[self.bars, self.whiskers, self.even],
-                                axes=[bq.Axis(scale=x, label="option preset"),
-                                      bq.Axis(scale=y, side="left", tick_format=".0%", label=f"{label} wins")],
-                                title=f"{label} win rate with 95% interval", layout=_layout(),
+                                axes=[bq.Axis(scale=x, label=_("option preset")),
+                                      bq.Axis(scale=y, side="left", tick_format=".0%",
+                                              label=_("{side} wins").format(side=label))],
+                                title=_("{side} win rate with 95% interval").format(side=label), layout=_layout(),
                                 fig_margin=dict(top=40, bottom=50, left=60, right=20))
 
 
@@ -65,9 +67,9 @@ class MaximaChart:
                                       scales={"x": x, "y": y}, colors=["#c62828"], line_style="dotted",
                                       labels=[reference_label or f"D = {reference}"], display_legend=True)
             marks.append(self.reference)
-        self.widget = bq.Figure(marks=marks, axes=[bq.Axis(scale=x, label="game turn"),
-                                                   bq.Axis(scale=y, side="left", label="Union max − Confederate max")],
-                                title="Army maxima: mean difference at the end of each turn", layout=_layout(),
+        self.widget = bq.Figure(marks=marks, axes=[bq.Axis(scale=x, label=_("game turn")),
+                                                   bq.Axis(scale=y, side="left", label=_("Union max − Confederate max"))],
+                                title=_("Army maxima: mean difference at the end of each turn"), layout=_layout(),
                                 legend_location="top-right", fig_margin=dict(top=40, bottom=50, left=60, right=20))
 
 
@@ -80,7 +82,8 @@ def endings_table(endings: Mapping[str, Counter]) -> w.HTML:
             rows.append(f"<tr><td>{html.escape(name)}</td><td>{html.escape(winner)}</td><td>{html.escape(rule)}</td>"
                         f"<td style='text-align:right'>{turn}</td><td style='text-align:right'>{n}</td>"
                         f"<td style='text-align:right'>{n / total:.0%}</td></tr>")
-    head = ("<tr><th>preset</th><th>winner</th><th>rule</th><th>final turn</th><th>games</th><th>share</th></tr>")
+    head = "<tr>" + "".join(f"<th>{html.escape(_(h))}</th>" for h in (
+        N_("preset"), N_("winner"), N_("rule"), N_("final turn"), N_("games"), N_("share"))) + "</tr>"
     return w.HTML(f"<table style='border-collapse:collapse;font-size:14px' cellpadding='4'>{head}{''.join(rows)}"
                   f"</table>")
 
@@ -93,6 +96,7 @@ def rates_table(rows: Sequence[dict]) -> w.HTML:
         f"<td>{r['confederate']:.0%} ({r['confederate_low']:.0%}–{r['confederate_high']:.0%})</td>"
         f"<td style='text-align:right'>{r['draws']:.0%}</td><td style='text-align:right'>{r['median_turn']:.0f}</td></tr>"
         for r in rows)
-    head = ("<tr><th>preset</th><th>games</th><th>Union wins (95%)</th><th>Confederate wins (95%)</th>"
-            "<th>draws</th><th>median final turn</th></tr>")
+    head = "<tr>" + "".join(f"<th>{html.escape(_(h))}</th>" for h in (
+        N_("preset"), N_("games"), N_("Union wins (95%)"), N_("Confederate wins (95%)"), N_("draws"),
+        N_("median final turn"))) + "</tr>"
     return w.HTML(f"<table style='border-collapse:collapse;font-size:14px' cellpadding='4'>{head}{body}</table>")
