@@ -330,7 +330,8 @@ class Game:
         if auto:
             drawn = self._draw()
             if not isinstance(action, Roll) or drawn != action.value:
-                raise RecordError(f"the record's automatic roll {action} does not match its seed (drew {drawn})")
+                raise RecordError(str(Msg("the record's automatic roll {action} does not match its seed (drew {drawn})",
+                                          action=action, drawn=drawn)))
         self._step(action, auto)
 
     # ================================================================== records
@@ -379,86 +380,99 @@ class Game:
 
     @classmethod
     def _replay_record(cls, data: Any, path: object) -> "Game":
-        def bad(key: str, problem: str) -> RecordError:
+        def bad(key: str, problem: "Msg | str") -> RecordError:
             return RecordError(f"{key}: {problem}", path=path, key=key)
 
         if not isinstance(data, dict):
-            raise bad("<root>", f"not a House Divided game record: expected a JSON object, got {type(data).__name__}")
+            raise bad("<root>", Msg("not a House Divided game record: expected a JSON object, got {kind}",
+                                    kind=type(data).__name__))
         if data.get("format") != RECORD_FORMAT:
             found = data.get("format")
-            what = " (this is a scenario file: play it with new_game)" if found == "house-divided-scenario" else ""
-            raise bad("format", f"not a House Divided game record: expected {RECORD_FORMAT!r}, "
-                                f"got {_short(found) if 'format' in data else 'no format'}{what}")
+            got = _short(found) if "format" in data else Msg("no format")
+            if found == "house-divided-scenario":
+                raise bad("format", Msg("not a House Divided game record: expected {expected}, got {got} (this is a "
+                                        "scenario file: play it with new_game)", expected=repr(RECORD_FORMAT), got=got))
+            raise bad("format", Msg("not a House Divided game record: expected {expected}, got {got}",
+                                    expected=repr(RECORD_FORMAT), got=got))
         version = data.get("version")
         if isinstance(version, bool) or version != RECORD_VERSION:
-            raise bad("version", f"unsupported record version {_short(version)}; this program reads version {RECORD_VERSION}")
+            raise bad("version", Msg("unsupported record version {version}; this program reads version {supported}",
+                                     version=_short(version), supported=RECORD_VERSION))
         for key in data:
             if key not in RECORD_KEYS:
                 raise bad(str(key), unknown_key_problem(key, RECORD_KEYS))
         for key in ("scenario", "options", "seed", "actions"):
             if key not in data:
-                raise bad(key, f"the record lacks {key!r}: truncated or damaged")
+                raise bad(key, Msg("the record lacks {key}: truncated or damaged", key=repr(key)))
         scenario, options, seed = data["scenario"], data["options"], data["seed"]
         if isinstance(scenario, str):
             if scenario not in BUILT_IN:
-                raise bad("scenario", f"unknown scenario {_short(scenario)}: a record names a shipped scenario "
-                                      f"({', '.join(BUILT_IN)}) or holds the scenario itself")
+                raise bad("scenario", Msg("unknown scenario {scenario}: a record names a shipped scenario "
+                                          "({shipped}) or holds the scenario itself", scenario=_short(scenario),
+                                          shipped=", ".join(BUILT_IN)))
         elif isinstance(scenario, dict):
             try:
                 scenario = scenario_from_dict(scenario, "<record>")
             except DataFileError as exc:
                 raise bad(f"scenario.{exc.key}", exc.problem) from None
         else:
-            raise bad("scenario", f"expected a shipped scenario's id or a scenario object, got {_short(scenario)}")
+            raise bad("scenario", Msg("expected a shipped scenario's id or a scenario object, got {value}",
+                                      value=_short(scenario)))
         if not isinstance(options, list) or not all(isinstance(rule, str) for rule in options):
-            raise bad("options", f"expected a list of rule IDs (strings), got {_short(options)}")
+            raise bad("options", Msg("expected a list of rule IDs (strings), got {value}", value=_short(options)))
         for index, rule in enumerate(options):
             if rule not in SWITCHES:
                 close = difflib.get_close_matches(rule, list(SWITCHES), n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else f"; known switches: {', '.join(SWITCHES)}"
-                raise bad(f"options[{index}]", f"unknown rule switch {_short(rule)}{hint}")
+                if close:
+                    raise bad(f"options[{index}]", Msg("unknown rule switch {rule} (did you mean {close}?)",
+                                                       rule=_short(rule), close=repr(close[0])))
+                raise bad(f"options[{index}]", Msg("unknown rule switch {rule}; known switches: {switches}",
+                                                   rule=_short(rule), switches=", ".join(SWITCHES)))
             if options.index(rule) != index:
-                raise bad(f"options[{index}]", f"rule switch {rule!r} listed twice")
+                raise bad(f"options[{index}]", Msg("rule switch {rule} listed twice", rule=repr(rule)))
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-            raise bad("seed", f"expected an integer from 0 to 2**128 - 1, got {_short(seed)}")
+            raise bad("seed", Msg("expected an integer from 0 to 2**128 - 1, got {value}", value=_short(seed)))
         play_on = data.get("play_on", False)
         if not isinstance(play_on, bool):
-            raise bad("play_on", f"expected true or false, got {_short(play_on)}")
+            raise bad("play_on", Msg("expected true or false, got {value}", value=_short(play_on)))
         dice = data.get("dice", "auto")
         if not isinstance(dice, str) or dice not in DICE_MODES:
-            raise bad("dice", f"expected one of {', '.join(map(repr, DICE_MODES))}, got {_short(dice)}")
+            raise bad("dice", Msg("expected one of {modes}, got {value}", modes=", ".join(map(repr, DICE_MODES)),
+                                  value=_short(dice)))
         actions = data["actions"]
         if not isinstance(actions, list):
-            raise bad("actions", f"expected a list of actions, got {_short(actions)}")
+            raise bad("actions", Msg("expected a list of actions, got {value}", value=_short(actions)))
         try:
             game = cls(scenario, options=options, seed=seed, dice="manual", play_on=play_on)
         except (AhdError, ValueError, TypeError) as exc:
-            raise bad("<set-up>", f"the record's set-up is invalid: {exc}") from None
+            raise bad("<set-up>", Msg("the record's set-up is invalid: {problem}", problem=str(exc))) from None
         for index, raw in enumerate(actions):
             where = f"actions[{index}]"
             auto = False
             if isinstance(raw, dict) and "auto" in raw:
                 auto = raw["auto"]
                 if not isinstance(auto, bool):
-                    raise bad(f"{where}.auto", f"action {index} of the record is malformed: auto must be true or "
-                                               f"false, got {_short(auto)}")
+                    raise bad(f"{where}.auto", Msg("action {index} of the record is malformed: auto must be true or "
+                                                   "false, got {value}", index=index, value=_short(auto)))
                 if auto and raw.get("type") != Roll.kind:
-                    raise bad(f"{where}.auto", f"action {index} of the record is malformed: only a die roll is "
-                                               f"automatic, not {_short(raw.get('type'))}")
+                    raise bad(f"{where}.auto", Msg("action {index} of the record is malformed: only a die roll is "
+                                                   "automatic, not {kind}", index=index, kind=_short(raw.get("type"))))
                 raw = {k: v for k, v in raw.items() if k != "auto"}
             try:
                 action = action_from_dict(raw)
             except ValueError as exc:
                 field = getattr(exc, "field", None)
                 raise bad(f"{where}.{field}" if field else where,
-                          f"action {index} of the record is malformed: {exc}") from None
+                          Msg("action {index} of the record is malformed: {problem}", index=index,
+                              problem=str(exc))) from None
             error = game.why_not(action)
             if error is not None:
-                raise bad(where, f"action {index} of the record ({_cut(str(action))}) is illegal: {_cut(str(error), 400)}")
+                raise bad(where, Msg("action {index} of the record ({action}) is illegal: {error}", index=index,
+                                     action=_cut(str(action)), error=_cut(str(error), 400)))
             try:
                 game._replay_one(action, auto)
             except RecordError as exc:
-                raise bad(where, f"action {index}: {exc}") from None
+                raise bad(where, Msg("action {index}: {problem}", index=index, problem=str(exc))) from None
         game.dice = dice
         return game
 
