@@ -251,6 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check a scenario file or a game record: a summary (exit 0) or what is "
                                         "wrong (exit 1)")
     v.add_argument("file", help="a scenario (.json) or a saved game record")
+    v.add_argument("--lang", type=_language, default=None, metavar="LANG",
+                   help="the language of a record's outcome, turn and refusals; default: the environment's locale")
     v.set_defaults(func=cmd_validate)
     return parser
 
