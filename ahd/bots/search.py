@@ -57,6 +57,15 @@ class SearchError(AhdError, ValueError):
     """Bad settings for the search bot."""
 
 
+def plan_key(plan: "Msg | str") -> object:
+    """What a plan line says without its odds and size (``chance``, ``n``), so that a plan is said again only
+    when the plan itself changes, not its odds or size from march to march."""
+    if isinstance(plan, Msg):
+        return plan.msgid, tuple(sorted((name, value) for name, value in plan.params.items()
+                                        if name not in ("chance", "n")))
+    return str(plan).split(",")[0]
+
+
 class SearchBot:
     """Lookahead over the heuristic's options. ``choose(game) -> action``."""
 
@@ -113,7 +122,7 @@ class SearchBot:
                                       idle=campaign_idle)
                          if campaign else None)
         self.plan: Msg | None = None  # its campaign plan in one line (``ahd.bots.plan``), None before any
-        self._plan_key: tuple[str, str, str] | None = None  # the plan said, without its odds and size
+        self._plan_key: object = None  # the plan said, without its odds and size (``plan_key``)
         self.stats = {"decisions": 0, "searched": 0, "changed": 0, "assaults": 0, "campaign": 0, "rollouts": 0,
                       "seconds": 0.0}
 
@@ -144,7 +153,7 @@ class SearchBot:
             options += list(plans)
             campaign = self.campaign.march(game, actions, idle_score(ranked)) if self.campaign else None
             if campaign is not None and self.campaign.plan is not None:
-                key = self.campaign.plan_key  # said again only when the plan itself changes,
+                key = plan_key(self.campaign.plan)  # said again only when the plan itself changes,
                 if key != self._plan_key:  # not its odds or size from march to march
                     self.plan, self._plan_key = self.campaign.plan, key
             if campaign is not None:  # the plan is the default; the search may still find better
