@@ -49,6 +49,7 @@ except ImportError:  # pragma: no cover - older servers do not check before the 
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
+from .i18n import _, _n, get_language
 from .paths import APPS, JUPYTER_DATA, NOTEBOOKS, TEMPLATE
 
 #: Environment variables a launcher (tests, scripts) may use to fix the tokens instead of random ones.
@@ -109,8 +110,9 @@ table { border-collapse: collapse; } td, th { padding: 2px 10px; text-align: lef
 
 
 def page(title: str, body: str, *, refresh: int | None = None) -> str:
+    """A page of the server, in the server's language (``house-divided classroom --lang``: ``AHD_LANG``)."""
     meta = f'<meta http-equiv="refresh" content="{refresh}">' if refresh else ""
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+    return (f'<!DOCTYPE html><html lang="{get_language()}"><head><meta charset="utf-8"><title>{escape(title)}</title>'
             f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
             f'{meta}{STYLE}</head>'
             f"<body><main>{body}</main></body></html>")
@@ -118,11 +120,12 @@ def page(title: str, body: str, *, refresh: int | None = None) -> str:
 
 def starting_page(play_url: str) -> str:
     """Shown at once; the browser keeps showing it while the next page (voila's) starts the kernel."""
-    return page("Starting your game… — A House Divided", f"""
-<h1 id="ahd-starting">Starting your game…</h1><div class="spinner" role="status" aria-label="starting"></div>
-<p>This takes a few seconds, up to a minute when the whole class starts at once. Please wait: reloading
-starts it all over again.</p>
-<noscript><p><a href="{escape(play_url)}">Open your game</a></p></noscript>
+    starting = _("Starting your game…")
+    return page(_("{page} — A House Divided").format(page=starting), f"""
+<h1 id="ahd-starting">{escape(starting)}</h1><div class="spinner" role="status" aria-label="{escape(_("starting"))}"></div>
+<p>{escape(_("This takes a few seconds, up to a minute when the whole class starts at once. Please wait: "
+             "reloading starts it all over again."))}</p>
+<noscript><p><a href="{escape(play_url)}">{escape(_("Open your game"))}</a></p></noscript>
 <script>window.addEventListener("load", function () {{
   window.setTimeout(function () {{ window.location.replace({json.dumps(play_url)}); }}, 0); }});</script>""")
 
@@ -130,50 +133,75 @@ starts it all over again.</p>
 def full_page(state: ClassState, running: int, retry_url: str) -> str:
     cap = state.options.students
     minutes = max(1, round((state.options.cull_idle + state.options.cull_interval) / 60))
-    return page("The class is full — A House Divided", f"""
-<h1 id="ahd-class-full">The class is full</h1>
-<p>{running} of {cap} games are being played on this server, the most it takes.</p>
-<p>A place frees up when someone closes their game (at the latest about {minutes} minute(s) after a window
-is closed). This page tries again by itself every 20 seconds, or <a href="{escape(retry_url)}">try again now</a>.</p>
-<p>Teacher: start the server with a larger <code>--students</code> if the machine has the memory for it.</p>""",
+    full = _("The class is full")
+    playing = _n("{running} of {cap} game is being played on this server, the most it takes.",
+                 "{running} of {cap} games are being played on this server, the most it takes.", cap or 0)
+    frees = _("A place frees up when someone closes their game (at the latest about {minutes} minute(s) after a "
+              "window is closed).")
+    # TRANSLATORS: {link} and {end} wrap "try again now" in a link
+    retry = _("This page tries again by itself every {seconds} seconds, or {link}try again now{end}.")
+    # TRANSLATORS: {option} is the command-line option --students (not translated)
+    teacher = _("Teacher: start the server with a larger {option} if the machine has the memory for it.")
+    return page(_("{page} — A House Divided").format(page=full), f"""
+<h1 id="ahd-class-full">{escape(full)}</h1>
+<p>{escape(playing.format(running=running, cap=cap))}</p>
+<p>{escape(frees.format(minutes=minutes))} {escape(retry).format(seconds=20, link=f'<a href="{escape(retry_url)}">', end="</a>")}</p>
+<p>{escape(teacher).format(option="<code>--students</code>")}</p>""",
                 refresh=20)
 
 
 def no_token_page(mode: str) -> str:
-    who = ("Ask your teacher for the class link (it ends in <code>?token=…</code>), or type the code below."
+    # TRANSLATORS: {end} is "?token=…", the end of the link (not translated)
+    who = (escape(_("Ask your teacher for the class link (it ends in {end}), or type the code below."))
            if mode == "classroom" else
-           "Open the link that <code>house-divided app</code> printed (it ends in <code>?token=…</code>), "
-           "or type the token below.")
-    return page("A House Divided — link needed", f"""
-<h1 id="ahd-no-token">This game needs its link</h1><p>{who}</p>
-<form method="get" action="./"><label>Code: <input name="token" autocomplete="off" size="24"></label>
-<button type="submit">Join</button></form>""")
+           escape(_("Open the link that {command} printed (it ends in {end}), or type the token below.")).format(
+               command="<code>house-divided app</code>", end="{end}")).format(end="<code>?token=…</code>")
+    return page(_("A House Divided — link needed"), f"""
+<h1 id="ahd-no-token">{escape(_("This game needs its link"))}</h1><p>{who}</p>
+<form method="get" action="./"><label>{escape(_("Code:"))} <input name="token" autocomplete="off" size="24"></label>
+<button type="submit">{escape(_("Join"))}</button></form>""")
 
 
 def teacher_page(state: ClassState, join_url: str, kernels: list[dict[str, Any]]) -> str:
     import segno  # the app extra
 
-    qr = segno.make(join_url, error="m").svg_inline(scale=6, title="QR code of the join link")
+    qr = segno.make(join_url, error="m").svg_inline(scale=6, title=_("QR code of the join link"))
     cap = state.options.students
     now = time.time()
+    games = _("{n} game(s) running") if cap is None else _("{n} game(s) running of at most {cap}")
+    games = escape(games).format(n=f"<b>{len(kernels)}</b>", cap=f"<b>{cap}</b>")
+    minutes_ago = round((now - state.started_at) / 60)
+    counts = _("{starting} starting; {joined} started since the server started {minutes} minutes ago; "
+               "{refused} time(s) a student saw \"the class is full\".").format(
+        starting=state.starting, joined=state.joined, minutes=minutes_ago, refused=state.refused_full)
+    about = _("A game whose window was closed is ended after about {seconds} s without a connection. Games "
+              "against a classmate (\"Play a classmate\") are kept in the server's game store (listed below); "
+              "other games are saved by download to each student's own computer (\"Save to my computer\" in "
+              "the panel) and opened again by upload, and stopping the server (Ctrl-C) ends them. This page "
+              "refreshes every 10 seconds. Keep its link to yourself: it shows the class link.").format(
+        seconds=state.options.cull_idle)
+    heads = "".join(f"<th>{escape(h)}</th>" for h in ("#", _("state"), _("open pages"), _("last activity")))
     rows = "".join(
         f"<tr><td>{i}</td><td>{escape(str(k.get('execution_state', '')))}</td><td>{k.get('connections', 0)}</td>"
         f"<td>{escape(str(k.get('last_activity', ''))[:19].replace('T', ' '))} UTC</td></tr>"
         for i, k in enumerate(kernels, start=1))
-    return page("Teacher — A House Divided classroom", f"""
-<h1>A House Divided — classroom</h1>
-<p>Students join at:<br><a class="url" id="ahd-join-url" href="{escape(join_url)}">{escape(join_url)}</a></p>
+    return page(_("Teacher — A House Divided classroom"), f"""
+<h1>{escape(_("A House Divided — classroom"))}</h1>
+<p>{escape(_("Students join at:"))}<br><a class="url" id="ahd-join-url" href="{escape(join_url)}">{escape(join_url)}</a></p>
 {qr}
-<p id="ahd-games"><b>{len(kernels)}</b> game(s) running{'' if cap is None else f' of at most <b>{cap}</b>'};
-{state.starting} starting; {state.joined} started since the server started
-{(now - state.started_at) / 60:.0f} minutes ago; {state.refused_full} time(s) a student saw "the class is full".</p>
-<table><tr><th>#</th><th>state</th><th>open pages</th><th>last activity</th></tr>{rows}</table>
-<p>A game whose window was closed is ended after about {state.options.cull_idle} s without a connection.
-Games against a classmate ("Play a classmate") are kept in the server's game store (listed below); other
-games are saved by download to each student's own computer ("Save to my computer" in the panel) and
-opened again by upload, and stopping the server (Ctrl-C) ends them.
-This page refreshes every 10 seconds. Keep its link to yourself: it shows the class link.</p>""",
+<p id="ahd-games">{games};
+{escape(counts, quote=False)}</p>
+<table><tr>{heads}</tr>{rows}</table>
+<p>{escape(about, quote=False)}</p>""",
                 refresh=10)
+
+
+def teacher_refused_page() -> str:
+    """The 403 page of the teacher's pages, without (or with a wrong) teacher key."""
+    title = _("Teacher page")
+    text = escape(_("This page needs the teacher link printed by {command} in its terminal.")).format(
+        command="<code>house-divided classroom</code>")
+    return page(_("{page} — A House Divided").format(page=title), f"<h1>{escape(title)}</h1><p>{text}</p>")
 
 
 # ------------------------------------------------------------------ handlers
@@ -291,7 +319,7 @@ class NoKernelListHandler(APIHandler):
     """``/api/kernels``: refused to everyone (voila needs no list, and a list would give away kernel ids)."""
 
     def _refuse(self, *args):
-        raise web.HTTPError(403, "The kernel list is not available on this server.")
+        raise web.HTTPError(403, _("The kernel list is not available on this server."))
 
     get = post = delete = put = patch = _refuse
 
@@ -311,8 +339,7 @@ class TeacherHandler(_Ours, JupyterHandler):
         expected = self.state.options.teacher_token
         if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
             self.set_status(403)
-            self.finish(page("Teacher page — A House Divided", "<h1>Teacher page</h1><p>This page needs the "
-                             "teacher link printed by <code>house-divided classroom</code> in its terminal.</p>"))
+            self.finish(teacher_refused_page())
             return
         kernels = [dict(k) for k in self.kernel_manager.list_kernels()]
         self.set_header("Cache-Control", "no-store")
@@ -456,21 +483,25 @@ def serve(options: ServeOptions) -> int:
         if options.mode == "classroom":
             import segno
             teacher = f"{root}teacher?key={options.teacher_token}"
-            print(f"\nA House Divided — classroom server for up to {options.students} students.\n\n"
-                  f"  Students join at:  {join_url}\n  Teacher page:      {teacher}\n", flush=True)
+            joins, teachers = _("Students join at:"), _("Teacher page:")
+            width = max(len(joins), len(teachers)) + 1
+            print("\n" + _("A House Divided — classroom server for up to {n} students.").format(n=options.students)
+                  + f"\n\n  {joins:<{width}} {join_url}\n  {teachers:<{width}} {teacher}\n", flush=True)
             try:
                 segno.make(join_url, error="m").terminal(compact=True)
             except UnicodeEncodeError:
-                print("  (this terminal cannot show the QR code: the teacher page shows it)")
-            kept = (f"kept in {store.path}: they survive a restart with the same --data" if options.data else
-                    "kept only while this server runs (give --data DIR to keep them between lessons)")
-            print(f"\n  Games against a classmate (Play a classmate) are {kept}.\n"
-                  "  Other games are saved by download to each student's computer.\n"
-                  "  Ctrl-C stops the server and ends every page.\n", flush=True)
+                print("  " + _("(this terminal cannot show the QR code: the teacher page shows it)"))
+            kept = (_("Games against a classmate (Play a classmate) are kept in {path}: they survive a restart "
+                      "with the same --data.").format(path=store.path) if options.data else
+                    _("Games against a classmate (Play a classmate) are kept only while this server runs (give "
+                      "--data DIR to keep them between lessons)."))
+            print(f"\n  {kept}\n  " + _("Other games are saved by download to each student's computer.")
+                  + "\n  " + _("Ctrl-C stops the server and ends every page.") + "\n", flush=True)
         else:
-            print(f"\nA House Divided is running: open {open_url} in your browser (Ctrl-C stops it).", flush=True)
+            print("\n" + _("A House Divided is running: open {url} in your browser (Ctrl-C stops it).").format(
+                url=open_url), flush=True)
             if options.games is not None:
-                print(f"Games saved from the panel go to {options.games}.", flush=True)
+                print(_("Games saved from the panel go to {path}.").format(path=options.games), flush=True)
             print(flush=True)
 
     from tornado.ioloop import IOLoop

@@ -37,7 +37,10 @@ import ahd
 from ahd import Game
 from ahd.core.actions import Action, Roll, action_from_dict
 from ahd.core.errors import AhdError, IllegalActionError
+from ahd.core.i18n import Msg
 from ahd.core.sides import CHANCE, Side
+
+from .i18n import LOCALE_DIR, _
 
 #: Schema version written in the file (``PRAGMA user_version``); a file with a larger one is refused.
 SCHEMA_VERSION = 1
@@ -297,25 +300,25 @@ class Store:
         code = normalise_code(code)
         now = time.time() if now is None else now
         if not code:
-            raise JoinError("type the game's code (6 letters and digits) that your classmate sees")
+            raise JoinError(_("type the game's code (6 letters and digits) that your classmate sees"))
         token = new_code(PLAYER_CODE_LENGTH)
 
         def work(conn: sqlite3.Connection) -> None:
             row = conn.execute("SELECT id, code_expires FROM games WHERE code = ?", (code,)).fetchone()
             if row is None:
-                hint = (" (that looks like a personal code: use 'Come back to my game')"
-                        if len(code) == PLAYER_CODE_LENGTH else "")
-                raise JoinError(f"no game has the code {code}{hint}: check it with your classmate "
-                                f"(codes use the letters and digits {ALPHABET})")
+                hint = (" " + _("(that looks like a personal code: use '{button}')").format(
+                    button=_("Come back to my game")) if len(code) == PLAYER_CODE_LENGTH else "")
+                raise JoinError(_("no game has the code {code}{hint}: check it with your classmate (codes use the "
+                                  "letters and digits {alphabet})").format(code=code, hint=hint, alphabet=ALPHABET))
             game_id, expires = row
             taken = {side for (side,) in conn.execute("SELECT side FROM players WHERE game = ?", (game_id,))}
             free = [s for s in SIDES if s not in taken]
             if not free:
-                raise JoinError(f"the game {code} already has two players. To come back to your own game, "
-                                f"use your personal link or code")
+                raise JoinError(_("the game {code} already has two players. To come back to your own game, use "
+                                  "your personal link or code").format(code=code))
             if now > expires:
-                raise JoinError(f"the code {code} has expired ({time.strftime('%d %b %H:%M', time.localtime(expires))}"
-                                f"): ask your classmate to create a new game")
+                raise JoinError(_("the code {code} has expired ({when}): ask your classmate to create a new "
+                                  "game").format(code=code, when=time.strftime('%d %b %H:%M', time.localtime(expires))))
             conn.execute("INSERT INTO players (game, side, name, token_hash, joined) VALUES (?, ?, ?, ?, ?)",
                          (game_id, free[0], _clean_name(name, free[0]), _hash(token), now))
             conn.execute("UPDATE games SET last_activity = ? WHERE id = ?", (now, game_id))
@@ -327,8 +330,8 @@ class Store:
         """The seat of the player whose personal code is ``token`` (the game replayed from the store)."""
         rows = self._read("SELECT game, side, name FROM players WHERE token_hash = ?", (_hash(token),))
         if not rows:
-            raise JoinError("no game on this server belongs to that personal code: check it (it is in your "
-                            "personal link), or ask your classmate for the game's join code")
+            raise JoinError(_("no game on this server belongs to that personal code: check it (it is in your "
+                              "personal link), or ask your classmate for the game's join code"))
         game_id, side, name = rows[0]
         game = self.replay(game_id)
         return Seat(self, game_id, Side.parse(side), name, normalise_code(token), game)
@@ -460,10 +463,16 @@ class Seat:
         game = self.game
         deciding = deciding_side(game)
         if deciding is not None and deciding is not self.side:
-            other = self.opponent or "your classmate"
-            what = "roll this die" if game.current_player == CHANCE else "move"
-            raise IllegalActionError("3.a", f"it is the {deciding.adjective} side's turn to {what} ({other} "
-                                            f"decides); you play the {self.side.adjective} side, wait for their move")
+            # a message in the app's catalog, kept with its parameters (said again in another language)
+            app = ("widgets", str(LOCALE_DIR))
+            other = self.opponent or Msg("your classmate", domain=app)
+            if game.current_player == CHANCE:
+                text = Msg("it is the {side} side's turn to roll this die ({other} decides); you play the {mine} "
+                           "side, wait for their move", side=deciding, other=other, mine=self.side, domain=app)
+            else:
+                text = Msg("it is the {side} side's turn to move ({other} decides); you play the {mine} side, wait "
+                           "for their move", side=deciding, other=other, mine=self.side, domain=app)
+            raise IllegalActionError("3.a", text)
         error = game.why_not(action)  # the engine checks it against the stored position, before anything is stored
         if error is not None:
             raise error
@@ -504,11 +513,11 @@ class Seat:
     def _lost_race(self, side: str, tab: str) -> MovedFirst:
         mine = side == self.side.value
         if mine:
-            text = ("this game changed in another tab or window (yours): that move was made there first, so this "
-                    "one was not played; the board now shows the game as it is")
+            text = _("this game changed in another tab or window (yours): that move was made there first, so this "
+                     "one was not played; the board now shows the game as it is")
         else:
-            text = (f"{self.opponent or 'your classmate'} moved first, so your move was not played; the board now "
-                    f"shows their move")
+            text = _("{other} moved first, so your move was not played; the board now shows their move").format(
+                other=self.opponent or _("your classmate"))
         self.conflict = MovedFirst(text, other_tab=mine)
         return self.conflict
 
@@ -552,7 +561,7 @@ class SharedGame(Game):
 
     def roll(self, value: int | None = None) -> int:
         if self.current_player != CHANCE:
-            raise IllegalActionError("0.3", "no die is to be rolled now")
+            raise IllegalActionError("0.3", Msg("no die is to be rolled now"))  # the engine's own words
         if value is None:  # the generator rolls it (recorded as automatic)
             return self._seat.submit(Roll(1), lambda: Game.roll(self))
         return self._seat.submit(Roll(int(value)), lambda: Game.roll(self, value))
@@ -565,7 +574,7 @@ class SharedGame(Game):
         return False
 
     def undo(self) -> Action:
-        raise AhdError("a move in a game with a classmate cannot be taken back")
+        raise AhdError(_("a move in a game with a classmate cannot be taken back"))
 
     @property
     def dice(self) -> str:
@@ -574,8 +583,10 @@ class SharedGame(Game):
     @dice.setter
     def dice(self, mode: str) -> None:
         if getattr(self, "_seat", None) is not None and mode != self._dice:
-            raise AhdError(f"the dice of a game with a classmate are the ones agreed when it was created "
-                           f"({'rolled by the computer' if self._dice == 'auto' else 'typed in'})")
+            raise AhdError((_("the dice of a game with a classmate are the ones agreed when it was created "
+                              "(rolled by the computer)") if self._dice == "auto" else
+                            _("the dice of a game with a classmate are the ones agreed when it was created "
+                              "(typed in)")))
         Game.dice.fset(self, mode)
 
 

@@ -19,15 +19,19 @@ from urllib.parse import quote
 
 from jupyter_server.base.handlers import JupyterHandler
 
+from ahd.core.i18n import render
+from ahd.core.sides import Side
+
+from .i18n import _
 from .store import SIDES, Store, StoreError
 
 
 def _when(seconds: float) -> str:
     ago = time.time() - seconds
     if ago < 90:
-        return f"{max(0, ago):.0f} s ago"
+        return _("{seconds:.0f} s ago").format(seconds=max(0, ago))
     if ago < 5400:
-        return f"{ago / 60:.0f} min ago"
+        return _("{minutes:.0f} min ago").format(minutes=ago / 60)
     return time.strftime("%d %b %H:%M", time.localtime(seconds))
 
 
@@ -36,7 +40,7 @@ def games_section(store: Store, key: str) -> str:
     try:
         games = store.games()
     except StoreError as exc:
-        return f"<h2>Games against a classmate</h2><p style='color:#b71c1c'>{escape(str(exc))}</p>"
+        return f"<h2>{escape(_('Games against a classmate'))}</h2><p style='color:#b71c1c'>{escape(str(exc))}</p>"
     k = quote(key)
     rows = "".join(
         f"<tr class='ahd-stored-game'><td><a href='/teacher/game/{g.id}?key={k}'>{escape(g.code)}</a></td>"
@@ -44,11 +48,15 @@ def games_section(store: Store, key: str) -> str:
         + f"<td>{escape(g.scenario)}</td><td>{escape(g.turn)}</td><td>{g.union_max} / {g.confederate_max}</td>"
         f"<td>{escape(g.outcome or g.to_move)}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td></tr>"
         for g in games)
-    return (f"<h2>Games against a classmate</h2><p id='ahd-stored-games'><b>{len(games)}</b> stored game(s) in "
-            f"<code>{escape(str(store.path))}</code>. <a id='ahd-records-zip' href='/teacher/records.zip?key={k}'>"
-            f"Download all records</a> (a zip of JSON game records).</p>"
-            f"<table><tr><th>game</th><th>Union</th><th>Confederate</th><th>scenario</th><th>turn</th>"
-            f"<th>army max U / C</th><th>to move</th><th>actions</th><th>last activity</th></tr>{rows}</table>")
+    stored = escape(_("{n} stored game(s) in {path}."), quote=False).format(
+        n=f"<b>{len(games)}</b>", path=f"<code>{escape(str(store.path))}</code>")
+    # TRANSLATORS: {link} and {end} wrap "Download all records" in a link
+    download = escape(_("{link}Download all records{end} (a zip of JSON game records)."), quote=False).format(
+        link=f"<a id='ahd-records-zip' href='/teacher/records.zip?key={k}'>", end="</a>")
+    heads = (_("game"), render(Side.UNION), render(Side.CONFEDERATE), _("scenario"), _("turn"), _("army max U / C"),
+             _("to move"), _("actions"), _("last activity"))
+    return (f"<h2>{escape(_('Games against a classmate'))}</h2><p id='ahd-stored-games'>{stored} {download}</p>"
+            f"<table><tr>{''.join(f'<th>{escape(h)}</th>' for h in heads)}</tr>{rows}</table>")
 
 
 class _TeacherOnly(JupyterHandler):
@@ -69,8 +77,10 @@ class _TeacherOnly(JupyterHandler):
         if expected and hmac.compare_digest(given.encode(), expected.encode()) and self.store is not None:
             return given
         self.set_status(403)
-        self.finish(page("Teacher page — A House Divided", "<h1>Teacher page</h1><p>This page needs the teacher "
-                         "link printed by <code>house-divided classroom</code> in its terminal.</p>"))
+        title = _("Teacher page")
+        text = escape(_("This page needs the teacher link printed by {command} in its terminal."),
+                      quote=False).format(command="<code>house-divided classroom</code>")
+        self.finish(page(_("{page} — A House Divided").format(page=title), f"<h1>{escape(title)}</h1><p>{text}</p>"))
         return None
 
     @property
@@ -101,7 +111,8 @@ class GameHandler(_TeacherOnly):
             record = await IOLoop.current().run_in_executor(None, store.record, int(game_id))
         except StoreError as exc:
             self.set_status(404)
-            self.finish(page("Game — A House Divided", f"<h1>No such game</h1><p>{escape(str(exc))}</p>"))
+            self.finish(page(_("{page} — A House Divided").format(page=_("Game")),
+                             f"<h1>{escape(_('No such game'))}</h1><p>{escape(str(exc))}</p>"))
             return
         self.set_header("Cache-Control", "no-store")
         if self.get_argument("format", "") == "json":
@@ -119,24 +130,33 @@ class GameHandler(_TeacherOnly):
         try:
             game, svg = await IOLoop.current().run_in_executor(None, draw)
         except Exception as exc:  # a record the engine refuses: said, not raised
-            self.finish(page("Game — A House Divided", f"<h1>Game {escape(game_id)}</h1><p>It cannot be shown: "
-                                                         f"{escape(str(exc))}</p>"))
+            self.finish(page(_("{page} — A House Divided").format(page=_("Game")),
+                             f"<h1>{escape(_('Game {code}').format(code=game_id))}</h1><p>"
+                             f"{escape(_('It cannot be shown: {error}').format(error=exc))}</p>"))
             return
         players = store.players(int(game_id))
         code = store.code_of(int(game_id))
         log = "".join(f"<li>{escape(str(event))}</li>" for event in game.log[-40:])
-        who = " vs ".join(f"{escape(players.get(s, '—'))} ({s.capitalize()})" for s in SIDES)
-        state = str(game.outcome) if game.outcome else f"{game.turn}, {game.phasing.adjective} half-turn, " \
-                                                           f"{game.decision}"
-        body = (f"<h1 id='ahd-teacher-game'>Game {escape(code)}</h1><p>{who}<br>{escape(game.scenario.id)}; "
-                f"{escape(state)}; army maxima Union {game.army_max('union')}, Confederate "
-                f"{game.army_max('confederate')}; {len(record['actions'])} recorded actions.</p>"
-                f"<p><a href='?key={quote(key)}&format=json'>Download this record</a> (open it in the app or "
-                f"<code>widgets.ReplayApp</code> to step through it) · <a href='/teacher?key={quote(key)}'>"
-                f"All games</a></p><div style='max-width:100%;overflow:auto'>{svg}</div>"
-                f"<h2>The end of the log</h2><ol start='{max(1, len(game.log) - 39)}'>{log}</ol>"
-                f"<p>Read-only: this page shows the game as it is stored; it refreshes every 10 seconds.</p>")
-        html = page(f"Game {code} — A House Divided", body, refresh=10).replace("max-width: 42em", "max-width: 90em")
+        who = f" {escape(_('vs'))} ".join(f"{escape(players.get(s, '—'))} ({escape(render(Side.parse(s)))})"
+                                     for s in SIDES)
+        state = str(game.outcome) if game.outcome else _("{turn}, {side} half-turn, {decision}").format(
+            turn=game.turn, side=render(game.phasing), decision=game.decision)
+        facts = _("army maxima Union {union}, Confederate {confederate}; {n} recorded actions.").format(
+            union=game.army_max("union"), confederate=game.army_max("confederate"), n=len(record["actions"]))
+        # TRANSLATORS: {link} and {end} wrap "Download this record" in a link; {replay} is widgets.ReplayApp
+        download = escape(_("{link}Download this record{end} (open it in the app or {replay} to step through it)"),
+                          quote=False).format(link=f"<a href='?key={quote(key)}&format=json'>", end="</a>",
+                                              replay="<code>widgets.ReplayApp</code>")
+        title = _("Game {code}").format(code=code)
+        body = (f"<h1 id='ahd-teacher-game'>{escape(title)}</h1><p>{who}<br>{escape(game.scenario.id)}; "
+                f"{escape(state)}; {escape(facts, quote=False)}</p>"
+                f"<p>{download} · <a href='/teacher?key={quote(key)}'>{escape(_('All games'))}</a></p>"
+                f"<div style='max-width:100%;overflow:auto'>{svg}</div>"
+                f"<h2>{escape(_('The end of the log'))}</h2><ol start='{max(1, len(game.log) - 39)}'>{log}</ol>"
+                f"<p>{escape(_('Read-only: this page shows the game as it is stored; it refreshes every 10 seconds.'))}"
+                f"</p>")
+        html = page(_("{page} — A House Divided").format(page=title), body, refresh=10).replace(
+            "max-width: 42em", "max-width: 90em")
         self.finish(html)
 
 
