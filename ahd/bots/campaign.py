@@ -151,10 +151,10 @@ class CampaignPlan:
         origin, units = stacks[0]
         if not already:
             chance = self.storm_odds(state, side, target, stacks)
+            count = sum(len(u) for _, u in stacks)  # (not in the call: Babel's extraction reads its comma)
             self.plan = Msgn("storming {target} from {origin}, {chance:.0%} with {n} units",
                              "storming {target} from {origin}, {chance:.0%} with {n} units",
-                             n=sum(len(u) for _, u in stacks), target=_name(state, target),
-                             origin=_name(state, origin), chance=chance)
+                             n=count, target=_name(state, target), origin=_name(state, origin), chance=chance)
             self.plan_key = ("storm", target, origin)
         return begins[origin], Orders(side, state.turn, origin, {u.id: target for u in units})
 
