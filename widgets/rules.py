@@ -145,7 +145,7 @@ class RuleButtons:
     A fixed pool of buttons is reused (a button is re-sent only when its rule changes), so a gesture
     costs at most one message per button."""
 
-    def __init__(self, opener: Callable[[str], None], *, intro: str = "Rules:", size: int = ROW_BUTTONS) -> None:
+    def __init__(self, opener: Callable[[str], None], *, intro: str = N_("Rules:"), size: int = ROW_BUTTONS) -> None:
         """``intro``: the English words before the buttons (translated when shown: mark them with ``N_``)."""
         self.opener = opener
         self.rules: list[str] = []
