@@ -52,6 +52,9 @@ WIDGETS = [
      "Esta página vuelve a intentarlo sola cada {seconds} segundos, o {link}inténtalo ahora{end}.", None),
     ("type the game's code (6 letters and digits) that your classmate sees",
      "escribe el código de la partida (6 letras y cifras) que ve tu compañero", None),
+    ("Games against a classmate", "Partidas contra un compañero", None),
+    ("it is the {side} side's turn to move ({other} decides); you play the {mine} side, wait for their move",
+     "le toca mover al bando {side} (decide {other}); tú juegas con el bando {mine}, espera su movimiento", None),
 ]
 
 #: The engine's words the tables use (box names, sides, unit types, months).
@@ -59,6 +62,8 @@ ENGINE = [
     ("Fort Monroe", "Fuerte Monroe", "box"),
     ("Washington", "Washington D. C.", "box"),
     ("Union", "Unión", "side"),
+    ("Confederate", "confederado", "side"),
+    ("Turn {number} ({months} {year})", "Turno {number} ({months} de {year})", None),
     ("militia infantry", "infantería de milicia", "unit"),
     ("July", "julio", None),
     ("January–February", "enero–febrero", None),
@@ -192,3 +197,30 @@ def test_a_store_refusal_in_the_students_language(spanish, tmp_path):
         store.join("")
     with language("en"), pytest.raises(JoinError, match="type the game's code"):
         store.join("")
+
+
+def test_the_store_keeps_english_and_the_teacher_reads_the_servers_language(spanish, tmp_path):
+    from ahd.core.errors import IllegalActionError
+    from widgets.store import Store, store_path
+    from widgets.teacher_games import games_section
+
+    (tmp_path / "data").mkdir()
+    store = Store(store_path(tmp_path / "data"), check=False)
+    ann = store.create(side="confederate", name="Ann", scenario="1861", seed=7)   # a page in Spanish
+    store.join(ann.code, "Bob")
+    ann.sync()
+    (row,) = store.games()
+    assert row.turn == "Turn 1 (July 1861)" and row.to_move == "union"   # no word of the page's language
+    # Ann (Confederate) tries to move on the Union's turn: refused in her language, said again in English
+    with pytest.raises(IllegalActionError) as refused:
+        ann.game.apply(ann.game.legal_actions()[0])
+    assert refused.value.reason == ("le toca mover al bando Unión (decide Bob); tú juegas con el bando "
+                                    "confederado, espera su movimiento")
+    assert i18n.render(refused.value.message, "en") == ("it is the Union side's turn to move (Bob decides); you "
+                                                        "play the Confederate side, wait for their move")
+    html = games_section(store, "k")
+    assert "<h2>Partidas contra un compañero</h2>" in html
+    assert "<td>Turno 1 (julio de 1861)</td>" in html and "<td>Unión</td><td>" in html
+    with language("en"):
+        english = games_section(store, "k")
+    assert "<td>Turn 1 (July 1861)</td>" in english and "<th>Union</th>" in english

@@ -37,7 +37,7 @@ import ahd
 from ahd import Game
 from ahd.core.actions import Action, Roll, action_from_dict
 from ahd.core.errors import AhdError, IllegalActionError
-from ahd.core.i18n import Msg
+from ahd.core.i18n import Msg, language
 from ahd.core.sides import CHANCE, Side
 
 from .i18n import LOCALE_DIR, _
@@ -425,10 +425,14 @@ def _insert(conn: sqlite3.Connection, game_id: int, start: int, actions: list[di
 
 
 def _write_summary(conn: sqlite3.Connection, game_id: int, game: Game, seq: int, now: float) -> None:
+    # the teacher's list reads these: always in English, whatever the language of the page that moved
+    # (widgets.teacher_games says the turn and the side to move in the server's language)
+    with language("en"):
+        turn, outcome = str(game.turn), str(game.outcome) if game.outcome else ""
     conn.execute("UPDATE games SET seq = ?, turn = ?, to_move = ?, union_max = ?, confederate_max = ?, outcome = ?, "
                  "last_activity = ? WHERE id = ?",
-                 (seq, str(game.turn), to_move_text(game), game.army_max(Side.UNION),
-                  game.army_max(Side.CONFEDERATE), str(game.outcome) if game.outcome else "", now, game_id))
+                 (seq, turn, to_move_text(game), game.army_max(Side.UNION),
+                  game.army_max(Side.CONFEDERATE), outcome, now, game_id))
 
 
 class Seat:

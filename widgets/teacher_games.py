@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import re
 import time
 from html import escape
 from typing import Callable
@@ -35,6 +36,25 @@ def _when(seconds: float) -> str:
     return time.strftime("%d %b %H:%M", time.localtime(seconds))
 
 
+def _turn(text: str) -> str:
+    """A stored turn ("Turn 3 (September 1861)", written in English) in the current language."""
+    from ahd.core.calendar import LAST_TURN, Turn
+
+    found = re.match(r"Turn (\d+) \(", text or "")
+    if found and 1 <= int(found.group(1)) <= LAST_TURN:
+        return str(Turn.of(int(found.group(1))))
+    return text
+
+
+def _to_move(text: str) -> str:
+    """A stored side to move ("union", "confederate (die)", "over") in the current language."""
+    side, _space, die = (text or "").partition(" ")
+    if side in SIDES:
+        said = render(Side.parse(side))
+        return _("{side} (die)").format(side=said) if die else said
+    return _("over") if text == "over" else text
+
+
 def games_section(store: Store, key: str) -> str:
     """The list of stored games, for the teacher page."""
     try:
@@ -45,8 +65,8 @@ def games_section(store: Store, key: str) -> str:
     rows = "".join(
         f"<tr class='ahd-stored-game'><td><a href='/teacher/game/{g.id}?key={k}'>{escape(g.code)}</a></td>"
         + "".join(f"<td>{escape(g.players.get(side, '—'))}</td>" for side in SIDES)
-        + f"<td>{escape(g.scenario)}</td><td>{escape(g.turn)}</td><td>{g.union_max} / {g.confederate_max}</td>"
-        f"<td>{escape(g.outcome or g.to_move)}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td></tr>"
+        + f"<td>{escape(g.scenario)}</td><td>{escape(_turn(g.turn))}</td><td>{g.union_max} / {g.confederate_max}</td>"
+        f"<td>{escape(g.outcome or _to_move(g.to_move))}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td></tr>"
         for g in games)
     stored = escape(_("{n} stored game(s) in {path}."), quote=False).format(
         n=f"<b>{len(games)}</b>", path=f"<code>{escape(str(store.path))}</code>")
