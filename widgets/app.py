@@ -13,7 +13,10 @@ import ipywidgets as w
 
 import ahd
 from ahd import Game
+from ahd.core.i18n import check_language
+from ahd.core.sides import Side
 
+from .i18n import LANGUAGE_NAMES, LANGUAGES, _, get_language, render
 from .charts import ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR, ArmyChart, BattleOddsChart, WarChart
 from .mapview import MapView
 from .panel import Panel
@@ -35,65 +38,173 @@ SIDE_WIDTH = "clamp(380px, 31%, 620px)"
 
 def odds_html(odds: dict) -> str:
     """The battle-odds readout beside the map: the considered attack (or battle) and its three outcomes."""
+    heading = f"<b>{escape(_('Battle odds'))}</b>"
     if not odds:
-        return ("<div class='ahd-odds' style='font-size:14px;color:#555'><b>Battle odds</b>: hover over a lit box "
-                "holding enemy units (or pick an attack in the list) to see the odds here.</div>")
-    attacker, defender = odds["attacker"].capitalize(), odds["defender"].capitalize()
-    parts = [(f"{attacker} (attacker) wins", odds["attacker_wins"], ATTACKER_COLOUR),
-             (f"{defender} (defender) wins", odds["defender_wins"], DEFENDER_COLOUR),
-             ("neither", odds["neither"], NEITHER_COLOUR)]
-    bar = "".join(f"<span style='width:{100 * p:.1f}%;background:{c}' title='{t} {p:.0%}'></span>" for t, p, c in parts)
-    words = " · ".join(f"<b style='color:{c}'>{t} {p:.0%}</b>" for t, p, c in parts)
-    return (f"<div class='ahd-odds' style='font-size:14px;line-height:1.35'><b>Battle odds</b>: "
+        return ("<div class='ahd-odds' style='font-size:14px;color:#555'>" + heading + ": "
+                + escape(_("hover over a lit box holding enemy units (or pick an attack in the list) to see the "
+                           "odds here.")) + "</div>")
+    attacker, defender = render(Side.parse(odds["attacker"])), render(Side.parse(odds["defender"]))
+    parts = [(_("{side} (attacker) wins").format(side=attacker), odds["attacker_wins"], ATTACKER_COLOUR),
+             (_("{side} (defender) wins").format(side=defender), odds["defender_wins"], DEFENDER_COLOUR),
+             (_("neither"), odds["neither"], NEITHER_COLOUR)]
+    bar = "".join(f"<span style='width:{100 * p:.1f}%;background:{c}' title='{escape(t)} {p:.0%}'></span>"
+                  for t, p, c in parts)
+    words = " · ".join(f"<b style='color:{c}'>{escape(t)} {p:.0%}</b>" for t, p, c in parts)
+    survivors = _("Expected survivors: attacker {attacker}, defender {defender}").format(
+        attacker=f"{odds['attacker_survivors']:.1f}", defender=f"{odds['defender_survivors']:.1f}")
+    return (f"<div class='ahd-odds' style='font-size:14px;line-height:1.35'>{heading}: "
             f"{escape(odds['label'])}<div class='bar'>{bar}</div>{words}<br>"
-            f"<span style='color:#444'>Expected survivors: attacker {odds['attacker_survivors']:.1f}, defender "
-            f"{odds['defender_survivors']:.1f}</span></div>")
+            f"<span style='color:#444'>{escape(survivors)}</span></div>")
+
+
+def intro_html() -> str:
+    """The app page's title and how to play (``intro=True``: the served app's page), in the current language."""
+    return ("<div class='ahd-intro'><h1 style='margin:0.3em 0 0.4em'>"
+            + escape(_("A House Divided — play the Civil War")) + "</h1><p style='font-size:15px;margin:0 0 8px'>"
+            + escape(_("Click one of your boxes to march from it, then a lit box to go there. Hover over a lit box "
+                       "holding enemy units: the odds of that attack show beside the map. Players, new games and "
+                       "files are in the panel; charts are below the map.")) + "</p></div>")
+
+
+#: The app's language menu: each language by its own name.
+LANGUAGE_MENU = [(LANGUAGE_NAMES[code], code) for code in LANGUAGES]
+
+
+def _observers(session: Session) -> list[tuple[str, str, Any]]:
+    """Every (trait name, notification type, handler) observing ``session`` now."""
+    return [(name, kind, handler) for name, kinds in session._trait_notifiers.items()
+            for kind, handlers in kinds.items() for handler in handlers]
+
+
+def _close_tree(widget: Any, keep: set[int]) -> None:
+    """Close ``widget`` and every widget it holds (children, marks, axes, layouts...), except those in ``keep``
+    (ids) and what they hold: the kernel and the page forget the old labels of a rebuilt app."""
+    seen: set[int] = set()
+    todo = [widget]
+    while todo:
+        item = todo.pop()
+        if not isinstance(item, w.Widget) or id(item) in keep or id(item) in seen:
+            continue
+        seen.add(id(item))
+        for name in item.keys:
+            try:
+                value = getattr(item, name)
+            except Exception:  # noqa: BLE001 -- a trait that cannot be read has nothing to close
+                continue
+            if isinstance(value, w.Widget):
+                todo.append(value)
+            elif isinstance(value, (list, tuple)):
+                todo.extend(v for v in value if isinstance(v, w.Widget))
+            elif isinstance(value, dict):
+                todo.extend(v for v in value.values() if isinstance(v, w.Widget))
+        item.close()
 
 
 class GameApp(w.VBox):
     """Map (left) with the battle odds, the hovered box and the panel beside it (right); charts below.
 
     At 1366x768 the map and the panel's column both fit the screen, so the odds of the attack under the mouse
-    are in view while hovering; the mouse wheel scrolls the page (the map zooms with its buttons)."""
+    are in view while hovering; the mouse wheel scrolls the page (the map zooms with its buttons).
 
-    def __init__(self, session: Session, *, tiles: bool = False, guide: bool = False, **kwargs: Any) -> None:
+    The language menu (English, Español, Italiano) over the panel's column switches the whole app: the process
+    speaks the language chosen (:func:`ahd.set_language`), and the panel, charts, rules and guide are built
+    again around the same session and game; the map (costly to build) stays and redraws its cards."""
+
+    def __init__(self, session: Session, *, tiles: bool = False, guide: bool = False, intro: bool = False,
+                 **kwargs: Any) -> None:
         self.session = session
+        self.intro = intro  # the page's title and how to play, above the map (the served app's page)
         self.map_view = MapView(session, tiles=tiles, height=MAP_HEIGHT)
-        self.panel = Panel(session)
+        view = self.map_view
+        view.info.layout = w.Layout(width="100%", min_height="60px", max_height="150px", overflow="auto",
+                                    border="1px solid #ddd", padding="2px 6px")
+        self.map_column = w.VBox([view.style, view.map, view.legend],
+                                 layout=w.Layout(flex="1 1 0%", min_width="0", width="auto"))
+        from .multiplayer import classmate_section  # "Play a classmate": only on a classroom server with a store
+        self.classmate = classmate_section(session)  # built once: it holds a shared game and its poll
+        self.language = w.Dropdown(options=LANGUAGE_MENU, value=get_language(), layout=w.Layout(width="130px"))
+        self.language.add_class("ahd-language")
+        self.language.observe(self._language_chosen, names="value")
+        self._built: list[tuple[str, str, Any]] = []  # the session's observers of the rebuilt part
+        super().__init__([], **kwargs)
+        self.layout.width = "100%"
+        self.add_class("ahd-app")
+        self._build(guide=guide)
+
+    def _build(self, guide: bool = False, files: Any = None) -> None:
+        """Build (or build again, in the current language) everything but the map and the classmate section."""
+        session = self.session
+        before = _observers(session)
+        self.panel = Panel(session, files=files)
         self.battle_chart = BattleOddsChart(session)
         self.war_chart = WarChart(session)
         self.army_chart = ArmyChart(session)
         self.odds = w.HTML(odds_html(session.battle_odds), layout=w.Layout(min_height="96px", width="100%"))
         session.observe(self._show_odds, names=["battle_odds"])
-        view = self.map_view
-        view.info.layout = w.Layout(width="100%", min_height="60px", max_height="150px", overflow="auto",
-                                    border="1px solid #ddd", padding="2px 6px")
-        left = w.VBox([view.style, view.map, view.legend],
-                      layout=w.Layout(flex="1 1 0%", min_width="0", width="auto"))
-        # the odds and the hovered box head the panel's column, level with the top of the map
-        from .multiplayer import classmate_section  # "Play a classmate": only on a classroom server with a store
-        self.classmate = classmate_section(session)
         from .rules import RulesInApp  # the Rules tab beside the panel; rule IDs as buttons (issue 15)
         self.rules = RulesInApp(session, self.panel)
         from .guide import Guide  # "Learn by playing": hints and explanations for the first turns (issue 15)
         self.guide = Guide(session, self.panel, active=guide)
-        right = w.VBox([self.odds, view.info, *([self.classmate] if self.classmate else []), self.guide.widget,
-                        self.rules.tabs],
+        self._built = [x for x in _observers(session) if x not in before]
+        self.language.tooltip = _("Language")
+        # the language menu, the odds and the hovered box head the panel's column, level with the top of the map
+        right = w.VBox([w.HBox([self.language], layout=w.Layout(justify_content="flex-end", width="100%")),
+                        self.odds, self.map_view.info, *([self.classmate] if self.classmate else []),
+                        self.guide.widget, self.rules.tabs],
                        layout=w.Layout(flex=f"0 0 {SIDE_WIDTH}", width=SIDE_WIDTH, min_width="0",
                                        padding="0 0 0 10px", overflow="hidden"))
         right.add_class("ahd-side")
-        top = w.HBox([left, right], layout=w.Layout(align_items="flex-start", width="100%"))
+        top = w.HBox([self.map_column, right], layout=w.Layout(align_items="flex-start", width="100%"))
         chart = {"flex": "1 1 360px", "min_width": "0"}
         charts = w.HBox([w.Box([self.battle_chart.widget], layout=w.Layout(**chart)),
                          w.Box([self.war_chart.widget], layout=w.Layout(**chart)),
                          w.Box([self.army_chart.widget], layout=w.Layout(**chart))],
                         layout=w.Layout(flex_flow="row wrap", width="100%"))
-        super().__init__([CSS, top, charts], **kwargs)
-        self.layout.width = "100%"
-        self.add_class("ahd-app")
+        self.children = [CSS, *([w.HTML(intro_html())] if self.intro else []), top, charts]
 
     def _show_odds(self, change=None) -> None:
         self.odds.value = odds_html(self.session.battle_odds)
+
+    def _language_chosen(self, change) -> None:
+        if change["new"] != get_language():
+            self.set_language(change["new"])
+
+    def set_language(self, lang: str) -> None:
+        """Speak ``lang`` ("en", "es", "it") from now on: the whole app says its words again in it, around the
+        same game (its history, players, selection and guide are kept). An unknown language is a ValueError
+        naming the choices, and nothing changes."""
+        lang = check_language(lang)
+        session = self.session
+        ahd.set_language(lang)
+        if session.game.lang is not None:  # a game told its own language follows the app's
+            session.game.lang = lang
+        old_children, old_guide = self.children, self.guide
+        for name, kind, handler in self._built:  # the old panel, charts, rules and guide stop listening
+            session.unobserve(handler, names=name, type=kind)
+        self._build(files=self.panel.files)
+        self._keep_guide(old_guide)
+        if self.language.value != lang:
+            self.language.value = lang
+        session.refresh()  # every trait said again: prompt, legal actions, log; the map redraws its cards
+        self.map_view._show_info()
+        if hasattr(self.map_view, "relabel"):  # the map's own words (its legend), if it knows how
+            self.map_view.relabel()
+        keep = {id(x) for x in (CSS, self.map_view.style, self.map_view.map, self.map_view.legend,
+                                self.map_view.info, self.language, self.map_column, self.classmate)}
+        for child in old_children:
+            _close_tree(child, keep)
+
+    def _keep_guide(self, old) -> None:
+        """The new guide goes on where the old one was (on or off, what it has seen and explained)."""
+        new = self.guide
+        for name in ("active", "turns", "bot", "notes", "_explained", "_seen", "_maxima", "_maxima_half",
+                     "_picked_for"):
+            if hasattr(old, name):
+                setattr(new, name, getattr(old, name))
+        if getattr(new, "active", False):
+            new._changed()
+        else:
+            new._draw()
 
     @property
     def game(self) -> Game:
@@ -102,12 +213,16 @@ class GameApp(w.VBox):
 
 def play(scenario: str = "1861", *, union: str = "human", confederate: str = "heuristic", options: Any = None,
          seed: int | None = 1, dice: str = "auto", tiles: bool = False, war_odds: bool = True,
-         guide: bool = False) -> GameApp:
+         guide: bool = False, lang: str | None = None, intro: bool = False) -> GameApp:
     """A new game in an app: each side ``"human"`` or a bot (``"random"``, ``"heuristic"``, ``"search"``).
     ``guide``: "Learn by playing", a hint for each decision of the human side in the first turns and what
-    happens explained (:mod:`widgets.guide`)."""
+    happens explained (:mod:`widgets.guide`). ``lang``: the app's language, "en", "es" or "it" (None: the current
+    language, :func:`ahd.set_language` or the environment's ``AHD_LANG``, ``LANGUAGE``, ``LC_ALL``, ``LANG``);
+    the app's menu changes it later. ``intro``: the page's title and how to play above the map (the served app)."""
+    if lang is not None:
+        ahd.set_language(check_language(lang))  # an unknown language: a ValueError naming the choices
     game = ahd.new_game(scenario, options=options, seed=seed, dice=dice)
     session = Session(game, union=union, confederate=confederate, war_odds=war_odds)
-    app = GameApp(session, tiles=tiles, guide=guide)
+    app = GameApp(session, tiles=tiles, guide=guide, intro=intro)
     session.bot_step()  # a bot that moves first plays at once
     return app

@@ -1,7 +1,8 @@
 """The ``house-divided`` command: serving the app, and every engine command of ``python -m ahd``.
 
-    house-divided app [--port N] [--tree] [--games DIR]        the app for one person, on 127.0.0.1
-    house-divided classroom [--host ADDR] [--port N] [--students N] [--data DIR]
+    house-divided app [--port N] [--tree] [--games DIR] [--lang es]
+                                                               the app for one person, on 127.0.0.1
+    house-divided classroom [--host ADDR] [--port N] [--students N] [--data DIR] [--lang es]
                                                                one server for a class (token, QR code, cap)
     house-divided publish SCENARIO.json --out DIR              a folder that is a playable app of one scenario
     house-divided play | simulate | bench | odds | options ... the engine's commands (see python -m ahd -h)
@@ -18,6 +19,14 @@ import sys
 from pathlib import Path
 
 SERVING = ("app", "classroom", "publish")
+#: What tells the server's kernels their language (read by ``ahd.core.i18n.default_language``).
+LANG_ENV = "AHD_LANG"
+
+
+def _lang_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", default=None, metavar="LANG",
+                        help="the app's language: en (English), es (Español) or it (Italiano); default: the "
+                             "environment's AHD_LANG or locale, else English. Each page can change it in its menu")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,6 +46,7 @@ def _parser() -> argparse.ArgumentParser:
                           "(default ~/house-divided-games); no path outside it is accepted")
     app.add_argument("--cull-idle", type=int, default=120, metavar="SECONDS",
                      help="end a game whose page has been closed for this long (default 120)")
+    _lang_argument(app)
 
     room = sub.add_parser("classroom", help="serve the app to a class from one machine",
                           description="One server for a class on a school network: prints a join URL with a "
@@ -55,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     room.add_argument("--cull-idle", type=int, default=50, metavar="SECONDS",
                       help="end a game whose page has been closed for this long (default 50: within about "
                            "a minute)")
+    _lang_argument(room)
 
     pub = sub.add_parser("publish", help="write a folder that is a playable app of one scenario file",
                          description="Write DIR: the app for SCENARIO.json with its notebook, voila "
@@ -64,7 +75,23 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _language(args: argparse.Namespace) -> int:
+    """``--lang``: checked, then given to the kernels the server starts (they inherit its environment)."""
+    if args.lang is None:
+        return 0
+    from ahd.core.i18n import check_language  # the engine only: no Jupyter package
+    try:
+        code = check_language(args.lang)
+    except ValueError as exc:
+        print(f"error: {exc} (en: English, es: Español, it: Italiano)", file=sys.stderr)
+        return 2
+    os.environ[LANG_ENV] = code
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
+    if _language(args):
+        return 2
     try:
         from .classroom import ServeOptions, serve
     except ImportError as exc:  # the app extra is missing

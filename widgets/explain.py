@@ -12,9 +12,11 @@ import ipywidgets as w
 
 from ahd.odds import war
 
+from .i18n import N_, _
+
 KIND_WORDS = {
-    "campaign": "games decided by the campaign (the Union must take the seven victory cities by turn 40)",
-    "scored": "games decided by a score (the short game and year scenarios scored on the victory table)",
+    "campaign": N_("games decided by the campaign (the Union must take the seven victory cities by turn 40)"),
+    "scored": N_("games decided by a score (the short game and year scenarios scored on the victory table)"),
 }
 
 
@@ -24,25 +26,28 @@ def war_odds_note(game, odds: tuple[float, float, float] | None = None) -> str:
     kind = war.game_kind(game.scenario, game.play_on)
     table = war.calibration()[kind]
     players = war.players()
-    who = (", ".join(f"{escape(about)} ({share:.0%})" for _, share, about in players)
-           if players else "the project's computer players")
+    who = (", ".join(f"{escape(about)} ({share:.0%})" for _player, share, about in players)
+           if players else _("the project's computer players"))
     now = ""
     if odds is not None:
         p, low, high = odds
-        now = (f" Now: <b>{p:.0%}</b>, with a 95% interval of {low:.0%} to {high:.0%} (the shaded band). "
-               f"The band says how well the fitted games pin the model down; it does not cover how differently "
-               f"a person plays.")
+        now = " " + _("Now: <b>{p}</b>, with a 95% interval of {low} to {high} (the shaded band). The band says "
+                      "how well the fitted games pin the model down; it does not cover how differently a person "
+                      "plays.").format(p=f"{p:.0%}", low=f"{low:.0%}", high=f"{high:.0%}")
     return (
         "<div class='ahd-war-note' style='font-size:13px;line-height:1.4;color:#333'>"
-        "<b>What this is:</b> the chance that the Union wins this game if both sides play on from here like "
-        "the computer players the model learned from. It is not a prediction of how <i>you</i> will play: "
-        "a person who plays better than those players can beat these odds. "
-        f"<b>From which games:</b> a model of the army maxima, units, cities and time left, fitted on "
-        f"{table.games:,} simulated {KIND_WORDS[kind]}, whose sides were played by {who}. "
-        f"<b>How good:</b> on {table.heldout_games:,} further games it never saw, its Brier score (the mean "
-        f"squared error of the chances it gave; lower is better) is {table.brier:.3f}, against "
-        f"{table.base_rate_brier:.3f} for always answering the Union's overall win rate in those games "
-        f"({table.base_rate:.0%}).{now}</div>")
+        + _("<b>What this is:</b> the chance that the Union wins this game if both sides play on from here like "
+            "the computer players the model learned from. It is not a prediction of how <i>you</i> will play: "
+            "a person who plays better than those players can beat these odds.") + " "
+        + _("<b>From which games:</b> a model of the army maxima, units, cities and time left, fitted on "
+            "{games} simulated {kind}, whose sides were played by {who}.").format(
+            games=f"{table.games:,}", kind=_(KIND_WORDS[kind]), who=who) + " "
+        + _("<b>How good:</b> on {heldout} further games it never saw, its Brier score (the mean squared error of "
+            "the chances it gave; lower is better) is {brier}, against {base_brier} for always answering the "
+            "Union's overall win rate in those games ({base_rate}).").format(
+            heldout=f"{table.heldout_games:,}", brier=f"{table.brier:.3f}", base_brier=f"{table.base_rate_brier:.3f}",
+            base_rate=f"{table.base_rate:.0%}")
+        + now + "</div>")
 
 
 class WarOddsNote:

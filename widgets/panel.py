@@ -15,43 +15,64 @@ from ahd.core.scenario import BUILT_IN as BUILT_IN_SCENARIOS
 from ahd.core.actions import Roll
 
 from .gestures import action_box
-from .session import PLAYERS, GameFiles, Session
+from ahd.core.i18n import Term
+
+from .i18n import N_, _, render
+from .session import PLAYERS, GameFiles, Session, decision_words
 
 BIG = {"font_size": "15px"}
 QUICK_BUTTONS = 12
+#: The badges of the header: (style, words); the words are translated when shown (:func:`side_badge`).
 SIDE_BADGE = {
-    "union": "<span style='background:#1f4e9c;color:#fff;padding:1px 6px;border-radius:3px'>UNION</span>",
-    "confederate": "<span style='background:#6f6f6f;color:#fff;padding:1px 6px;border-radius:3px;"
-                   "border:2px dashed #000'>CONFEDERATE</span>",
-    "chance": "<span style='background:#fff3c4;padding:1px 6px;border-radius:3px;border:1px solid #b8860b'>"
-              "DIE ROLL</span>",
-    "": "<span style='padding:1px 6px'>—</span>",
+    "union": ("background:#1f4e9c;color:#fff;padding:1px 6px;border-radius:3px", N_("UNION")),
+    "confederate": ("background:#6f6f6f;color:#fff;padding:1px 6px;border-radius:3px;border:2px dashed #000",
+                    N_("CONFEDERATE")),
+    "chance": ("background:#fff3c4;padding:1px 6px;border-radius:3px;border:1px solid #b8860b", N_("DIE ROLL")),
+    "": ("padding:1px 6px", "—"),
 }
 
 
-DICE_MODES = [("Computer rolls", "auto"), ("Type in my dice", "manual"), ("Type in all dice", "all")]
+def side_badge(side: str) -> str:
+    """The header's badge of ``side`` ('union', 'confederate', 'chance' or ''), in the current language."""
+    style, words = SIDE_BADGE[side]
+    return f"<span style='{style}'>{escape(_(words) if words != '—' else words)}</span>"
+
+
+DICE_MODES = [(N_("Computer rolls"), "auto"), (N_("Type in my dice"), "manual"), (N_("Type in all dice"), "all")]
+PLAYER_WORDS = {"human": N_("human"), "easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
+                "random": N_("random"), "heuristic": N_("heuristic"), "search": N_("search")}
 LOG_LINES = 300
+
+
+def _english(event) -> str:
+    """The event's message as written in the source (its msgid): what the log's grouping reads, whatever the
+    language the line is said in."""
+    message = getattr(event, "message", None)
+    return getattr(message, "msgid", None) or (message if isinstance(message, str) else str(event))
 
 
 def log_groups(events) -> list[tuple[str, str, list[tuple[str, list[str]]]]]:
     """The log in reading order: [(turn heading, half-turn heading, [(battle heading or '', lines)])].
-    A battle runs from its "Battle at" line to the line that says who won it."""
+    A battle runs from its "Battle at" line to the line that says who won it. The lines are said in the
+    current language when read (``str(event)``); the grouping reads the English messages."""
     groups: list[tuple[str, str, list[tuple[str, list[str]]]]] = []
     turn_heading, in_battle = "", False
     for event in events:
         text = str(event)
+        source = _english(event)
         if event.kind == "turn":
-            turn_heading = text.strip("— ") if text.startswith("—") else turn_heading or text
-            if not text.startswith("—"):
+            heading = source.startswith("—") or text.startswith("—")
+            turn_heading = text.strip("— ") if heading else turn_heading or text
+            if not heading:
                 groups.append((text, "", [("", [])]))
             in_battle = False
             continue
-        half = f"{event.side.adjective} half-turn"
+        half = _("{side} half-turn").format(side=render(event.side))
         if not groups or groups[-1][0] != turn_heading or groups[-1][1] != half:
             groups.append((turn_heading, half, [("", [])]))
             in_battle = False
         blocks = groups[-1][2]
-        if event.kind == "battle" and text.startswith("Battle at"):
+        if event.kind == "battle" and source.startswith("Battle at"):
             blocks.append((text, []))
             in_battle = True
             continue
@@ -84,6 +105,11 @@ def log_html(events) -> str:
             "<div style='font-size:14px;line-height:1.4'>" + "".join(parts) + "</div></div>")
 
 
+def unit_type_name(unit) -> str:
+    """A unit's type name (``militia infantry``) in the current language."""
+    return render(Term("unit", unit.type.name))
+
+
 def _button(description: str, tooltip: str = "", **kwargs) -> w.Button:
     return w.Button(description=description, tooltip=tooltip or description, style=BIG,
                     layout=w.Layout(width="auto"), **kwargs)
@@ -99,35 +125,38 @@ class Panel:
         self.prompt = w.HTML()
         self.status = w.HTML()
         # players and bots
-        self.union_player = w.Dropdown(options=PLAYERS, value=session.union, description="Union",
+        players = [(_(PLAYER_WORDS.get(p, p)), p) for p in PLAYERS]
+        self.union_player = w.Dropdown(options=players, value=session.union, description=_("Union"),
                                        style={"description_width": "90px"}, layout=w.Layout(width="220px"))
-        self.confederate_player = w.Dropdown(options=PLAYERS, value=session.confederate, description="Confederate",
+        self.confederate_player = w.Dropdown(options=players, value=session.confederate,
+                                             description=_("Confederate"),
                                              style={"description_width": "90px"}, layout=w.Layout(width="220px"))
         self.union_player.observe(self._players_changed, names="value")
         self.confederate_player.observe(self._players_changed, names="value")
-        self.bot_move = _button("Let the bot move", "the bot of the side to move makes its decisions")
-        self.bot_half = _button("Bot plays this half-turn", "a bot plays the rest of this half-turn for the side "
-                                "to move (the heuristic bot for a human side)")
-        self.undo = _button("Undo", "take back the last decision")
+        self.bot_move = _button(_("Let the bot move"), _("the bot of the side to move makes its decisions"))
+        self.bot_half = _button(_("Bot plays this half-turn"), _("a bot plays the rest of this half-turn for the "
+                                                                 "side to move (the heuristic bot for a human side)"))
+        self.undo = _button(_("Undo"), _("take back the last decision"))
         self.bot_move.on_click(lambda _: session.bot_step())
         self.bot_half.on_click(lambda _: session.bot_half_turn(paced=True))
         self.undo.on_click(lambda _: session.undo())
         # dice
-        self.dice_mode = w.ToggleButtons(options=DICE_MODES, value=self._dice_value(),
-                                         tooltips=["the computer rolls every die",
-                                                   "type in the dice of the sides people play; the computer rolls "
-                                                   "its own", "type in every die, the computer's too"],
+        self.dice_mode = w.ToggleButtons(options=[(_(label), value) for label, value in DICE_MODES],
+                                         value=self._dice_value(),
+                                         tooltips=[_("the computer rolls every die"),
+                                                   _("type in the dice of the sides people play; the computer rolls "
+                                                     "its own"), _("type in every die, the computer's too")],
                                          style={"button_width": "150px"})
         self.dice_mode.observe(self._dice_changed, names="value")
-        self.die_buttons = [_button(str(v), f"the die shows {v}") for v in range(1, 7)]
+        self.die_buttons = [_button(str(v), _("the die shows {value}").format(value=v)) for v in range(1, 7)]
         for value, button in enumerate(self.die_buttons, start=1):
             button.on_click(lambda _, v=value: session.roll(v))
-        self.roll_for_me = _button("Roll for me")
+        self.roll_for_me = _button(_("Roll for me"))
         self.roll_for_me.on_click(lambda _: session.roll())
         self.dice_row = w.HBox(self.die_buttons + [self.roll_for_me])  # the only die buttons (no Roll in quick)
         self.busy_note = w.HTML()
         # units of the selected box
-        self.units = w.SelectMultiple(options=[], rows=5, description="Units",
+        self.units = w.SelectMultiple(options=[], rows=5, description=_("Units"),
                                       style={"description_width": "60px"}, layout=w.Layout(width="98%"))
         self.units.observe(self._units_changed, names="value")
         # the decision's actions
@@ -137,17 +166,17 @@ class Panel:
             button.layout.display = "none"
         self.actions = w.Select(options=[], rows=8, layout=w.Layout(width="98%"))
         self.actions.observe(self._action_selected, names="value")
-        self.play_selected = _button("Play the selected action", button_style="primary")
+        self.play_selected = _button(_("Play the selected action"), button_style="primary")
         self.play_selected.on_click(self._play_selected)
         # files: by download and upload always; by name in one games folder on the server (local use only)
-        self.filename = w.Text(value="my-game.json", description="File", style={"description_width": "40px"},
+        self.filename = w.Text(value="my-game.json", description=_("File"), style={"description_width": "40px"},
                                layout=w.Layout(width="230px"))
-        self.save = _button("Save", "save in the games folder under this name")
-        self.load = _button("Load", "load this file of the games folder")
+        self.save = _button(_("Save"), _("save in the games folder under this name"))
+        self.load = _button(_("Load"), _("load this file of the games folder"))
         self.folder_note = w.HTML()
         self.server_files = w.VBox([w.HBox([self.filename, self.save, self.load]), self.folder_note])
-        self.to_computer = _button("Save to my computer", "download the game to this computer")
-        self.upload = w.FileUpload(accept=".json", multiple=False, description="Open a saved game")
+        self.to_computer = _button(_("Save to my computer"), _("download the game to this computer"))
+        self.upload = w.FileUpload(accept=".json", multiple=False, description=_("Open a saved game"))
         self.download = w.HTML()
         self.file_status = w.HTML()  # the result of Save, Load and uploads, next to those controls
         self.save.on_click(self._save)
@@ -157,11 +186,11 @@ class Panel:
         # new game
         self.scenario = w.Dropdown(options=list(BUILT_IN_SCENARIOS), value=session.game.scenario.id
                                    if session.game.scenario.id in BUILT_IN_SCENARIOS else "1861",
-                                   description="Scenario", layout=w.Layout(width="200px"))
-        self.preset = w.Dropdown(options=list(PRESETS), value="basic", description="Rules",
+                                   description=_("Scenario"), layout=w.Layout(width="200px"))
+        self.preset = w.Dropdown(options=list(PRESETS), value="basic", description=_("Rules"),
                                  layout=w.Layout(width="220px"))
-        self.seed = w.IntText(value=1, description="Seed", layout=w.Layout(width="150px"))
-        self.new = _button("New game")
+        self.seed = w.IntText(value=1, description=_("Seed"), layout=w.Layout(width="150px"))
+        self.new = _button(_("New game"))
         self.new.on_click(self._new_game)
         # the log: oldest first, grouped by turn, half-turn and battle; its box opens on the newest lines
         self.log = w.HTML(layout=w.Layout(border="1px solid #ccc"))
@@ -172,12 +201,14 @@ class Panel:
             w.HBox([self.undo, self.bot_move, self.bot_half]),
             self.dice_mode, self.dice_row,
             self.units,
-            w.HTML("<b style='font-size:15px'>Actions</b>"),
+            w.HTML(f"<b style='font-size:15px'>{escape(_('Actions'))}</b>"),
             w.Box(self.quick, layout=w.Layout(display="flex", flex_flow="row wrap")),
-            w.HTML("<span style='font-size:14px'>All legal actions (selecting one shows its battle odds):</span>"),
+            w.HTML(f"<span style='font-size:14px'>"
+                   f"{escape(_('All legal actions (selecting one shows its battle odds):'))}</span>"),
             self.actions, self.play_selected,
-            w.HTML("<b style='font-size:15px'>Game log</b> (oldest first; scroll up for earlier turns)"), self.log,
-            w.HTML("<b style='font-size:15px'>Files and new games</b>"),
+            w.HTML(f"<b style='font-size:15px'>{escape(_('Game log'))}</b> "
+                   f"{escape(_('(oldest first; scroll up for earlier turns)'))}"), self.log,
+            w.HTML(f"<b style='font-size:15px'>{escape(_('Files and new games'))}</b>"),
             self.server_files, w.HBox([self.to_computer, self.upload]), self.file_status, self.download,
             w.HBox([self.scenario, self.preset]), w.HBox([self.seed, self.new]),
         ], layout=w.Layout(width="100%"))
@@ -197,7 +228,8 @@ class Panel:
     def files(self, files: GameFiles) -> None:
         self._files = files
         self.server_files.layout.display = "" if files.on_server else "none"
-        self.folder_note.value = (f"<span style='font-size:13px'>Games folder: {escape(str(files.folder))}</span>"
+        self.folder_note.value = (f"<span style='font-size:13px'>"
+                                  f"{escape(_('Games folder: {folder}').format(folder=files.folder))}</span>"
                                   if files.on_server else "")
 
     # ------------------------------------------------------------ callbacks
@@ -241,11 +273,11 @@ class Panel:
         if index is not None and 0 <= index < len(self.session.legal_actions):
             self.session.consider(self.session.legal_actions[index])
 
-    def _play_selected(self, _=None) -> None:
+    def _play_selected(self, _event=None) -> None:
         if self.actions.value is not None:
             self.session.act_index(self.actions.value)
 
-    def _save(self, _=None) -> None:
+    def _save(self, _event=None) -> None:
         if not self.files.on_server:  # never a server path in classroom mode, even if the button were shown
             return self._offer_download()
         self.session.save_to(self.files, self.filename.value)
@@ -253,19 +285,20 @@ class Panel:
         if self.session.status_kind == "info":
             self._offer_download(name=PurePosixPath(self.filename.value.replace("\\", "/")).name)
 
-    def _load(self, _=None) -> None:
+    def _load(self, _event=None) -> None:
         if self.files.on_server:
             self.session.load_from(self.files, self.filename.value)
             self._file_feedback()
 
-    def _offer_download(self, _=None, name: str | None = None) -> None:
+    def _offer_download(self, _event=None, name: str | None = None) -> None:
         """A link that downloads the game to the player's computer (nothing is written on the server)."""
         game = self.session.game
         name = name or f"house-divided-{game.scenario.id}-turn-{game.turn.number}.json"
         name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "house-divided-game.json"
         data = base64.b64encode(self.session.to_json().encode()).decode()
+        words = _("Download the saved game ({name})").format(name=name)
         self.download.value = (f"<a download='{escape(name)}' href='data:application/json;base64,"
-                               f"{data}' style='font-size:15px'>Download the saved game ({escape(name)})</a>")
+                               f"{data}' style='font-size:15px'>{escape(words)}</a>")
 
     def _uploaded(self, change) -> None:
         files = change["new"]
@@ -275,7 +308,7 @@ class Panel:
             self._file_feedback()
             self.upload.value = ()  # so that the same file can be chosen again
 
-    def _new_game(self, _=None) -> None:
+    def _new_game(self, _event=None) -> None:
         self.session.new_game(self.scenario.value, options=self.preset.value, seed=self.seed.value)
 
     # ------------------------------------------------------------ drawing
@@ -289,7 +322,8 @@ class Panel:
         s = self.session
         self.busy_note.value = ("" if not s.busy else
                                 "<div style='font-size:16px;background:#fff3c4;border:1px solid #b8860b;padding:4px'>"
-                                f"<b>The computer is playing</b> for the {escape(s.playing)} side…</div>")
+                                + _("<b>The computer is playing</b> for the {side} side…").format(
+                                    side=escape(s.playing)) + "</div>")
         for control in self.game_controls():
             control.disabled = s.busy
 
@@ -312,10 +346,14 @@ class Panel:
             army = s.army_max
             self.header.value = (
                 f"<div style='font-size:16px;line-height:1.5'><b>{escape(s.turn_text)}</b> — "
-                f"{escape(game.scenario.title)}<br>Half-turn: {SIDE_BADGE[s.phasing]} &nbsp; "
-                f"To decide: {SIDE_BADGE[s.side_to_move]} ({escape(s.decision.replace('_', ' '))})<br>"
-                f"Marches left: <b>{s.marches_left}</b> &nbsp; Dice: {escape(s.dice_text)}<br>"
-                f"Army maxima: Union <b>{army['union']}</b>, Confederate <b>{army['confederate']}</b></div>")
+                f"{escape(render(game.scenario.title))}<br>"
+                + _("Half-turn: {side}").format(side=side_badge(s.phasing)) + " &nbsp; "
+                + _("To decide: {side} ({decision})").format(side=side_badge(s.side_to_move),
+                                                            decision=escape(decision_words(s.decision))) + "<br>"
+                + _("Marches left: {n}").format(n=f"<b>{s.marches_left}</b>") + " &nbsp; "
+                + _("Dice: {dice}").format(dice=escape(s.dice_text)) + "<br>"
+                + _("Army maxima: Union {union}, Confederate {confederate}").format(
+                    union=f"<b>{army['union']}</b>", confederate=f"<b>{army['confederate']}</b>") + "</div>")
             self.prompt.value = f"<div style='font-size:16px;background:#eef3fb;padding:4px'>{escape(s.prompt)}</div>"
             self._show_status()
             chance = s.side_to_move == "chance"
@@ -329,8 +367,8 @@ class Panel:
             # units of the selected box (for marches)
             if s.selected and s.decision in ("movement", "march"):
                 units = [u for u in game.units_in(s.selected, game.phasing)]
-                self.units.options = [(f"{u.type.name} {u.id}{' (reduced)' if u.is_reduced else ''}", u.id)
-                                      for u in units]
+                self.units.options = [((_("{type} {id} (reduced)") if u.is_reduced else _("{type} {id}")).format(
+                    type=unit_type_name(u), id=u.id), u.id) for u in units]
                 self.units.value = tuple(u for u in s.selected_units if u in {x.id for x in units})
                 self.units.layout.display = ""
             else:

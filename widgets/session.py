@@ -24,10 +24,13 @@ from ahd.bots import choose as choose_action
 from ahd.bots import make_bot, plan_of
 from ahd.core.errors import AhdError, IllegalActionError
 from ahd.odds import BattleOdds, not_modelled, odds_for, war_odds
+from ahd.core.i18n import Term
 from ahd.core.replay import Replay
 from ahd.core.sides import CHANCE, Side
 
-from .gestures import Plan, action_box, die_owner, plain_refusal, plan_for, recruitment_end_reason, refusal_for
+from .gestures import (DECISION_WORDS, Plan, action_box, decision_words, die_owner, plain_refusal, plan_for,  # noqa: F401
+                       recruitment_end_reason, refusal_for)
+from .i18n import N_, _, _n, render
 
 log = logging.getLogger("widgets")
 
@@ -35,24 +38,24 @@ PLAYERS = ("human", "easy", "normal", "hard", "random", "heuristic", "search")  
 #: the longest a bot may think over one decision in the app (``ahd.bots.choose``'s should_stop)
 THINK_SECONDS = 2.0
 PROMPTS = {
-    "movement": "Click one of your boxes to march from it (or a naval move), or end movement.",
-    "march": "Click a lit box to move the selected units there; entrench or end the march in the panel.",
-    "choose_battle": "Click a box with a battle marker to fight that battle next.",
-    "cavalry_retreat": "The defender's cavalry may retreat: click a lit box, or hold its ground.",
-    "battle_options": "Open fire, retreat (click a lit box), reinforce (click a lit box) or evacuate.",
-    "targets": "Choose a target for each unit in the panel, or fire automatically.",
-    "battle_promotion": "The winner may promote one unit that fought: click its box or choose in the panel.",
-    "promotion": "Promote units: click their boxes or choose in the panel; then stop promoting.",
-    "recruitment": "Click a lit recruiting city to place a recruit there; end recruitment when done.",
-    "supply": "Out of supply (A-2): click a box, or choose in the panel, which unit of each unsupplied stack is lost.",
-    "leader_arrival": "Place the arriving leader (AO-8.2): click a lit box.",
-    "containment": "Contain the invaders or fight them (A-4): choose in the panel.",
-    "firers": "Choose which units fire today (A-7), up to your command, in the panel.",
-    "leader_points": "Give each leader point to a unit in the battle (AO-8.2.2) in the panel.",
-    "rally": "Rally routed units (AO-8.11) in the panel.",
-    "rout_retreat": "The routed units retreat (AO-8.1): click a lit box.",
-    "leader_return": "Place the returning leader (AO-8.2): click a lit box.",
-    "over": "The game is over.",
+    "movement": N_("Click one of your boxes to march from it (or a naval move), or end movement."),
+    "march": N_("Click a lit box to move the selected units there; entrench or end the march in the panel."),
+    "choose_battle": N_("Click a box with a battle marker to fight that battle next."),
+    "cavalry_retreat": N_("The defender's cavalry may retreat: click a lit box, or hold its ground."),
+    "battle_options": N_("Open fire, retreat (click a lit box), reinforce (click a lit box) or evacuate."),
+    "targets": N_("Choose a target for each unit in the panel, or fire automatically."),
+    "battle_promotion": N_("The winner may promote one unit that fought: click its box or choose in the panel."),
+    "promotion": N_("Promote units: click their boxes or choose in the panel; then stop promoting."),
+    "recruitment": N_("Click a lit recruiting city to place a recruit there; end recruitment when done."),
+    "supply": N_("Out of supply (A-2): click a box, or choose in the panel, which unit of each unsupplied stack is lost."),
+    "leader_arrival": N_("Place the arriving leader (AO-8.2): click a lit box."),
+    "containment": N_("Contain the invaders or fight them (A-4): choose in the panel."),
+    "firers": N_("Choose which units fire today (A-7), up to your command, in the panel."),
+    "leader_points": N_("Give each leader point to a unit in the battle (AO-8.2.2) in the panel."),
+    "rally": N_("Rally routed units (AO-8.11) in the panel."),
+    "rout_retreat": N_("The routed units retreat (AO-8.1): click a lit box."),
+    "leader_return": N_("Place the returning leader (AO-8.2): click a lit box."),
+    "over": N_("The game is over."),
 }
 
 
@@ -70,8 +73,8 @@ def guarded(method: Callable) -> Callable:
         said = self._said
         try:
             if self.busy and method.__name__ in WAIT_FOR_COMPUTER:
-                raise IllegalActionError("3.a", f"the computer is playing for the {self.playing} side: "
-                                                f"wait until it has finished")
+                raise IllegalActionError("3.a", _("the computer is playing for the {side} side: wait until it "
+                                                  "has finished").format(side=self.playing))
             result = method(self, *args, **kwargs)
             if self._said == said and self.status:
                 self._inform("")
@@ -79,14 +82,17 @@ def guarded(method: Callable) -> Callable:
         except IllegalActionError as exc:
             exc = plain_refusal(exc)
             self._said += 1
-            self.status, self.status_kind, self.status_rule = f"Not allowed: {exc}", "refused", exc.rule
+            self.status, self.status_kind, self.status_rule = (_("Not allowed: {reason}").format(reason=exc.text()),
+                                                               "refused", exc.rule)
         except AhdError as exc:
             self._said += 1
-            self.status, self.status_kind, self.status_rule = f"Cannot do that: {exc}", "refused", ""
+            self.status, self.status_kind, self.status_rule = (_("Cannot do that: {reason}").format(reason=exc),
+                                                               "refused", "")
         except Exception as exc:  # a bug: show it, log it, keep the session alive
             log.exception("error in %s", method.__name__)
             self._said += 1
-            self.status = f"Error in {method.__name__}: {type(exc).__name__}: {exc}"
+            self.status = _("Error in {where}: {error}").format(where=method.__name__,
+                                                               error=f"{type(exc).__name__}: {exc}")
             self.status_kind, self.status_rule = "error", ""
         return None
 
@@ -180,7 +186,7 @@ class Session(HasTraits):
         self._stand_in: tuple[tuple[int, str], Any] | None = None  # (half-turn, bot) playing for a human side
         self._bots: dict[Side, Any] = {}
         self._bot_plans: dict[Any, str] = {}  # each bot's last plan said
-        self._plan_lines: list[tuple[int, str]] = []  # (events in the log then, "plan: Union: ...")
+        self._plan_lines: list[tuple[int, tuple[Side, str]]] = []  # (events in the log then, (side, plan))
         self._plan = Plan()
         self._considered: tuple[Game, Action, str] | None = None  # (position, action, its label)
         self._timeline: dict[tuple[int, str], tuple] = {}
@@ -222,14 +228,14 @@ class Session(HasTraits):
         """The map's click: select, act on the box, or say why nothing can be done there."""
         game = self.game
         if box_id not in game.board:
-            raise IllegalActionError("0.4", f"there is no box {box_id!r}")
+            raise IllegalActionError("0.4", _("there is no box {box}").format(box=repr(box_id)))
         if game.is_over:
-            raise IllegalActionError("11.c", f"the game is over: {game.outcome}")
+            raise IllegalActionError("11.c", _("the game is over: {outcome}").format(outcome=game.outcome))
         if game.current_player == CHANCE:
-            raise IllegalActionError("0.3", f"roll the die first: {game.pending_roll}")
+            raise IllegalActionError("0.3", _("roll the die first: {purpose}").format(purpose=game.pending_roll))
         if not self.human_to_move:
-            raise IllegalActionError("3.a", f"it is the {self.game.current_player.adjective} bot's turn: "
-                                            f"press 'Bot plays' to let it move")
+            raise IllegalActionError("3.a", _("it is the {side} bot's turn: press 'Bot plays' to let it move").format(
+                side=render(self.game.current_player)))
         if box_id in self._plan.orders:
             self._order_to(box_id)
             return
@@ -237,7 +243,7 @@ class Session(HasTraits):
         if decision in ("movement", "march") and self._selectable(box_id):
             if self.selected == box_id and decision == "movement":
                 self._select("")
-                self._inform("Nothing selected.")
+                self._inform(_("Nothing selected."))
             else:
                 self._select(box_id)
                 self._inform(self._selection_text())
@@ -249,7 +255,8 @@ class Session(HasTraits):
             return
         if len(here) > 1:
             self._select(box_id)
-            self._inform(f"{len(here)} choices in {game.board.name(box_id)}: pick one in the panel.")
+            self._inform(_("{n} choices in {box}: pick one in the panel.").format(
+                n=len(here), box=game.board.local_name(box_id)))
             self.refresh()
             return
         raise refusal_for(game, box_id, self._plan)
@@ -262,21 +269,23 @@ class Session(HasTraits):
     def _selection_text(self) -> str:
         """What a click on a lit box will move, and how to move fewer."""
         game = self.game
-        name = game.board.name(self.selected)
+        name = game.board.local_name(self.selected)
         movers = self._movers()
         if not movers:
-            return f"{name} selected: none of its units can move now."
+            return _("{box} selected: none of its units can move now.").format(box=name)
         every = len(game.units_in(self.selected, game.phasing))
-        labels = ", ".join(game.unit(u).type.name for u in movers)
+        labels = ", ".join(render(Term("unit", game.unit(u).type.name)) for u in movers)
         if self.selected_units:
-            text = f"{len(movers)} of {every} units of {name} picked ({labels}): a click on a lit box moves only them."
+            text = _("{n} of {every} units of {box} picked ({labels}): a click on a lit box moves only them.").format(
+                n=len(movers), every=every, box=name, labels=labels)
         else:
-            text = (f"{name} selected: a click on a lit box moves all {len(movers)} unit{'s' if len(movers) > 1 else ''}"
-                    f" that can go ({labels}).")
+            text = _n("{box} selected: a click on a lit box moves all {n} unit that can go ({labels}).",
+                      "{box} selected: a click on a lit box moves all {n} units that can go ({labels}).",
+                      len(movers)).format(box=name, n=len(movers), labels=labels)
             if len(movers) > 1:
-                text += " To move fewer, pick them in the panel's Units list first."
+                text += " " + _("To move fewer, pick them in the panel's Units list first.")
         if len(movers) == every and game.board[self.selected].value_for(game.phasing) > 0 and not self.selected_units:
-            text += f" {name} would be left empty."
+            text += " " + _("{box} would be left empty.").format(box=name)
         return text
 
     def _selectable(self, box_id: str) -> bool:
@@ -304,7 +313,7 @@ class Session(HasTraits):
     def toggle_unit(self, unit_id: str) -> None:
         """Pick (or unpick) one unit of the selected box to move; none picked moves every unit that can."""
         if unit_id not in {u.id for u in self.game.units_in(self.selected)} if self.selected else True:
-            raise IllegalActionError("4.b", f"{unit_id} is not in the selected box")
+            raise IllegalActionError("4.b", _("{unit} is not in the selected box").format(unit=unit_id))
         units = list(self.selected_units)
         units.remove(unit_id) if unit_id in units else units.append(unit_id)
         self.selected_units = units
@@ -336,12 +345,19 @@ class Session(HasTraits):
                 break  # one unit by sea per click
         if moved == 0:
             self._undo_to(self._marks.pop())
-            raise game.why_not(orders[0]) or IllegalActionError("4.b", "no unit could make that move")
+            raise game.why_not(orders[0]) or IllegalActionError("4.b", _("no unit could make that move"))
         origin = self._plan.origin
         left = len(game.units_in(origin, game.phasing)) if origin else 0
-        self._inform(f"Moved {moved} unit{'s' if moved > 1 else ''} to {game.board.name(box_id)}"
-                     + (f"; {game.board.name(origin)} is now empty." if origin and not left else
-                        f"; {left} stay{'s' if left == 1 else ''} in {game.board.name(origin)}." if origin else "."))
+        board = game.board
+        moved_text = _n("Moved {n} unit to {box}", "Moved {n} units to {box}", moved).format(
+            n=moved, box=board.local_name(box_id))
+        if origin and not left:
+            rest = _("; {box} is now empty.").format(box=board.local_name(origin))
+        elif origin:
+            rest = _n("; {n} stays in {box}.", "; {n} stay in {box}.", left).format(n=left, box=board.local_name(origin))
+        else:
+            rest = "."
+        self._inform(moved_text + rest)
         if game.decision == "march":
             self.selected = game.march_origin
             self.selected_units = []
@@ -358,12 +374,12 @@ class Session(HasTraits):
         self.game.apply(action)
         self._marks.append(mark)
         if ending and placed >= limit:
-            self._inform(f"Done: {action}. Recruitment is over: {ending}.")
+            self._inform(_("Done: {action}. Recruitment is over: {why}.").format(action=action, why=ending))
         elif ending:
-            self._inform(f"Done: {action}. Recruitment is over after {placed} of the {limit} recruits the die "
-                         f"allowed: {ending}.")
+            self._inform(_("Done: {action}. Recruitment is over after {placed} of the {limit} recruits the die "
+                           "allowed: {why}.").format(action=action, placed=placed, limit=limit, why=ending))
         else:
-            self._inform(f"Done: {action}")
+            self._inform(_("Done: {action}").format(action=action))
         self._after_change()
 
     @guarded
@@ -371,7 +387,7 @@ class Session(HasTraits):
         """Play the ``index``-th entry of ``legal`` (the panel's buttons)."""
         actions = self.legal_actions
         if not 0 <= index < len(actions):
-            raise IllegalActionError("3.a", f"there is no legal action number {index}")
+            raise IllegalActionError("3.a", _("there is no legal action number {index}").format(index=index))
         self.act(actions[index])
 
     @guarded
@@ -386,7 +402,7 @@ class Session(HasTraits):
         mark = len(self.game.history)
         rolled = self.game.roll(value)
         self._marks.append(mark)
-        self._inform(f"Rolled {rolled}.")
+        self._inform(_("Rolled {value}.").format(value=rolled))
         self._after_change()
 
     @guarded
@@ -394,7 +410,7 @@ class Session(HasTraits):
         """'auto' (the computer rolls every die), 'manual' (type in the dice of the sides people play; the
         computer rolls its own) or 'all' (type in every die, the computer's too)."""
         if mode not in ("auto", "manual", "all"):
-            raise AhdError(f"unknown dice mode {mode!r}: expected 'auto', 'manual' or 'all'")
+            raise AhdError(_("unknown dice mode {mode}: expected 'auto', 'manual' or 'all'").format(mode=repr(mode)))
         self.typed_dice = "all" if mode == "all" else "mine"
         self.game.dice = "auto" if mode == "auto" else "manual"
         self._after_change()
@@ -413,7 +429,7 @@ class Session(HasTraits):
             self._undo_to(self._marks.pop())
         else:  # a loaded game: one decision at a time
             game.undo()
-        self._inform(f"Took back {before - len(game.history)} recorded action(s).")
+        self._inform(_("Took back {n} recorded action(s).").format(n=before - len(game.history)))
         self._select("")
         self._trim_timeline()
         self._after_change(run_bots=False)
@@ -428,8 +444,9 @@ class Session(HasTraits):
         for name in (union, confederate):
             if name not in PLAYERS:
                 near = difflib.get_close_matches(str(name).lower(), PLAYERS, n=1, cutoff=0.5)
-                hint = f"did you mean {near[0]!r}?" if near else f"expected one of {', '.join(PLAYERS)}"
-                raise ValueError(f"unknown player {name!r}; {hint}")
+                hint = (_("did you mean {name}?").format(name=repr(near[0])) if near else
+                        _("expected one of {names}").format(names=", ".join(PLAYERS)))
+                raise ValueError(_("unknown player {name}; {hint}").format(name=repr(name), hint=hint))
         self.union, self.confederate = union, confederate
         self._bots = {side: make_bot(name, seed=self.bot_seed + i)
                       for i, (side, name) in enumerate(((Side.UNION, union), (Side.CONFEDERATE, confederate)))
@@ -453,7 +470,7 @@ class Session(HasTraits):
             return
         self._run_bots()
         self._stand_in = None
-        self._inform("The bot played the half-turn.")
+        self._inform(_("The bot played the half-turn."))
         self._after_change()
 
     @guarded
@@ -495,22 +512,28 @@ class Session(HasTraits):
             text = plan_of(choice)
             if text is not None and self._bot_plans.get(choice) != text:  # "plan" lines: shown, not recorded
                 self._bot_plans[choice] = text
-                self._plan_lines.append((len(self.game.log), f"plan: {self._deciding_side().adjective}: {text}"))
+                self._plan_lines.append((len(self.game.log), (self._deciding_side(), text)))
             self.game.apply(action)
         self._note_half_turn()
         return True
 
     def _log_with_plans(self) -> list[str]:
-        """The game's log with the bots' plan lines where they were said (not part of the record)."""
+        """The game's log with the bots' plan lines where they were said (not part of the record), each line
+        said in the current language now."""
         events = [str(e) for e in self.game.log]
         self._plan_lines = [(i, line) for i, line in self._plan_lines if i <= len(events)]  # undone: gone
+
+        def plan_line(said: tuple[Side, str]) -> str:
+            side, text = said
+            return _("plan: {side}: {plan}").format(side=render(side), plan=text)
+
         out, k = [], 0
         for i, event in enumerate(events):
             while k < len(self._plan_lines) and self._plan_lines[k][0] <= i:
-                out.append(self._plan_lines[k][1])
+                out.append(plan_line(self._plan_lines[k][1]))
                 k += 1
             out.append(event)
-        return out + [line for _, line in self._plan_lines[k:]]
+        return out + [plan_line(line) for _, line in self._plan_lines[k:]]
 
     def _run_bots(self, limit: int = 10_000) -> int:
         done = 0
@@ -540,7 +563,7 @@ class Session(HasTraits):
             return False
         self._generation += 1
         with self.hold_trait_notifications():
-            self.playing = self._deciding_side().adjective
+            self.playing = render(self._deciding_side())
             self.busy = True
         self.refresh()
         generation = self._generation
@@ -558,15 +581,17 @@ class Session(HasTraits):
             log.exception("error while the computer played")
             more = False
             self._said += 1
-            self.status, self.status_kind, self.status_rule = f"Error while the computer played: {exc}", "error", ""
+            self.status, self.status_kind, self.status_rule = (
+                _("Error while the computer played: {error}").format(error=exc), "error", "")
         if more:
-            self.playing = self._deciding_side().adjective
+            self.playing = render(self._deciding_side())
             self.refresh()
             self._schedule()(self._delay, lambda: self._computer_tick(generation))
             return
         self._stop_computer()
         if self.status_kind != "error":
-            self._inform("The computer has played: your turn." if not self.game.is_over else "The game is over.")
+            self._inform(_("The computer has played: your turn.") if not self.game.is_over else
+                         _("The game is over."))
         self._after_change(run_bots=False)
 
     def _deciding_side(self) -> Side:
@@ -584,7 +609,7 @@ class Session(HasTraits):
     @guarded
     def save(self, path: str | Path) -> None:
         self.game.save(path)
-        self._inform(f"Saved to {path}.")
+        self._inform(_("Saved to {path}.").format(path=path))
 
     @guarded
     def save_to(self, files: "GameFiles", name: str) -> None:
@@ -592,7 +617,7 @@ class Session(HasTraits):
         path = files.path(name)
         path.parent.mkdir(parents=True, exist_ok=True)
         self.game.save(path)
-        self._inform(f"Saved to {path}.")
+        self._inform(_("Saved to {path}.").format(path=path))
 
     @guarded
     def load_from(self, files: "GameFiles", name: str) -> None:
@@ -618,7 +643,7 @@ class Session(HasTraits):
         self._plan_lines, self._bot_plans = [], {}
         self._select("")
         self._rebuild_timeline()
-        self._inform(f"Loaded a {game.scenario.id} game at {game.turn}.")
+        self._inform(_("Loaded a {scenario} game at {turn}.").format(scenario=game.scenario.id, turn=game.turn))
         self._after_change(run_bots=False)
 
     @guarded
@@ -629,7 +654,7 @@ class Session(HasTraits):
         self._plan_lines, self._bot_plans = [], {}
         self._select("")
         self._rebuild_timeline()
-        self._inform(f"New {scenario} game.")
+        self._inform(_("New {scenario} game.").format(scenario=scenario))
         self._after_change()
 
     # ================================================================== refreshing
@@ -701,34 +726,36 @@ class Session(HasTraits):
         for order in orders[:-1]:
             if trial.why_not(order) is None:
                 trial.apply(order)
-        self._considered = (trial, orders[-1], f"{len(orders)} unit(s) to {self.game.board.name(box_id)}")
+        self._considered = (trial, orders[-1], _("{n} unit(s) to {box}").format(
+            n=len(orders), box=self.game.board.local_name(box_id)))
         self._update_battle_odds()
 
     def _prompt(self) -> str:
         game = self.game
         if game.is_over:
-            return f"Game over. {game.outcome}"
+            return _("Game over. {outcome}").format(outcome=game.outcome)
         player = game.current_player
         if self.busy:
-            return "Watch the map: the computer's moves appear one by one; your controls come back when it is done."
+            return _("Watch the map: the computer's moves appear one by one; your controls come back when it is done.")
         if player == CHANCE:
-            return f"Roll the die: {game.pending_roll}."
-        who = player.adjective
+            return _("Roll the die: {purpose}.").format(purpose=game.pending_roll)
+        who = render(player)
         if self.player_of(player) != "human":
-            return f"{who} ({self.player_of(player)} bot) to move: press 'Bot plays'."
-        return f"{who} to move. {PROMPTS.get(game.decision, '')}"
+            return _("{side} ({player} bot) to move: press 'Bot plays'.").format(side=who, player=self.player_of(player))
+        prompt = PROMPTS.get(game.decision)
+        return _("{side} to move. {prompt}").format(side=who, prompt=_(prompt) if prompt else "")
 
     def _dice_text(self) -> str:
         rolls = [a for a in self.game.history if type(a).__name__ == "Roll"]
         parts = []
         if self.game.march_roll is not None:
-            parts.append(f"march roll {self.game.march_roll}")
+            parts.append(_("march roll {value}").format(value=self.game.march_roll))
         if rolls:
-            parts.append(f"last die {rolls[-1].value}")
+            parts.append(_("last die {value}").format(value=rolls[-1].value))
         if self.game.dice != "manual":
-            parts.append("dice rolled by the computer")
+            parts.append(_("dice rolled by the computer"))
         else:
-            parts.append("every die typed in" if self.typed_dice == "all" else "your dice typed in")
+            parts.append(_("every die typed in") if self.typed_dice == "all" else _("your dice typed in"))
         return "; ".join(parts)
 
     def _update_battle_odds(self) -> None:
@@ -744,7 +771,7 @@ class Session(HasTraits):
         exact = isinstance(result, BattleOdds)
         battle = position.battle
         if battle is not None and action is None:
-            label = f"Battle of {game.board.name(battle.box)}, round {battle.round}"
+            label = _("Battle of {box}, round {round}").format(box=game.board.local_name(battle.box), round=battle.round)
             attacker = battle.attacker
         else:
             label = text
@@ -759,7 +786,7 @@ class Session(HasTraits):
             "neither": result.neither, "expected_rounds": result.expected_rounds,
             "attacker_survivors": survivors[0], "defender_survivors": survivors[1],
             "attacker_left": left["attacker"], "defender_left": left["defender"],
-            "method": "exact" if exact else f"simulated ({result.n:,} battles)",
+            "method": "exact" if exact else _("simulated ({n} battles)").format(n=f"{result.n:,}"),
             "not_modelled": not_modelled(game.options, result.method),
         }
 
@@ -850,20 +877,23 @@ class GameFiles:
         """The file ``name`` of the games folder. An absolute path, ``..``, ``~`` or a link leading out of
         the folder is refused with an :class:`AhdError` that says so."""
         if self.folder is None:
-            raise AhdError("this server keeps no files: use \"Save to my computer\" and \"Open a saved game\"")
+            raise AhdError(_("this server keeps no files: use \"Save to my computer\" and \"Open a saved game\""))
         name = (name or "").strip()
         folder = self.folder.resolve()
         if not name:
-            raise AhdError(f"give the file a name (it is kept in the games folder {folder})")
+            raise AhdError(_("give the file a name (it is kept in the games folder {folder})").format(folder=folder))
         posix = PurePosixPath(name.replace("\\", "/"))
         if posix.is_absolute() or PureWindowsPath(name).drive or name.startswith("~"):
-            raise AhdError(f"{name!r} is a path: give only a file name; games are kept in the games folder {folder}")
+            raise AhdError(_("{name} is a path: give only a file name; games are kept in the games folder "
+                             "{folder}").format(name=repr(name), folder=folder))
         if ".." in posix.parts:
-            raise AhdError(f"{name!r} leads out of the games folder {folder}: '..' is not allowed")
+            raise AhdError(_("{name} leads out of the games folder {folder}: '..' is not allowed").format(
+                name=repr(name), folder=folder))
         target = folder.joinpath(*posix.parts)
         resolved = target.resolve()  # follows links
         if resolved != folder and folder not in resolved.parents:
-            raise AhdError(f"{name!r} is a link leading out of the games folder {folder}")
+            raise AhdError(_("{name} is a link leading out of the games folder {folder}").format(
+                name=repr(name), folder=folder))
         if resolved == folder:
-            raise AhdError(f"{name!r} is the games folder itself: give a file name")
+            raise AhdError(_("{name} is the games folder itself: give a file name").format(name=repr(name)))
         return target

@@ -1,0 +1,199 @@
+"""The app in the player's language (issue 16), without a browser: its labels, the language menu that
+switches the whole app around the same game, the refusals recognised in any language, ``play(lang=)``.
+
+The app's words come from a tiny test catalog (Babel writes it into a temporary folder) standing in for
+``widgets/locale``, so that these tests say what the mechanism does whatever the real catalogs hold.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+
+import ahd
+import ahd.core.i18n as core_i18n
+import widgets
+from ahd.core.errors import IllegalActionError
+from ahd.core.i18n import Msg
+from widgets.app import _observers
+from widgets.gestures import plain_refusal
+from widgets.panel import log_groups
+
+#: The test catalog of the app (domain ``widgets``), in "es": marked "[es]" so nothing real can match.
+APP_WORDS = {
+    "New game": "Partida nueva [es]",
+    "Undo": "Deshacer [es]",
+    "Game log": "Registro de la partida [es]",
+    "Battle odds": "Probabilidades de la batalla [es]",
+    "{side} half-turn": "Media vuelta {side} [es]",
+    "{side} to move. {prompt}": "Mueve {side}. {prompt} [es]",
+    "Rolled {value}.": "Salió un {value} [es].",
+    "Learn by playing": "Aprender jugando [es]",
+    "movement": "movimiento [es]",
+    "end movement": "terminar el movimiento [es]",
+    "begin a march": "empezar una marcha [es]",
+    "{some} or {last}": "{some} o {last}",
+    "not now: the decision is the {step}, where you may {allowed}":
+        "ahora no: la decisión es {step}, donde puedes {allowed} [es]",
+    "A House Divided — play the Civil War": "A House Divided — juega la Guerra Civil [es]",
+    "Not allowed: {reason}": "No permitido [es]: {reason}",
+}
+#: A stand-in for an engine message translated into Spanish (its own domain, so the real catalog is untouched).
+ENGINE_WORDS = {
+    "now the decision is {step} (accepted: {kinds})": "ahora la decisión es {step} (aceptadas: {kinds})",
+    "now the decision is movement (accepted: end_movement, begin_march)": "fuera de secuencia [es]",
+}
+
+
+def _write(folder, domain: str, words: dict[str, str]) -> None:
+    catalog = Catalog(locale="es", domain=domain)
+    for msgid, msgstr in words.items():
+        catalog.add(msgid, msgstr)
+    where = folder / "es" / "LC_MESSAGES"
+    where.mkdir(parents=True, exist_ok=True)
+    with open(where / f"{domain}.mo", "wb") as out:
+        write_mo(out, catalog)
+
+
+@pytest.fixture
+def catalogs(tmp_path, monkeypatch):
+    """The test catalogs in place of the app's (``widgets``) and an engine-like domain ``enginetest``; the
+    language is English again afterwards."""
+    _write(tmp_path, "widgets", APP_WORDS)
+    _write(tmp_path, "enginetest", ENGINE_WORDS)
+    real = core_i18n.translation
+
+    def translation(lang, domain_name=core_i18n.ENGINE_DOMAIN, localedir=str(core_i18n.ENGINE_LOCALE_DIR)):
+        if domain_name in ("widgets", "enginetest"):
+            localedir = str(tmp_path)
+        return real(lang, domain_name, localedir)
+
+    monkeypatch.setattr(core_i18n, "translation", translation)
+    monkeypatch.setattr(widgets.i18n, "LOCALE_DIR", tmp_path)
+    ahd.set_language("en")
+    yield tmp_path
+    ahd.set_language(None)
+    real.cache_clear()
+
+
+def _text(html: str) -> str:
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_the_app_speaks_the_language_it_is_given(catalogs):
+    english = widgets.play("1861", union="human", confederate="heuristic", intro=True)
+    assert english.panel.new.description == "New game" and english.panel.undo.description == "Undo"
+    assert "Union to move." in english.session.prompt
+    spanish = widgets.play("1861", union="human", confederate="heuristic", lang="es", intro=True)
+    assert ahd.core.i18n.get_language() == "es"
+    panel = spanish.panel
+    assert panel.new.description == "Partida nueva [es]" and panel.new.tooltip == "Partida nueva [es]"
+    assert panel.undo.description == "Deshacer [es]"
+    headings = " ".join(child.value for child in panel.widget.children if hasattr(child, "value")
+                        and isinstance(child.value, str))
+    assert "Registro de la partida [es]" in headings and "Game log" not in headings
+    assert "Probabilidades de la batalla [es]" in spanish.odds.value
+    assert spanish.session.prompt.startswith("Mueve ") and spanish.session.prompt.endswith("[es]")
+    assert "juega la Guerra Civil [es]" in spanish.children[1].value
+    assert spanish.guide.start_button.description in ("Learn by playing", "Aprender jugando [es]")
+    # the log's half-turn headings are said now, in the language
+    spanish.session.click_box("harpers_ferry")
+    spanish.session.click_box("baltimore")
+    assert "Media vuelta" in _text(panel.log.value)
+    assert any(half.startswith("Media vuelta") for _turn, half, _blocks in log_groups(spanish.game.log) if half)
+
+
+def test_the_menu_switches_the_whole_app_around_the_same_game(catalogs):
+    app = widgets.play("1861", union="human", confederate="heuristic")
+    s = app.session
+    assert [label for label, _code in app.language.options] == ["English", "Español", "Italiano"]
+    assert app.language.value == "en"
+    s.click_box("harpers_ferry")
+    s.click_box("baltimore")
+    game, history, log = s.game, list(s.game.history), [e.message for e in s.game.log]
+    selected_before = s.selected
+    observers = len(_observers(s))
+    old_panel, old_chart = app.panel, app.battle_chart
+
+    app.language.value = "es"  # the menu
+
+    assert ahd.core.i18n.get_language() == "es"
+    assert s.game is game and s.game.history == history and [e.message for e in s.game.log] == log
+    assert s.selected == selected_before
+    assert app.panel is not old_panel and app.battle_chart is not old_chart
+    assert app.panel.new.description == "Partida nueva [es]"
+    assert app.panel.widget in app.rules.tabs.children
+    assert app.map_view.map in app.children[1].children[0].children  # the same map, still shown
+    # the old panel and charts no longer listen to the session (nothing piles up with each switch)
+    assert len(_observers(s)) == observers
+    # every trait is said again in Spanish: the prompt, the legal actions, the log (read at display time)
+    assert s.prompt.startswith("Mueve ")
+    with ahd.core.i18n.language("es"):
+        assert s.legal == [str(a) for a in s.legal_actions]
+        assert s.log_lines == [str(e) for e in s.game.log]
+    # the panel still plays the game: a button of the new panel acts on the same session
+    before = len(s.game.history)
+    app.panel.undo.click()
+    assert len(s.game.history) < before
+    # back to English: the English labels, the same game
+    app.language.value = "en"
+    assert app.panel.new.description == "New game" and s.game is game
+    assert s.prompt.startswith("Union to move.")
+    # set_language refuses an unknown language and changes nothing
+    with pytest.raises(ValueError, match="en, es, it"):
+        app.set_language("xx")
+    assert ahd.core.i18n.get_language() == "en" and app.language.value == "en"
+
+
+def test_the_guide_goes_on_after_a_switch(catalogs):
+    app = widgets.play("1861", union="human", confederate="heuristic", guide=True)
+    assert app.guide.active and app.guide.hint is not None
+    hint_action = app.guide.hint.action
+    app.set_language("es")
+    assert app.guide.active and app.guide.hint is not None and app.guide.hint.action == hint_action
+    assert app.guide.widget in app.children[1].children[1].children
+
+
+def test_an_unknown_language_is_refused_naming_the_choices(catalogs):
+    with pytest.raises(ValueError) as error:
+        widgets.play("1861", lang="xx")
+    assert "unknown language 'xx'" in str(error.value) and "en, es, it" in str(error.value)
+    assert "\n" not in str(error.value)
+    assert ahd.core.i18n.get_language() == "en"
+
+
+def test_an_out_of_sequence_refusal_is_recognised_in_any_language(catalogs):
+    """``plain_refusal`` reads the engine's message (its parameters, or its English text), never the words of
+    the language it was said in."""
+    domain = ("enginetest", str(catalogs))
+    with core_i18n.language("es"):
+        with_params = IllegalActionError("3.a", Msg("now the decision is {step} (accepted: {kinds})", domain=domain,
+                                                    step="movement", kinds="begin_march, end_movement"))
+        assert with_params.reason.startswith("ahora la decisión es")  # said in Spanish
+        plain = plain_refusal(with_params)
+        assert plain.rule == "3.a"
+        assert plain.reason == ("ahora no: la decisión es movimiento [es], donde puedes empezar una marcha [es] o "
+                                "terminar el movimiento [es] [es]")
+        whole = IllegalActionError("3.a", Msg("now the decision is movement (accepted: end_movement, begin_march)",
+                                              domain=domain))
+        assert whole.reason == "fuera de secuencia [es]"
+        assert plain_refusal(whole).reason.startswith("ahora no: la decisión es movimiento [es]")
+    # in English, the words the panel always said
+    english = plain_refusal(IllegalActionError("3.a", "now the decision is choose battle (accepted: choose_battle)"))
+    assert english.reason == "not now: the decision is the choose battle, where you may choose the next battle"
+    other = IllegalActionError("4.b", "no road line joins these boxes")
+    assert plain_refusal(other) is other
+
+
+def test_a_refusal_in_the_app_is_said_in_the_language_of_the_app(catalogs):
+    app = widgets.play("1861", union="human", confederate="heuristic", lang="es")
+    s = app.session
+    s.click_box("new_orleans")  # a Confederate box: the Union cannot march from it
+    assert s.status_kind == "refused" and s.status_rule
+    assert s.status.startswith("No permitido [es]: ")
+    spanish_rule = s.status_rule
+    app.language.value = "en"
+    s.click_box("new_orleans")
+    assert s.status.startswith("Not allowed: ") and s.status_rule == spanish_rule
