@@ -53,6 +53,8 @@ WIDGETS = [
     ("type the game's code (6 letters and digits) that your classmate sees",
      "escribe el código de la partida (6 letras y cifras) que ve tu compañero", None),
     ("Games against a classmate", "Partidas contra un compañero", None),
+    ("Union", "Unión", None),                 # a side's name on its own (a table's cell, as in the panel)
+    ("Confederate", "Confederación", None),
     ("it is the {side} side's turn to move ({other} decides); you play the {mine} side, wait for their move",
      "le toca mover al bando {side} (decide {other}); tú juegas con el bando {mine}, espera su movimiento", None),
 ]
@@ -61,7 +63,7 @@ WIDGETS = [
 ENGINE = [
     ("Fort Monroe", "Fuerte Monroe", "box"),
     ("Washington", "Washington D. C.", "box"),
-    ("Union", "Unión", "side"),
+    ("Union", "unionista", "side"),            # the side inside a sentence: "the {side} side"
     ("Confederate", "confederado", "side"),
     ("Turn {number} ({months} {year})", "Turno {number} ({months} de {year})", None),
     ("militia infantry", "infantería de milicia", "unit"),
@@ -214,13 +216,14 @@ def test_the_store_keeps_english_and_the_teacher_reads_the_servers_language(span
     # Ann (Confederate) tries to move on the Union's turn: refused in her language, said again in English
     with pytest.raises(IllegalActionError) as refused:
         ann.game.apply(ann.game.legal_actions()[0])
-    assert refused.value.reason == ("le toca mover al bando Unión (decide Bob); tú juegas con el bando "
+    assert refused.value.reason == ("le toca mover al bando unionista (decide Bob); tú juegas con el bando "
                                     "confederado, espera su movimiento")
     assert i18n.render(refused.value.message, "en") == ("it is the Union side's turn to move (Bob decides); you "
                                                         "play the Confederate side, wait for their move")
     html = games_section(store, "k")
     assert "<h2>Partidas contra un compañero</h2>" in html
     assert "<td>Turno 1 (julio de 1861)</td>" in html and "<td>Unión</td><td>" in html
+    assert "<th>Unión</th><th>Confederación</th>" in html
     with language("en"):
         english = games_section(store, "k")
     assert "<td>Turn 1 (July 1861)</td>" in english and "<th>Union</th>" in english

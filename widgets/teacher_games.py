@@ -46,11 +46,16 @@ def _turn(text: str) -> str:
     return text
 
 
+def _side(side: str) -> str:
+    """A side's name on its own, as the app's panel says it."""
+    return _("Union") if Side.parse(side) is Side.UNION else _("Confederate")
+
+
 def _to_move(text: str) -> str:
     """A stored side to move ("union", "confederate (die)", "over") in the current language."""
     side, _space, die = (text or "").partition(" ")
     if side in SIDES:
-        said = render(Side.parse(side))
+        said = _side(side)
         return _("{side} (die)").format(side=said) if die else said
     return _("over") if text == "over" else text
 
@@ -73,7 +78,7 @@ def games_section(store: Store, key: str) -> str:
     # TRANSLATORS: {link} and {end} wrap "Download all records" in a link
     download = escape(_("{link}Download all records{end} (a zip of JSON game records)."), quote=False).format(
         link=f"<a id='ahd-records-zip' href='/teacher/records.zip?key={k}'>", end="</a>")
-    heads = (_("game"), render(Side.UNION), render(Side.CONFEDERATE), _("scenario"), _("turn"), _("army max U / C"),
+    heads = (_("game"), _side("union"), _side("confederate"), _("scenario"), _("turn"), _("army max U / C"),
              _("to move"), _("actions"), _("last activity"))
     return (f"<h2>{escape(_('Games against a classmate'))}</h2><p id='ahd-stored-games'>{stored} {download}</p>"
             f"<table><tr>{''.join(f'<th>{escape(h)}</th>' for h in heads)}</tr>{rows}</table>")
@@ -157,7 +162,7 @@ class GameHandler(_TeacherOnly):
         players = store.players(int(game_id))
         code = store.code_of(int(game_id))
         log = "".join(f"<li>{escape(str(event))}</li>" for event in game.log[-40:])
-        who = f" {escape(_('vs'))} ".join(f"{escape(players.get(s, '—'))} ({escape(render(Side.parse(s)))})"
+        who = f" {escape(_('vs'))} ".join(f"{escape(players.get(s, '—'))} ({escape(_side(s))})"
                                      for s in SIDES)
         state = str(game.outcome) if game.outcome else _("{turn}, {side} half-turn, {decision}").format(
             turn=game.turn, side=render(game.phasing), decision=game.decision)

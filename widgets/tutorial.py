@@ -37,12 +37,20 @@ from ahd.core.i18n import Term, render
 from ahd.core.sides import CHANCE, Side
 
 from .app import GameApp
-from .i18n import _, _n
+from .i18n import N_, _, _n
 from .mapview import MapView
 from .session import Session
 
 U, C = Side.UNION, Side.CONFEDERATE
 DONE, NOT_YET, WRONG = "done", "not yet", "wrong"
+#: A side's name on its own (a table's cell), as the app's panel says it; inside a sentence a side says
+#: itself (``render(side)``: the engine's adjective form, "the {side} side").
+SIDE_NAMES = {U: N_("Union"), C: N_("Confederate")}
+
+
+def side_name(side: Side | str) -> str:
+    """``"Union"`` / ``"Confederate"`` in the current language, as a name on its own."""
+    return _(SIDE_NAMES[Side.parse(side)])
 
 
 # =========================================================================== showing a position
@@ -606,7 +614,7 @@ def setup_rows(scenario: str = "1861") -> list[dict]:
         box = board[placement.box]
         note = (_("fort: entrenched while held (4.2.5 d)") if box.fort
                 else _("entrenched") if placement.entrenched else "")
-        index[key] = {"side": render(placement.side), "box": board.local_name(box.id), "count": 1, "code": code,
+        index[key] = {"side": side_name(placement.side), "box": board.local_name(box.id), "count": 1, "code": code,
                       "unit": render(Term("unit", UNIT_TYPES[code].name)), "note": note}
         rows.append(index[key])
     return rows
@@ -646,6 +654,10 @@ def calendar_rows() -> list[dict]:
     return rows
 
 
+def _cell(value: Any) -> str:
+    return side_name(value) if isinstance(value, Side) else render(value)
+
+
 def table(rows: Iterable[dict], columns: dict[str, str], caption: str = ""):
     """Rows of dicts as an HTML table for a notebook: ``columns`` maps each key to its heading (the
     notebook's words). A cell that says itself in a language (a side, a ``Term``, a message) is said in
@@ -654,7 +666,7 @@ def table(rows: Iterable[dict], columns: dict[str, str], caption: str = ""):
 
     cell = "padding:2px 10px;border-bottom:1px solid #ddd;text-align:left"
     head = "".join(f"<th style='{cell}'>{escape(title)}</th>" for title in columns.values())
-    body = "".join("<tr>" + "".join(f"<td style='{cell}'>{escape(render(row.get(key, '')))}</td>" for key in columns)
+    body = "".join("<tr>" + "".join(f"<td style='{cell}'>{escape(_cell(row.get(key, '')))}</td>" for key in columns)
                    + "</tr>" for row in rows)
     top = f"<caption style='text-align:left;font-weight:bold'>{escape(caption)}</caption>" if caption else ""
     return HTML(f"<table style='border-collapse:collapse;font-size:14px'>{top}<tr>{head}</tr>{body}</table>")
@@ -860,4 +872,4 @@ __all__ = ["session", "show", "MapOnly", "next_shot", "misses_until", "modifier_
            "recruitment_exercise", "capture_exercise", "options_question", "fight_days", "supply_exercise",
            "leader_split_exercise", "setup_rows", "counter_mix", "calendar_rows", "table", "calendar_grid",
            "winter_turns_question", "first_turn_marches_question", "raid_game", "withdrawal_exercise",
-           "catch_raider_exercise", "washington_battle", "reinforcement_count_question"]
+           "catch_raider_exercise", "washington_battle", "reinforcement_count_question", "side_name"]
