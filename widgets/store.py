@@ -482,7 +482,8 @@ class Seat:
             raise error
         start = self.seq
         if len(game.record_actions()) != start:
-            raise StoreError(f"{self.store.path}: this page's game is out of step with the store; reload the page")
+            raise StoreError(_("{path}: this page's game is out of step with the store; reload the page").format(
+                path=self.store.path))
         result: list[Any] = []
 
         def work(conn: sqlite3.Connection) -> int:
@@ -509,7 +510,7 @@ class Seat:
         except sqlite3.DatabaseError as exc:
             if len(game.record_actions()) != start:
                 game._rewind(start)
-            raise StoreError(f"{self.store.path}: the move was not stored: {exc}") from None
+            raise StoreError(_("{path}: the move was not stored: {error}").format(path=self.store.path, error=exc)) from None
         self.seq = start + added
         self.revision += 1
         return result[0]
