@@ -94,20 +94,28 @@ class VoilaServer:
             self.process.wait()
 
 
-def open_app(page, url: str, timeout_ms: int = 60_000) -> float:
+def open_app(page, url: str, timeout_ms: int = 60_000, lang: str = "en") -> float:
     """Open the app in a playwright ``page`` and wait until the map, the charts, the panel's buttons and
-    the labels are there; returns the seconds it took. (The start page opens the app by itself.)"""
+    the labels are there; returns the seconds it took. (The start page opens the app by itself.)
+    ``lang``: the language the app speaks (its buttons are looked for in it)."""
     start_time = time.monotonic()
     page.goto(url, wait_until="commit")
-    wait_for_app(page, timeout_ms)
+    wait_for_app(page, timeout_ms, lang=lang)
     return time.monotonic() - start_time
 
 
-def wait_for_app(page, timeout_ms: int = 60_000) -> None:
+def end_movement_label(lang: str = "en") -> str:
+    """The panel's button that ends movement, as the app says it in ``lang``."""
+    from ahd.core.actions import EndMovement
+    from ahd.core.i18n import render
+    return render(EndMovement(), lang)
+
+
+def wait_for_app(page, timeout_ms: int = 60_000, lang: str = "en") -> None:
     """Wait until the page shows the app: map, charts, the panel's buttons and the labels."""
     page.locator(".leaflet-container").first.wait_for(timeout=timeout_ms)
     page.locator(".bqplot").first.wait_for(timeout=timeout_ms)
-    page.get_by_role("button", name="End movement (unused marches lapse)").wait_for(timeout=timeout_ms)
+    page.get_by_role("button", name=end_movement_label(lang)).wait_for(timeout=timeout_ms)
     # the boxes: their cards
     page.locator(".ahd-card").first.wait_for(state="attached", timeout=timeout_ms)
 
@@ -155,10 +163,10 @@ def leave_page(page, server: "VoilaServer", timeout_s: float = 30.0) -> list[int
 
 def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0,
           mode: str = "app", students: int | None = None, cull: str | None = None,
-          games: str | Path | None = None, log: Path | None = None) -> VoilaServer:
+          games: str | Path | None = None, log: Path | None = None, lang: str | None = None) -> VoilaServer:
     """Start ``python -m widgets.cli app`` (or ``classroom`` on 127.0.0.1) with known random tokens and wait
     until it answers (polling a static file starts no kernel). ``cull``: "IDLE,INTERVAL" seconds; ``log``: a
-    file for the server's output."""
+    file for the server's output; ``lang``: the app's language (``--lang``)."""
     port = port or free_port()
     command = [sys.executable, "-m", "widgets.cli", mode, f"--port={port}"]
     if mode == "app":
@@ -166,6 +174,7 @@ def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, ti
         command += [f"--games={games}"] if games else []
     else:
         command += ["--host=127.0.0.1", f"--students={students or 30}"]
+    command += [f"--lang={lang}"] if lang else []
     env = dict(os.environ)
     token, teacher = secrets.token_urlsafe(9), secrets.token_urlsafe(16)
     env["HOUSE_DIVIDED_TOKEN"] = token
