@@ -14,6 +14,11 @@ editor asks it again with the refused entry left out (and, for a problem of the 
 the counter mix, 1.3.a, finds the entries whose removal changes the loader's answer): each problem is
 listed, each with its box.
 
+The editor speaks the app's current language (``ahd.set_language``; its words are in the "widgets" catalog,
+box, unit and side names the engine's): labels, buttons, the status line, the cards and the problems'
+headings. ``relabel()`` says them again after a change of language. The loader's own messages (the
+problems' text) are the engine's and are shown as they come.
+
 The map is the editor's own small one (the game's map view is bound to a game in play, and a scenario
 being edited may not load): the game map's background layers (:mod:`widgets.layers`: state outlines and
 links) under one card per box showing what the scenario places there.
@@ -38,6 +43,7 @@ import ipywidgets as w
 import ahd
 from ahd.core.board import default_board, display_positions
 from ahd.core.errors import AhdError, DataFileError
+from ahd.core.i18n import render
 from ahd.core.jsonfile import JsonProblem, parse
 from ahd.core.leaders import T6
 from ahd.core.options import SWITCHES
@@ -47,6 +53,8 @@ from ahd.core.units import UNIT_TYPES
 from ahd.core.victory import SCORE_TABLE
 
 from . import layers
+from .i18n import N_, _, _n, _p
+from .panel import PLAYER_WORDS
 from .progress import ProgressBar
 
 __all__ = ["Editor", "editor", "Problem", "empty_scenario"]
@@ -54,11 +62,16 @@ __all__ = ["Editor", "editor", "Problem", "empty_scenario"]
 _LAYOUT = json.loads((resources.files("ahd") / "data" / "board_layout.json").read_text(encoding="utf-8"))
 _SIZE = {box: (int(p["w"]), int(p["h"])) for box, p in _LAYOUT["boxes"].items()}
 _CENTER = (-_LAYOUT["height"] / 2, _LAYOUT["width"] / 2)
-TOOLS = ("Add unit", "Remove unit", "Control", "Leader")
+#: What a click does: the values code compares (English, marked for the catalogs; shown with ``_()``).
+TOOLS = (N_("Add unit"), N_("Remove unit"), N_("Control"), N_("Leader"))
 TYPE_NAMES = {"MF": "militia infantry", "FV": "veteran infantry", "FS": "crack infantry",
               "MC": "militia cavalry", "CV": "veteran cavalry", "CS": "crack cavalry"}
-CONTROL_CHOICES = (("Union marker", "union"), ("Confederate marker", "confederate"),
-                   ("Neutral marker", "neutral"), ("No marker (printed owner)", ""))
+CONTROL_CHOICES = ((N_("Union marker"), "union"), (N_("Confederate marker"), "confederate"),
+                   (N_("Neutral marker"), "neutral"), (N_("No marker (printed owner)"), ""))
+#: The scenario's end (``ENDS``), as the End field shows it.
+# TRANSLATORS: how a scenario ends: the campaign (turn 40), the short scenario's end, the victory table
+END_WORDS = {"campaign": N_("campaign"), "short": N_("short"), "table": N_("table")}
+SIDE_NAMES = {"union": N_("Union"), "confederate": N_("Confederate")}
 BOTS = ("heuristic", "random", "search")
 #: A rule ID cited in a loader message, in parentheses: (1.3.a), (S-0), (9.b), (AO-8.4), (T-8).
 _RULE = re.compile(r"\(((?:[A-Z]{1,2}-)?\d+(?:\.\d+)*(?:\.[a-z])?)\)")
@@ -100,6 +113,20 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.key}: {self.message}"
+
+
+def _side_key(key: str | None) -> str:
+    """A side's key ("union", "confederate", "neutral") as the editor says it in its lines
+    ("2 union militia infantry", "union control"), in the current language."""
+    words = {"union": _p("editor side", "union"), "confederate": _p("editor side", "confederate"),
+             "neutral": _p("editor side", "neutral")}
+    return words.get(str(key).lower(), str(key))
+
+
+def _type_word(code: Any, default: str = "") -> str:
+    """A unit type code's name in the current language ("militia infantry"); ``default`` for an unknown code."""
+    code = str(code).upper()
+    return layers.unit_word(code) if code in TYPE_NAMES else default
 
 
 def _rule_of(message: str) -> str | None:
@@ -200,25 +227,23 @@ class Editor(w.VBox):
         positions = display_positions()
         for box in board:
             x, y = positions[box.id]
-            marker = ipyleaflet.Marker(location=(-y, x), draggable=False, keyboard=False, alt=box.name, title=box.name)
-            marker.on_click(lambda box_id=box.id, **_: self.click(box_id))
+            name = board.local_name(box.id)
+            marker = ipyleaflet.Marker(location=(-y, x), draggable=False, keyboard=False, alt=name, title=name)
+            marker.on_click(lambda box_id=box.id, **_kw: self.click(box_id))
             self.markers[box.id] = marker
         self.map.add(ipyleaflet.LayerGroup(layers=list(self.markers.values()), name="boxes"))
 
-        # --- what a click does
-        self.tool = w.ToggleButtons(options=TOOLS, value="Add unit", description="Click adds:",
-                                    style={"button_width": "96px"})
+        # --- what a click does (the words of every control: ``_label``)
+        self.tool = w.ToggleButtons(options=TOOLS, value="Add unit", style={"button_width": "96px"})
         self.side = w.ToggleButtons(options=[("Union", "union"), ("Confederate", "confederate")], value="union",
-                                    description="Side", style={"button_width": "96px"})
-        self.unit_type = w.Dropdown(options=[(f"{name} ({code})", code) for code, name in TYPE_NAMES.items()],
-                                    value="MF", description="Type")
-        self.reduced = w.Checkbox(value=False, description="reduced (5.1.c)", indent=False)
-        self.entrenched = w.Checkbox(value=False, description="entrenched", indent=False)
-        self.control = w.Dropdown(options=CONTROL_CHOICES, value="union", description="Marker")
-        self.leader = w.Dropdown(options=[(name.capitalize(), name) for name in LEADERS], value="grant",
-                                 description="Leader")
-        self.undo_button = w.Button(description="Undo", icon="undo", tooltip="undo the last change")
-        self.undo_button.on_click(lambda _: self.undo())
+                                    style={"button_width": "96px"})
+        self.unit_type = w.Dropdown(options=list(TYPE_NAMES), value="MF")
+        self.reduced = w.Checkbox(value=False, indent=False)
+        self.entrenched = w.Checkbox(value=False, indent=False)
+        self.control = w.Dropdown(options=CONTROL_CHOICES, value="union")
+        self.leader = w.Dropdown(options=[(name.capitalize(), name) for name in LEADERS], value="grant")
+        self.undo_button = w.Button(icon="undo")
+        self.undo_button.on_click(lambda _b: self.undo())
         self.status = w.HTML()
         self.box_info = w.HTML()
         self.maxima_html = w.HTML()
@@ -227,58 +252,49 @@ class Editor(w.VBox):
 
         # --- the scenario's own fields
         self.fields = {
-            "id": w.Text(description="id", continuous_update=False),
-            "title": w.Text(description="Title", continuous_update=False, layout=w.Layout(width="98%")),
-            "rule": w.Text(description="Rule", continuous_update=False),
-            "description": w.Textarea(description="Description", continuous_update=False,
-                                      layout=w.Layout(width="98%", height="70px")),
-            "history": w.Textarea(description="History", continuous_update=False, placeholder="a historical note",
-                                  layout=w.Layout(width="98%", height="70px")),
-            "start_turn": w.BoundedIntText(min=1, max=40, description="Start turn"),
-            "last_turn": w.BoundedIntText(min=1, max=40, description="Last turn"),
-            "first_turn_marches": w.Dropdown(options=[*((str(n), n) for n in range(1, 7)), ("roll", "roll")],
-                                             description="Turn-1 marches"),
-            "end": w.Dropdown(options=list(ENDS), description="End"),
-            "score_turn": w.Dropdown(options=[("—", None), *[(str(t), t) for t in sorted(SCORE_TABLE)]],
-                                     description="Score turn"),
-            "options": w.SelectMultiple(options=[(f"{rule}: {s.title}", rule) for rule, s in SWITCHES.items()],
-                                        rows=6, description="Rules", layout=w.Layout(width="98%")),
+            "id": w.Text(continuous_update=False),
+            "title": w.Text(continuous_update=False, layout=w.Layout(width="98%")),
+            "rule": w.Text(continuous_update=False),
+            "description": w.Textarea(continuous_update=False, layout=w.Layout(width="98%", height="70px")),
+            "history": w.Textarea(continuous_update=False, layout=w.Layout(width="98%", height="70px")),
+            "start_turn": w.BoundedIntText(min=1, max=40),
+            "last_turn": w.BoundedIntText(min=1, max=40),
+            "first_turn_marches": w.Dropdown(options=[*((str(n), n) for n in range(1, 7)), ("roll", "roll")]),
+            "end": w.Dropdown(options=list(ENDS)),
+            "score_turn": w.Dropdown(options=[("—", None), *[(str(t), t) for t in sorted(SCORE_TABLE)]]),
+            "options": w.SelectMultiple(options=list(SWITCHES), rows=6, layout=w.Layout(width="98%")),
         }
         for key, field in self.fields.items():
             field.observe(lambda change, key=key: self._field_changed(key, change["new"]), names="value")
-        options_note = w.HTML("<small>Rules: none chosen = the players choose (the basic game by default); "
-                               "leaders are placed only with AO-8.2.</small>")
+        self.options_note = w.HTML()
 
         # --- start from, save, upload, publish
-        self.start_from = w.Dropdown(options=[("an empty board", "")] + [(f"shipped scenario {s}", s) for s in BUILT_IN],
-                                     description="Start from")
-        self.start_button = w.Button(description="Start", tooltip="replace the scenario being edited (Undo brings it back)")
-        self.start_button.on_click(lambda _: self.load(self.start_from.value or None))
-        self.upload = w.FileUpload(accept=".json", multiple=False, description="Open a file")
+        self.start_from = w.Dropdown(options=["", *BUILT_IN])
+        self.start_button = w.Button()
+        self.start_button.on_click(lambda _b: self.load(self.start_from.value or None))
+        self.upload = w.FileUpload(accept=".json", multiple=False)
         self.upload.observe(self._uploaded, names="value")
-        self.save_button = w.Button(description="Download the scenario", icon="download")
-        self.save_button.on_click(lambda _: self.offer_download())
+        self.save_button = w.Button(icon="download")
+        self.save_button.on_click(lambda _b: self.offer_download())
         self.download = w.HTML()
-        self.publish_button = w.Button(description="Publish (zip)", icon="archive",
-                                       tooltip="the folder of house-divided publish, as a zip to download")
-        self.publish_button.on_click(lambda _: self.publish_zip())
+        self.publish_button = w.Button(icon="archive")
+        self.publish_button.on_click(lambda _b: self.publish_zip())
         self.publish_link = w.HTML()
 
         # --- test it
-        self.union_player = w.Dropdown(options=["human", *BOTS], value="human", description="Union")
-        self.confederate_player = w.Dropdown(options=["human", *BOTS], value="heuristic", description="Confederacy")
-        self.play_button = w.Button(description="Play it", icon="play", button_style="success")
-        self.play_button.on_click(lambda _: self.play())
-        self.games = w.BoundedIntText(value=20, min=1, max=1000, description="Games")
-        self.union_bot = w.Dropdown(options=BOTS, value="heuristic", description="Union bot")
-        self.confederate_bot = w.Dropdown(options=BOTS, value="heuristic", description="Conf. bot")
-        self.balance_button = w.Button(description="Balance", icon="balance-scale",
-                                       tooltip="a quick study: games between computer players")
-        self.balance_button.on_click(lambda _: self.balance())
-        self.progress = ProgressBar("Games")
+        self.union_player = w.Dropdown(options=["human", *BOTS], value="human")
+        self.confederate_player = w.Dropdown(options=["human", *BOTS], value="heuristic")
+        self.play_button = w.Button(icon="play", button_style="success")
+        self.play_button.on_click(lambda _b: self.play())
+        self.games = w.BoundedIntText(value=20, min=1, max=1000)
+        self.union_bot = w.Dropdown(options=BOTS, value="heuristic")
+        self.confederate_bot = w.Dropdown(options=BOTS, value="heuristic")
+        self.balance_button = w.Button(icon="balance-scale")
+        self.balance_button.on_click(lambda _b: self.balance())
+        self.progress = ProgressBar(_("Games"))
         self.balance_html = w.HTML()
-        self.back_button = w.Button(description="Back to the editor", icon="arrow-left")
-        self.back_button.on_click(lambda _: self.close_play())
+        self.back_button = w.Button(icon="arrow-left")
+        self.back_button.on_click(lambda _b: self.close_play())
         self.play_area = w.VBox([], layout=w.Layout(display="none"))
 
         click = w.VBox([self.tool, self.side, self.unit_type, w.HBox([self.reduced, self.entrenched]), self.control,
@@ -289,16 +305,15 @@ class Editor(w.VBox):
         f = self.fields
         scenario_tab = w.VBox([self.field_problems, f["title"], w.HBox([f["id"], f["rule"]]), f["description"], f["history"],
                                w.HBox([f["start_turn"], f["last_turn"], f["first_turn_marches"]]),
-                               w.HBox([f["end"], f["score_turn"]]), f["options"], options_note])
+                               w.HBox([f["end"], f["score_turn"]]), f["options"], self.options_note])
         files_tab = w.VBox([w.HBox([self.start_from, self.start_button]), self.upload,
                             w.HBox([self.save_button, self.publish_button]), self.download, self.publish_link])
         test_tab = w.VBox([w.HBox([self.union_player, self.confederate_player, self.play_button]),
                            w.HBox([self.games, self.union_bot, self.confederate_bot, self.balance_button]),
                            self.progress, self.balance_html])
         self.tabs = w.Tab(children=[scenario_tab, files_tab, test_tab])
-        for i, title in enumerate(("Scenario", "Start, save and publish", "Test it")):
-            self.tabs.set_title(i, title)
         self.editing = w.VBox([top, self.tabs], layout=w.Layout(width="100%"))
+        self._label()
         for control in (self.tool,):
             control.observe(self._show_tool, names="value")
         super().__init__([w.HTML(layers.CSS), w.HTML(CSS), self.editing,
@@ -306,6 +321,83 @@ class Editor(w.VBox):
         self.add_class("ahd-editor")
         self._show_tool()
         self._refresh()
+
+    # ------------------------------------------------------------ the editor's words
+    def _label(self) -> None:
+        """Every label, button, tooltip, choice and tab title, in the current language. The values of the
+        choices (what code compares: "Add unit", "union", "MF"...) are the same in every language."""
+        def choices(widget: w.Widget, options: list) -> None:
+            value = widget.value
+            widget.options = options  # resets the choice: put back as it was (the fields are being synced)
+            if widget.value != value:
+                widget.value = value
+
+        syncing, self._syncing = self._syncing, True
+        try:
+            choices(self.tool, [(_(tool), tool) for tool in TOOLS])
+            self.tool.description = _("Click adds:")
+            choices(self.side, [(_(SIDE_NAMES[key]), key) for key in ("union", "confederate")])
+            self.side.description = _("Side")
+            choices(self.unit_type, [(f"{_type_word(code)} ({code})", code) for code in TYPE_NAMES])
+            self.unit_type.description = _("Type")
+            self.reduced.description = _("reduced (5.1.c)")
+            self.entrenched.description = _("entrenched")
+            choices(self.control, [(_(label), value) for label, value in CONTROL_CHOICES])
+            self.control.description = _("Marker")
+            self.leader.description = _("Leader")
+            self.undo_button.description = _("Undo")
+            self.undo_button.tooltip = _("undo the last change")
+
+            f = self.fields
+            for key, label in (("id", N_("id")), ("title", N_("Title")), ("rule", N_("Rule")),
+                               ("description", N_("Description")), ("history", N_("History")),
+                               ("start_turn", N_("Start turn")), ("last_turn", N_("Last turn")),
+                               ("first_turn_marches", N_("Turn-1 marches")), ("end", N_("End")),
+                               ("score_turn", N_("Score turn")), ("options", N_("Rules"))):
+                f[key].description = _(label)
+            f["history"].placeholder = _("a historical note")
+            choices(f["first_turn_marches"], [*((str(n), n) for n in range(1, 7)), (_("roll"), "roll")])
+            choices(f["end"], [(_(END_WORDS[end]), end) for end in ENDS])
+            choices(f["options"], [(f"{rule}: {s.title_in()}", rule) for rule, s in SWITCHES.items()])
+            self.options_note.value = "<small>{}</small>".format(
+                _("Rules: none chosen = the players choose (the basic game by default); "
+                  "leaders are placed only with AO-8.2."))
+
+            choices(self.start_from, [(_("an empty board"), "")]
+                    + [(_("shipped scenario {name}").format(name=s), s) for s in BUILT_IN])
+            self.start_from.description = _("Start from")
+            self.start_button.description = _("Start")
+            self.start_button.tooltip = _("replace the scenario being edited (Undo brings it back)")
+            self.upload.description = _("Open a file")
+            self.save_button.description = _("Download the scenario")
+            self.publish_button.description = _("Publish (zip)")
+            self.publish_button.tooltip = _("the folder of house-divided publish, as a zip to download")
+
+            for widget, options in ((self.union_player, ["human", *BOTS]), (self.confederate_player, ["human", *BOTS]),
+                                    (self.union_bot, BOTS), (self.confederate_bot, BOTS)):
+                choices(widget, [(_(PLAYER_WORDS[player]), player) for player in options])
+            self.union_player.description = _("Union")
+            self.confederate_player.description = _("Confederacy")
+            self.play_button.description = _("Play it")
+            self.games.description = _("Games")
+            self.union_bot.description = _("Union bot")
+            self.confederate_bot.description = _("Conf. bot")
+            self.balance_button.description = _("Balance")
+            self.balance_button.tooltip = _("a quick study: games between computer players")
+            self.back_button.description = _("Back to the editor")
+            for i, title in enumerate((_("Scenario"), _("Start, save and publish"), _("Test it"))):
+                self.tabs.set_title(i, title)
+        finally:
+            self._syncing = syncing
+
+    def relabel(self) -> None:
+        """Say everything again in the current language (after ``ahd.set_language``): the controls, the
+        tab titles, the boxes' names on the map and the verdict. The scenario, the choices made and the
+        last status line stay as they are (a game opened with "Play it" has its own language menu)."""
+        self._label()
+        for box_id, marker in self.markers.items():
+            marker.title = marker.alt = self.board.local_name(box_id)
+        self._draw()
 
     # ------------------------------------------------------------ the scenario
     def to_scenario(self) -> dict[str, Any]:
@@ -357,10 +449,10 @@ class Editor(w.VBox):
         try:
             data = empty_scenario() if source is None else self._read(source)
         except AhdError as exc:
-            self._say(f"Not loaded: {exc}", error=True)
+            self._say(_("Not loaded: {error}").format(error=exc), error=True)
             return False
         self._change(lambda d: (d.clear(), d.update(data)))
-        self._say(f"Editing {data.get('title', data.get('id', 'a scenario'))}.")
+        self._say(_("Editing {title}.").format(title=data.get("title", data.get("id", _("a scenario")))))
         return True
 
     def _uploaded(self, change) -> None:
@@ -381,10 +473,10 @@ class Editor(w.VBox):
 
     def undo(self) -> bool:
         if not self._undo:
-            self._say("Nothing to undo.")
+            self._say(_("Nothing to undo."))
             return False
         self._data = self._undo.pop()
-        self._say("Undone.")
+        self._say(_("Undone."))
         self._refresh()
         return True
 
@@ -444,7 +536,9 @@ class Editor(w.VBox):
                 entry["strength"] = "reduced"
             units.append(entry)
         self._change(edit)
-        self._say(f"Added {count} {Side(side).adjective} {TYPE_NAMES.get(code, code)} to {self.board[box].name}.")
+        self._say(_n("Added {count} {side} {unit_type} to {box}.", "Added {count} {side} {unit_type} to {box}.",
+                     count).format(count=count, side=render(Side(side)), unit_type=_type_word(code, code),
+                                   box=self.board.local_name(box)))
 
     def remove_unit(self, box: str, side: str | None = None, type: str | None = None) -> bool:
         """Remove one counter of the side and type (by default the unit controls') from a box, or failing that
@@ -455,7 +549,8 @@ class Editor(w.VBox):
         here = [e for e in self.units_at(box) if str(e.get("side")).lower() == side]
         entry = next((e for e in here if str(e.get("type")).upper() == code), here[-1] if here else None)
         if entry is None:
-            self._say(f"No {Side(side).adjective} unit in {self.board[box].name} to remove.", error=True)
+            self._say(_("No {side} unit in {box} to remove.").format(side=render(Side(side)),
+                                                                     box=self.board.local_name(box)), error=True)
             self._refresh()
             return False
         index = next(i for i, e in enumerate(self._data["units"]) if e is entry)
@@ -467,8 +562,8 @@ class Editor(w.VBox):
             else:
                 d["units"].pop(index)
         self._change(edit)
-        self._say(f"Removed a {Side(side).adjective} {TYPE_NAMES.get(str(entry.get('type')).upper(), '')} "
-                  f"from {self.board[box].name}.")
+        self._say(_("Removed a {side} {unit_type} from {box}.").format(
+            side=render(Side(side)), unit_type=_type_word(entry.get("type")), box=self.board.local_name(box)))
         return True
 
     def set_control(self, box: str, side: str | None) -> None:
@@ -485,7 +580,15 @@ class Editor(w.VBox):
             if side:
                 control.setdefault(side, []).append(box)
         self._change(edit)
-        self._say(f"{self.board[box].name}: " + (f"{side} control marker." if side else "no marker (printed owner)."))
+        marker = {"union": N_("{box}: union control marker."), "confederate": N_("{box}: confederate control marker."),
+                  "neutral": N_("{box}: neutral control marker.")}
+        if side in marker:
+            text = _(marker[side])
+        elif side:
+            text = "{box}: " + _("{side} control marker.").format(side=side)  # not a side: as the file says it
+        else:
+            text = _("{box}: no marker (printed owner).")
+        self._say(text.format(box=self.board.local_name(box)))
 
     def place_leader(self, name: str, box: str) -> None:
         """Place (or move) a leader (AO-8.2) on a box."""
@@ -495,7 +598,8 @@ class Editor(w.VBox):
             leaders = [e for e in d.get("leaders", []) if not (isinstance(e, dict) and e.get("name") == name)]
             d["leaders"] = leaders + [{"name": name, "box": box}]
         self._change(edit)
-        self._say(f"{name.capitalize()} in {self.board[box].name} (placed only with the leader rules, AO-8.2).")
+        self._say(_("{leader} in {box} (placed only with the leader rules, AO-8.2).").format(
+            leader=name.capitalize(), box=self.board.local_name(box)))
 
     def remove_leader(self, name: str) -> None:
         def edit(d):
@@ -503,7 +607,7 @@ class Editor(w.VBox):
             if not d["leaders"]:
                 del d["leaders"]
         self._change(edit)
-        self._say(f"{name.capitalize()} removed from the scenario.")
+        self._say(_("{leader} removed from the scenario.").format(leader=name.capitalize()))
 
     # ------------------------------------------------------------ the verdict, live
     def _refresh(self) -> None:
@@ -520,30 +624,37 @@ class Editor(w.VBox):
     def _draw(self) -> None:
         self._sync_fields()
         if self.maxima is None:
-            self.maxima_html.value = ("<div style='font-size:15px'><b>Army maxima</b>: — (the scenario does not "
-                                      "load yet)</div>")
+            self.maxima_html.value = "<div style='font-size:15px'>{}</div>".format(
+                _("<b>Army maxima</b>: — (the scenario does not load yet)"))
         else:
-            self.maxima_html.value = (f"<div style='font-size:15px'><b>Army maxima</b> (turn "
-                                      f"{self._data.get('start_turn')}): Union <b>{self.maxima['union']}</b>, "
-                                      f"Confederacy <b>{self.maxima['confederate']}</b></div>")
+            self.maxima_html.value = "<div style='font-size:15px'>{}</div>".format(
+                _("<b>Army maxima</b> (turn {turn}): Union <b>{union}</b>, Confederacy <b>{confederate}</b>").format(
+                    turn=self._data.get("start_turn"), union=self.maxima["union"],
+                    confederate=self.maxima["confederate"]))
         if not self.problems:
-            self.problems_html.value = "<div style='color:#1b5e20;font-size:15px'>✔ The loader accepts the scenario.</div>"
+            self.problems_html.value = "<div style='color:#1b5e20;font-size:15px'>✔ {}</div>".format(
+                escape(_("The loader accepts the scenario.")))
         else:
             def where(p: Problem) -> str:
-                names = [self.board[b].name for b in p.boxes]
-                more = f" and {len(names) - 4} more" if len(names) > 4 else ""
-                return ", ".join(names[:4]) + more or p.key.split(".")[0].split("[")[0].replace("_", " ")
+                names = [self.board.local_name(b) for b in p.boxes]
+                if len(names) > 4:
+                    return _n("{boxes} and {n} more", "{boxes} and {n} more", len(names) - 4).format(
+                        boxes=", ".join(names[:4]), n=len(names) - 4)
+                return ", ".join(names) or p.key.split(".")[0].split("[")[0].replace("_", " ")
             items = "".join(
                 f"<li><b>{escape(where(p))}</b>"
-                f"{f' — rule {escape(p.rule)}' if p.rule else ''}: {escape(p.message)} <code>{escape(p.key)}</code></li>"
+                + (" — " + escape(_("rule {rule}").format(rule=p.rule)) if p.rule else "")
+                + f": {escape(p.message)} <code>{escape(p.key)}</code></li>"
                 for p in self.problems)
+            heading = _n("{n} problem(s)", "{n} problem(s)", len(self.problems)).format(n=len(self.problems))
             self.problems_html.value = (f"<div class='ahd-problems' style='color:#b71c1c;font-size:14px'>"
-                                        f"<b>{len(self.problems)} problem(s)</b><ul style='padding-left:18px;margin:2px 0'>"
+                                        f"<b>{escape(heading)}</b><ul style='padding-left:18px;margin:2px 0'>"
                                         f"{items}</ul></div>")
         fields = [p for p in self.problems if not p.boxes]
         self.field_problems.value = "".join(
             f"<div style='color:#b71c1c;font-size:14px'><b>{escape(p.key)}</b>"
-            f"{f' (rule {escape(p.rule)})' if p.rule else ''}: {escape(p.message)}</div>" for p in fields)
+            + (" (" + escape(_("rule {rule}").format(rule=p.rule)) + ")" if p.rule else "")
+            + f": {escape(p.message)}</div>" for p in fields)
         self.box_info.value = self._box_html(self.selected) if self.selected else ""
         with self.map.hold_sync():
             for box in self.board:
@@ -587,10 +698,12 @@ class Editor(w.VBox):
                        and e.get("box") == box_id and e.get("name") in T6 and T6[e["name"]][0].value == side]
             if n or leaders:
                 chips.append(f'<span class="ahd-edit-chip ahd-{side}">{n if n else ""}{"".join(leaders)}</span>')
-        described = [f"{box.name} ({box.state})", self._controller(box_id)]
+        name = self.board.local_name(box_id)
+        described = [f"{name} ({box.state})", _side_key(self._controller(box_id))]
         for u in self.units_at(box_id):
-            described.append(f"{u.get('count', 1)} {u.get('side')} {TYPE_NAMES.get(str(u.get('type')).upper(), '')}")
-        described += [f"problem: {p.message}" for p in problems]
+            described.append(_("{n} {side} {unit_type}").format(n=u.get("count", 1), side=_side_key(u.get("side")),
+                                                                unit_type=_type_word(u.get("type"))))
+        described += [_("problem: {message}").format(message=p.message) for p in problems]
         badge = ""
         if problems:
             label = problems[0].rule or "!"
@@ -599,22 +712,22 @@ class Editor(w.VBox):
         label = escape("; ".join(described))
         return (f'<div class="{" ".join(classes)}" data-box="{box_id}" role="button" title="{label}" '
                 f'aria-label="{label}">'
-                f'<span class="ahd-name">{escape(box.name)}</span><span class="ahd-row">{"".join(chips)}</span>'
+                f'<span class="ahd-name">{escape(name)}</span><span class="ahd-row">{"".join(chips)}</span>'
                 f'{badge}</div>')
 
     def _box_html(self, box_id: str) -> str:
         box = self.board[box_id]
-        lines = [f"<b style='font-size:15px'>{escape(box.name)}</b> ({escape(box.state)}), "
-                 f"controlled by {self._controller(box_id)}"]
+        lines = [f"<b style='font-size:15px'>{escape(self.board.local_name(box_id))}</b> ({escape(box.state)}), "
+                 + escape(_("controlled by {side}").format(side=_side_key(self._controller(box_id))))]
         for u in self.units_at(box_id):
-            state = ", ".join(s for s, on in (("reduced", u.get("strength") == "reduced"),
-                                              ("entrenched", u.get("entrenched"))) if on)
-            lines.append(f"{u.get('count', 1)} × {escape(str(u.get('side')))} "
-                         f"{escape(TYPE_NAMES.get(str(u.get('type')).upper(), str(u.get('type'))))}"
-                         + (f" ({state})" if state else ""))
+            state = ", ".join(s for s, on in ((_("reduced"), u.get("strength") == "reduced"),
+                                              (_("entrenched"), u.get("entrenched"))) if on)
+            line = _("{n} × {side} {unit_type}").format(n=u.get("count", 1), side=_side_key(u.get("side")),
+                                                        unit_type=_type_word(u.get("type"), str(u.get("type"))))
+            lines.append(escape(line) + (f" ({escape(state)})" if state else ""))
         for e in self._data.get("leaders", []):
             if isinstance(e, dict) and e.get("box") == box_id:
-                lines.append(f"leader {escape(str(e.get('name')).capitalize())}")
+                lines.append(escape(_("leader {name}").format(name=str(e.get("name")).capitalize())))
         for p in self.problems_at(box_id):
             lines.append(f"<span style='color:#b71c1c'>{escape(p.message)}</span>")
         return "<div style='font-size:14px;line-height:1.35'>" + "<br>".join(lines) + "</div>"
@@ -664,9 +777,10 @@ class Editor(w.VBox):
         text = json.dumps(self.to_scenario(), indent=1, ensure_ascii=False) + "\n"
         data = base64.b64encode(text.encode("utf-8")).decode()
         name = self.file_name()
-        warning = "" if self.valid else " (it does not load yet: see the problems)"
+        warning = "" if self.valid else " " + escape(_("(it does not load yet: see the problems)"))
+        link = escape(_("Download the scenario ({file})").format(file=name))
         self.download.value = (f"<a download='{escape(name)}' href='data:application/json;base64,{data}' "
-                               f"style='font-size:15px'>Download the scenario ({escape(name)})</a>{warning}")
+                               f"style='font-size:15px'>{link}</a>{warning}")
         return self.download.value
 
     def publish_zip(self, folder: str | Path | None = None) -> Path | None:
@@ -678,24 +792,26 @@ class Editor(w.VBox):
         try:
             app = publish(self.to_scenario(), work / name)
         except AhdError as exc:
-            self._say(f"Not published: {exc}", error=True)
+            self._say(_("Not published: {error}").format(error=exc), error=True)
             shutil.rmtree(work, ignore_errors=True)
             return None
         out = Path(folder) if folder is not None else work
         archive = Path(shutil.make_archive(str(out / name), "zip", root_dir=app.parent, base_dir=app.name))
         shutil.rmtree(app, ignore_errors=True)  # the zip is what is offered
         data = base64.b64encode(archive.read_bytes()).decode()
+        link = _("Download the published app ({file}, {size} KB)").format(file=archive.name,
+                                                                         size=archive.stat().st_size // 1024 + 1)
         self.publish_link.value = (f"<a download='{escape(archive.name)}' href='data:application/zip;base64,{data}' "
-                                   f"style='font-size:15px'>Download the published app ({escape(archive.name)}, "
-                                   f"{archive.stat().st_size // 1024 + 1} KB)</a>")
-        self._say(f"Published: {archive.name} (serve it with voila, Binder or JupyterHub: see its README).")
+                                   f"style='font-size:15px'>{escape(link)}</a>")
+        self._say(_("Published: {file} (serve it with voila, Binder or JupyterHub: see its README).").format(
+            file=archive.name))
         return archive
 
     # ------------------------------------------------------------ test it
     def play(self, union: str | None = None, confederate: str | None = None, seed: int | None = 1, **kwargs: Any):
         """Open the scenario in the game app (in place of the editor; "Back to the editor" returns)."""
         if not self.valid:
-            self._say("Fix the problems first: the scenario does not load.", error=True)
+            self._say(_("Fix the problems first: the scenario does not load."), error=True)
             return None
         from .app import play
         self.app = play(self.to_scenario(), union=union or self.union_player.value,
@@ -703,7 +819,8 @@ class Editor(w.VBox):
         title = escape(str(self._data.get("title", "")))
         self.editing.layout.display = "none"
         self.play_area.layout.display = None  # shown before the app arrives: its charts measure their size
-        self.play_area.children = [w.HBox([self.back_button, w.HTML(f"<b style='font-size:16px'>Playing: {title}</b>")]),
+        self.play_area.children = [w.HBox([self.back_button, w.HTML("<b style='font-size:16px'>{}</b>".format(
+                                       _("Playing: {title}").format(title=title)))]),
                                    self.app]
         return self.app
 
@@ -718,12 +835,13 @@ class Editor(w.VBox):
         """A quick study: ``games`` games between computer players (``ahd.simulate``), with the progress bar;
         shows who wins how often with 95% (Wilson) intervals and returns the results."""
         if not self.valid:
-            self._say("Fix the problems first: the scenario does not load.", error=True)
+            self._say(_("Fix the problems first: the scenario does not load."), error=True)
             return None
         games = games or self.games.value
         union, confederate = union or self.union_bot.value, confederate or self.confederate_bot.value
         self.balance_button.disabled = True
-        self.balance_html.value = f"<div style='font-size:15px'>Playing {games} games…</div>"
+        self.balance_html.value = "<div style='font-size:15px'>{}</div>".format(
+            escape(_n("Playing {n} game…", "Playing {n} games…", games).format(n=games)))
         try:
             self.progress.start(games)
             results = ahd.simulate(games, scenario=self.to_scenario(), union=union, confederate=confederate,
@@ -733,13 +851,20 @@ class Editor(w.VBox):
         rows = []
         for side in Side:
             rate, low, high = results.win_rate(side)
-            rows.append(f"<tr><td>{side.adjective} ({union if side is Side.UNION else confederate})</td>"
-                        f"<td style='text-align:right'><b>{rate:.0%}</b></td><td>95% interval {low:.0%}–{high:.0%}</td></tr>")
+            bot = union if side is Side.UNION else confederate
+            rows.append(f"<tr><td>{escape(_(SIDE_NAMES[side.value]))} ({escape(_(PLAYER_WORDS.get(bot, bot)))})</td>"
+                        f"<td style='text-align:right'><b>{rate:.0%}</b></td><td>"
+                        + escape(_("95% interval {low:.0%}–{high:.0%}").format(low=low, high=high)) + "</td></tr>")
         draws = sum(1 for r in results.rows if r.winner is None)
-        endings = "; ".join(f"{winner or 'draw'} by {rule}: {n}" for (winner, rule), n in results.endings().items())
-        self.balance_html.value = (f"<div style='font-size:15px'><b>{len(results)} games</b> (seed {seed})"
+        endings = "; ".join(_("{winner} by {rule}: {n}").format(winner=_("draw") if winner is None else _side_key(winner), rule=rule, n=n)
+                            for (winner, rule), n in results.endings().items())
+        heading = _n("<b>{n} game</b> (seed {seed})", "<b>{n} games</b> (seed {seed})", len(results)).format(
+            n=len(results), seed=seed)
+        no_winner = _("No winner: {n}. ").format(n=draws) if draws else ""
+        self.balance_html.value = (f"<div style='font-size:15px'>{heading}"
                                    f"<table cellpadding='3'>{''.join(rows)}</table>"
-                                   f"{f'No winner: {draws}. ' if draws else ''}How they ended: {escape(endings)}</div>")
+                                   f"{escape(no_winner)}{escape(_('How they ended: {endings}').format(endings=endings))}"
+                                   f"</div>")
         self.results = results
         return results
 
