@@ -6,6 +6,8 @@
 The folder holds the app notebook (opened on the scenario file next to it), the scenario file, voila's
 settings (``voila.json``), ``requirements.txt`` and ``environment.yml`` pinning ``house-divided[app]`` at
 this version, a Binder / repo2docker configuration (``binder/``) and a README saying how to launch it.
+The files written are in English whatever the language (a published folder is shared); only the message
+of a refused folder is said in the current language (:mod:`widgets.i18n`).
 The scenario is validated by the engine's loader first: a bad scenario raises the loader's
 :class:`ahd.AhdError` and nothing at all is written.
 """
@@ -22,6 +24,8 @@ from typing import Any
 
 import ahd
 from ahd.core.scenario import Scenario, scenario_from_dict
+
+from .i18n import _
 
 __all__ = ["publish"]
 
@@ -61,7 +65,8 @@ def publish(scenario: "str | os.PathLike[str] | Mapping[str, Any]", out: "str | 
     for an ``out`` that is a file or a folder with something in it; either way nothing is written."""
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise FileExistsError(f"{out} already exists and is not an empty folder: publish into a new folder")
+        raise FileExistsError(_("{folder} already exists and is not an empty folder: publish into a new folder")
+                              .format(folder=out))
     loaded, text = _load(scenario)
     ahd.new_game(loaded, seed=1)  # the scenario sets up a game, not only parses
 
