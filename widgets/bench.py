@@ -5,6 +5,9 @@
 A "click" is a session gesture as the map or a button makes it (selecting a march origin, or an
 action handed to the engine); it is timed until every observer (map layers, panel, charts) has
 redrawn, since traitlets observers run synchronously.
+
+A developer's measurement: its output stays in English (it is compared with the targets in the docs and
+with earlier runs), whatever the app's language.
 """
 from __future__ import annotations
 
