@@ -39,6 +39,8 @@ APP_WORDS = {
         "ahora no: la decisión es {step}, donde puedes {allowed} [es]",
     "A House Divided — play the Civil War": "A House Divided — juega la Guerra Civil [es]",
     "Not allowed: {reason}": "No permitido [es]: {reason}",
+    ("Moved {n} unit to {box}", "Moved {n} units to {box}"): ("Movida [es] {n} unidad a {box}",
+                                                              "Movidas [es] {n} unidades a {box}"),
 }
 #: A stand-in for an engine message translated into Spanish (its own domain, so the real catalog is untouched).
 ENGINE_WORDS = {
@@ -47,8 +49,8 @@ ENGINE_WORDS = {
 }
 
 
-def _write(folder, domain: str, words: dict[str, str]) -> None:
-    catalog = Catalog(locale="es", domain=domain)
+def _write(folder, domain: str, words: dict) -> None:
+    catalog = Catalog(locale="es", domain=domain)  # Spanish plural forms: n != 1
     for msgid, msgstr in words.items():
         catalog.add(msgid, msgstr)
     where = folder / "es" / "LC_MESSAGES"
@@ -194,6 +196,13 @@ def test_a_refusal_in_the_app_is_said_in_the_language_of_the_app(catalogs):
     assert s.status_kind == "refused" and s.status_rule
     assert s.status.startswith("No permitido [es]: ")
     spanish_rule = s.status_rule
-    app.language.value = "en"
+    app.language.value = "en"  # the refusal on screen is said again, in English
+    assert s.status.startswith("Not allowed: ") and s.status_rule == spanish_rule
     s.click_box("new_orleans")
     assert s.status.startswith("Not allowed: ") and s.status_rule == spanish_rule
+    # what a gesture did is said again too: a march, in Spanish after the switch
+    s.click_box("harpers_ferry")
+    s.click_box("baltimore")
+    assert s.status.startswith("Moved 1 unit to Baltimore")
+    app.language.value = "es"
+    assert s.status.startswith("Movida [es]") and s.status_kind == "info"

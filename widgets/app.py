@@ -185,7 +185,8 @@ class GameApp(w.VBox):
         self._keep_guide(old_guide)
         if self.language.value != lang:
             self.language.value = lang
-        session.refresh()  # every trait said again: prompt, legal actions, log; the map redraws its cards
+        session.say_again()  # the status line
+        session.refresh()  # every trait said again: prompt, legal actions, log, odds; the map redraws its cards
         self.map_view._show_info()
         if hasattr(self.map_view, "relabel"):  # the map's own words (its legend), if it knows how
             self.map_view.relabel()

@@ -30,7 +30,7 @@ from ahd.core.sides import CHANCE, Side
 
 from .gestures import (DECISION_WORDS, Plan, action_box, decision_words, die_owner, plain_refusal, plan_for,  # noqa: F401
                        recruitment_end_reason, refusal_for)
-from .i18n import N_, _, _n, render
+from .i18n import N_, _, _n, get_language, render
 
 log = logging.getLogger("widgets")
 
@@ -80,17 +80,19 @@ def guarded(method: Callable) -> Callable:
                 self._inform("")
             return result
         except IllegalActionError as exc:
+            refused = exc  # said again in another language by the app's menu (Session.say_again)
             exc = plain_refusal(exc)
             self._said += 1
-            self.status, self.status_kind, self.status_rule = (_("Not allowed: {reason}").format(reason=exc.text()),
-                                                               "refused", exc.rule)
+            self._say(lambda: _("Not allowed: {reason}").format(reason=plain_refusal(refused).text(get_language())),
+                      "refused", exc.rule)
         except AhdError as exc:
+            refused = exc
             self._said += 1
-            self.status, self.status_kind, self.status_rule = (_("Cannot do that: {reason}").format(reason=exc),
-                                                               "refused", "")
+            self._say(lambda: _("Cannot do that: {reason}").format(reason=refused), "refused", "")
         except Exception as exc:  # a bug: show it, log it, keep the session alive
             log.exception("error in %s", method.__name__)
             self._said += 1
+            self._status_again = None
             self.status = _("Error in {where}: {error}").format(where=method.__name__,
                                                                error=f"{type(exc).__name__}: {exc}")
             self.status_kind, self.status_rule = "error", ""
@@ -177,6 +179,7 @@ class Session(HasTraits):
         either, as in scripts and tests, the computer plays at once."""
         super().__init__()
         self._said = 0  # bumped whenever the status line is written
+        self._status_again: Callable[[], str] | None = None  # the status line's words, to say in another language
         self.game = game if game is not None else ahd.new_game("1861")
         self.bot_seed = bot_seed
         self.show_war_odds = war_odds
@@ -188,7 +191,7 @@ class Session(HasTraits):
         self._bot_plans: dict[Any, str] = {}  # each bot's last plan said
         self._plan_lines: list[tuple[int, tuple[Side, str]]] = []  # (events in the log then, (side, plan))
         self._plan = Plan()
-        self._considered: tuple[Game, Action, str] | None = None  # (position, action, its label)
+        self._considered: tuple[Game, Action, Callable[[], str]] | None = None  # (position, action, its label)
         self._timeline: dict[tuple[int, str], tuple] = {}
         self._marks: list[int] = []  # recorded actions before each gesture, for undo
         self._frozen_timeline = False  # a replay charts its whole record
@@ -196,10 +199,20 @@ class Session(HasTraits):
         self._rebuild_timeline()
         self.refresh()
 
-    def _inform(self, text: str) -> None:
-        """Say what a gesture did, in the status line."""
+    def _inform(self, text: str | Callable[[], str]) -> None:
+        """Say what a gesture did, in the status line: a text, or a function that says it in the current
+        language (then the app's language menu says it again, :meth:`say_again`)."""
         self._said += 1
-        self.status, self.status_kind, self.status_rule = text, "info", ""
+        self._say(text, "info", "")
+
+    def _say(self, text: str | Callable[[], str], kind: str, rule: str) -> None:
+        self._status_again = text if callable(text) else None
+        self.status, self.status_kind, self.status_rule = (text() if callable(text) else text), kind, rule
+
+    def say_again(self) -> None:
+        """The status line in the current language (after the app's language changed), when it can be."""
+        if self._status_again is not None:
+            self.status = self._status_again()
 
     # ================================================================== reading
     @property
@@ -243,7 +256,7 @@ class Session(HasTraits):
         if decision in ("movement", "march") and self._selectable(box_id):
             if self.selected == box_id and decision == "movement":
                 self._select("")
-                self._inform(_("Nothing selected."))
+                self._inform(lambda: _("Nothing selected."))
             else:
                 self._select(box_id)
                 self._inform(self._selection_text())
@@ -255,8 +268,9 @@ class Session(HasTraits):
             return
         if len(here) > 1:
             self._select(box_id)
-            self._inform(_("{n} choices in {box}: pick one in the panel.").format(
-                n=len(here), box=game.board.local_name(box_id)))
+            count = len(here)
+            self._inform(lambda: _("{n} choices in {box}: pick one in the panel.").format(
+                n=count, box=game.board.local_name(box_id)))
             self.refresh()
             return
         raise refusal_for(game, box_id, self._plan)
@@ -349,15 +363,20 @@ class Session(HasTraits):
         origin = self._plan.origin
         left = len(game.units_in(origin, game.phasing)) if origin else 0
         board = game.board
-        moved_text = _n("Moved {n} unit to {box}", "Moved {n} units to {box}", moved).format(
-            n=moved, box=board.local_name(box_id))
-        if origin and not left:
-            rest = _("; {box} is now empty.").format(box=board.local_name(origin))
-        elif origin:
-            rest = _n("; {n} stays in {box}.", "; {n} stay in {box}.", left).format(n=left, box=board.local_name(origin))
-        else:
-            rest = "."
-        self._inform(moved_text + rest)
+
+        def said() -> str:
+            moved_text = _n("Moved {n} unit to {box}", "Moved {n} units to {box}", moved).format(
+                n=moved, box=board.local_name(box_id))
+            if origin and not left:
+                rest = _("; {box} is now empty.").format(box=board.local_name(origin))
+            elif origin:
+                rest = _n("; {n} stays in {box}.", "; {n} stay in {box}.", left).format(
+                    n=left, box=board.local_name(origin))
+            else:
+                rest = "."
+            return moved_text + rest
+
+        self._inform(said)
         if game.decision == "march":
             self.selected = game.march_origin
             self.selected_units = []
@@ -379,7 +398,7 @@ class Session(HasTraits):
             self._inform(_("Done: {action}. Recruitment is over after {placed} of the {limit} recruits the die "
                            "allowed: {why}.").format(action=action, placed=placed, limit=limit, why=ending))
         else:
-            self._inform(_("Done: {action}").format(action=action))
+            self._inform(lambda: _("Done: {action}").format(action=action))
         self._after_change()
 
     @guarded
@@ -393,7 +412,7 @@ class Session(HasTraits):
     @guarded
     def consider(self, action: Action | None) -> None:
         """Show the odds of the battle ``action`` would start or change (None: the battle as it stands)."""
-        self._considered = None if action is None else (self.game, action, str(action))
+        self._considered = None if action is None else (self.game, action, lambda: str(action))
         self._update_battle_odds()
 
     @guarded
@@ -402,7 +421,7 @@ class Session(HasTraits):
         mark = len(self.game.history)
         rolled = self.game.roll(value)
         self._marks.append(mark)
-        self._inform(_("Rolled {value}.").format(value=rolled))
+        self._inform(lambda: _("Rolled {value}.").format(value=rolled))
         self._after_change()
 
     @guarded
@@ -429,7 +448,8 @@ class Session(HasTraits):
             self._undo_to(self._marks.pop())
         else:  # a loaded game: one decision at a time
             game.undo()
-        self._inform(_("Took back {n} recorded action(s).").format(n=before - len(game.history)))
+        taken = before - len(game.history)
+        self._inform(lambda: _("Took back {n} recorded action(s).").format(n=taken))
         self._select("")
         self._trim_timeline()
         self._after_change(run_bots=False)
@@ -470,7 +490,7 @@ class Session(HasTraits):
             return
         self._run_bots()
         self._stand_in = None
-        self._inform(_("The bot played the half-turn."))
+        self._inform(lambda: _("The bot played the half-turn."))
         self._after_change()
 
     @guarded
@@ -581,8 +601,7 @@ class Session(HasTraits):
             log.exception("error while the computer played")
             more = False
             self._said += 1
-            self.status, self.status_kind, self.status_rule = (
-                _("Error while the computer played: {error}").format(error=exc), "error", "")
+            self._say(_("Error while the computer played: {error}").format(error=exc), "error", "")
         if more:
             self.playing = render(self._deciding_side())
             self.refresh()
@@ -590,8 +609,8 @@ class Session(HasTraits):
             return
         self._stop_computer()
         if self.status_kind != "error":
-            self._inform(_("The computer has played: your turn.") if not self.game.is_over else
-                         _("The game is over."))
+            over = self.game.is_over
+            self._inform(lambda: _("The computer has played: your turn.") if not over else _("The game is over."))
         self._after_change(run_bots=False)
 
     def _deciding_side(self) -> Side:
@@ -609,7 +628,7 @@ class Session(HasTraits):
     @guarded
     def save(self, path: str | Path) -> None:
         self.game.save(path)
-        self._inform(_("Saved to {path}.").format(path=path))
+        self._inform(lambda: _("Saved to {path}.").format(path=path))
 
     @guarded
     def save_to(self, files: "GameFiles", name: str) -> None:
@@ -617,7 +636,7 @@ class Session(HasTraits):
         path = files.path(name)
         path.parent.mkdir(parents=True, exist_ok=True)
         self.game.save(path)
-        self._inform(_("Saved to {path}.").format(path=path))
+        self._inform(lambda: _("Saved to {path}.").format(path=path))
 
     @guarded
     def load_from(self, files: "GameFiles", name: str) -> None:
@@ -643,7 +662,8 @@ class Session(HasTraits):
         self._plan_lines, self._bot_plans = [], {}
         self._select("")
         self._rebuild_timeline()
-        self._inform(_("Loaded a {scenario} game at {turn}.").format(scenario=game.scenario.id, turn=game.turn))
+        turn = game.turn
+        self._inform(lambda: _("Loaded a {scenario} game at {turn}.").format(scenario=game.scenario.id, turn=turn))
         self._after_change(run_bots=False)
 
     @guarded
@@ -654,7 +674,7 @@ class Session(HasTraits):
         self._plan_lines, self._bot_plans = [], {}
         self._select("")
         self._rebuild_timeline()
-        self._inform(_("New {scenario} game.").format(scenario=scenario))
+        self._inform(lambda: _("New {scenario} game.").format(scenario=scenario))
         self._after_change()
 
     # ================================================================== refreshing
@@ -726,8 +746,9 @@ class Session(HasTraits):
         for order in orders[:-1]:
             if trial.why_not(order) is None:
                 trial.apply(order)
-        self._considered = (trial, orders[-1], _("{n} unit(s) to {box}").format(
-            n=len(orders), box=self.game.board.local_name(box_id)))
+        count, board = len(orders), self.game.board
+        self._considered = (trial, orders[-1], lambda: _("{n} unit(s) to {box}").format(
+            n=count, box=board.local_name(box_id)))
         self._update_battle_odds()
 
     def _prompt(self) -> str:
@@ -761,6 +782,7 @@ class Session(HasTraits):
     def _update_battle_odds(self) -> None:
         game = self.game
         position, action, text = self._considered or (game, None, "")
+        text = text() if callable(text) else text  # the considered attack, said in the current language
         result = None
         if not game.is_over and (action is not None or game.battle is not None):
             result = odds_for(position, action)
