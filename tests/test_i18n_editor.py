@@ -16,7 +16,7 @@ from babel.messages.mofile import write_mo  # noqa: E402
 from ahd.core import i18n  # noqa: E402
 from ahd.core.i18n import language  # noqa: E402
 from widgets import i18n as app_i18n  # noqa: E402
-from widgets.editor import Editor  # noqa: E402
+import widgets  # noqa: E402  (not ``from widgets.editor import``: that makes ``widgets.editor`` the module)
 
 #: The engine's words in the test's Spanish: (context, English, Spanish).
 ENGINE = [("box", "New Orleans", "Nueva Orleans"), ("unit", "militia infantry", "infantería de milicia"),
@@ -29,6 +29,8 @@ APP = {
     "Union": "Unión",
     "Scenario": "Escenario",
     "Test it": "Pruébalo",
+    "Games": "Partidas",
+    "My scenario": "Mi escenario",
     "End": "Final",
     "campaign": "campaña",
     "table": "tabla",
@@ -77,7 +79,7 @@ def _label(options, value):
 
 def test_an_editor_built_in_spanish_labels_its_controls_and_verdict_in_spanish(catalogs):
     with language("es"):
-        editor = Editor()
+        editor = widgets.editor()
         assert _label(editor.tool.options, "Add unit") == "Añadir unidad" and editor.tool.value == "Add unit"
         assert editor.tool.description == "El clic añade:"
         assert _label(editor.side.options, "union") == "Unión"
@@ -85,6 +87,9 @@ def test_an_editor_built_in_spanish_labels_its_controls_and_verdict_in_spanish(c
         assert editor.undo_button.tooltip == "deshacer el último cambio"
         assert editor.tabs.titles[0] == "Escenario" and editor.tabs.titles[2] == "Pruébalo"
         assert editor.fields["end"].description == "Final"
+        assert editor.progress.bar.description == "Partidas"
+        assert editor.to_scenario()["title"] == "Mi escenario"   # a new scenario's title, the author's to change
+        assert editor.to_scenario()["id"] == "my-scenario"
         assert _label(editor.fields["end"].options, "campaign") == "campaña"
         assert _label(editor.fields["options"].options, "H-2") == "H-2: Un 6 siempre falla"   # the engine's title
         assert "El cargador acepta el escenario." in editor.problems_html.value
@@ -109,15 +114,16 @@ def test_an_editor_built_in_spanish_labels_its_controls_and_verdict_in_spanish(c
         assert "Nueva Orleans: marcador de control de la Unión." in editor.status.value
 
     # the same steps in English say what they always said
-    english = Editor()
+    english = widgets.editor()
     english.add_unit("new_orleans", "confederate", "MF", count=9)
     assert "Added 9 Confederate militia infantry to New Orleans." in english.status.value
     assert "<b>1 problem(s)</b>" in english.problems_html.value and " — rule 1.3.a: " in english.problems_html.value
     assert _label(english.tool.options, "Add unit") == "Add unit" and english.tabs.titles[0] == "Scenario"
+    assert english.to_scenario()["title"] == "My scenario"
 
 
 def test_relabel_says_everything_again_and_keeps_the_scenario_and_the_choices(catalogs):
-    editor = Editor()
+    editor = widgets.editor()
     editor.tool.value, editor.side.value, editor.unit_type.value = "Leader", "confederate", "MF"
     editor.set(end="table", score_turn=17, last_turn=20, options=["H-2"])
     editor.add_unit("new_orleans", "confederate", "MF", count=9)
@@ -134,6 +140,7 @@ def test_relabel_says_everything_again_and_keeps_the_scenario_and_the_choices(ca
         assert '<span class="ahd-name">Nueva Orleans</span>' in editor.card("new_orleans")
         assert editor.markers["new_orleans"].icon.html == editor.card("new_orleans")   # the card was re-sent
         assert editor.markers["new_orleans"].title == "Nueva Orleans"
+        assert editor.progress.bar.description == "Partidas"
     # the choices made and the scenario are as they were; relabelling is not an edit
     assert (editor.tool.value, editor.side.value, editor.unit_type.value) == ("Leader", "confederate", "MF")
     assert editor.fields["end"].value == "table" and editor.fields["options"].value == ("H-2",)

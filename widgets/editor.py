@@ -92,8 +92,9 @@ CSS = """<style>
 
 
 def empty_scenario() -> dict[str, Any]:
-    """An empty board: no units, no control markers, the whole war (turns 1-40)."""
-    return {"format": FORMAT, "version": 1, "id": "my-scenario", "rule": "custom", "title": "My scenario",
+    """An empty board: no units, no control markers, the whole war (turns 1-40); titled in the current
+    language (the author's to change)."""
+    return {"format": FORMAT, "version": 1, "id": "my-scenario", "rule": "custom", "title": _("My scenario"),
             "description": "", "history": "", "start_turn": 1, "first_turn_marches": 2, "last_turn": 40,
             "end": "campaign", "units": [], "control": {}}
 
@@ -385,6 +386,7 @@ class Editor(w.VBox):
             self.balance_button.description = _("Balance")
             self.balance_button.tooltip = _("a quick study: games between computer players")
             self.back_button.description = _("Back to the editor")
+            self.progress.bar.description = _("Games")
             for i, title in enumerate((_("Scenario"), _("Start, save and publish"), _("Test it"))):
                 self.tabs.set_title(i, title)
         finally:
