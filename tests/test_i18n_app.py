@@ -6,6 +6,7 @@ The app's words come from a tiny test catalog (Babel writes it into a temporary 
 """
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -206,3 +207,24 @@ def test_a_refusal_in_the_app_is_said_in_the_language_of_the_app(catalogs):
     assert s.status.startswith("Moved 1 unit to Baltimore")
     app.language.value = "es"
     assert s.status.startswith("Movida [es]") and s.status_kind == "info"
+
+
+def test_house_divided_app_and_classroom_give_the_language_to_their_kernels(monkeypatch, capsys):
+    """``--lang`` is checked, then set as ``AHD_LANG`` in the server's environment, which its kernels inherit
+    (``ahd.core.i18n.default_language`` reads it first)."""
+    import widgets.classroom
+    from widgets import cli
+
+    seen = []
+    monkeypatch.delenv("AHD_LANG", raising=False)
+    monkeypatch.setattr(widgets.classroom, "serve", lambda options: seen.append((options.mode,
+                                                                                  os.environ.get("AHD_LANG"))) or 0)
+    assert cli.main(["app", "--lang", "es", "--port", "1"]) == 0
+    assert cli.main(["classroom", "--lang=Italiano", "--port", "1"]) == 0
+    assert seen == [("app", "es"), ("classroom", "it")]
+    assert core_i18n.default_language() == "it"
+    monkeypatch.delenv("AHD_LANG")
+    assert cli.main(["app", "--lang", "xx", "--port", "1"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("error: unknown language 'xx'") and "en, es, it" in error and "\n" not in error
+    assert len(seen) == 2 and "AHD_LANG" not in os.environ

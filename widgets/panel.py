@@ -39,6 +39,11 @@ def side_badge(side: str) -> str:
 
 
 DICE_MODES = [(N_("Computer rolls"), "auto"), (N_("Type in my dice"), "manual"), (N_("Type in all dice"), "all")]
+#: The menus' ids in words (the ids are the values; English words are the ids themselves).
+SCENARIO_WORDS = {"short": N_("short")}
+PRESET_WORDS = {"basic": N_("basic"), "novice-union": N_("novice-union"), "neutral": N_("neutral"),
+                "pro-union": N_("pro-union"), "pro-confederate": N_("pro-confederate"), "advanced": N_("advanced"),
+                "everything": N_("everything")}
 PLAYER_WORDS = {"human": N_("human"), "easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
                 "random": N_("random"), "heuristic": N_("heuristic"), "search": N_("search")}
 LOG_LINES = 300
@@ -184,10 +189,12 @@ class Panel:
         self.to_computer.on_click(self._offer_download)
         self.upload.observe(self._uploaded, names="value")
         # new game
-        self.scenario = w.Dropdown(options=list(BUILT_IN_SCENARIOS), value=session.game.scenario.id
+        self.scenario = w.Dropdown(options=[(_(SCENARIO_WORDS.get(sid, sid)), sid) for sid in BUILT_IN_SCENARIOS],
+                                   value=session.game.scenario.id
                                    if session.game.scenario.id in BUILT_IN_SCENARIOS else "1861",
                                    description=_("Scenario"), layout=w.Layout(width="200px"))
-        self.preset = w.Dropdown(options=list(PRESETS), value="basic", description=_("Rules"),
+        self.preset = w.Dropdown(options=[(_(PRESET_WORDS.get(p, p)), p) for p in PRESETS], value="basic",
+                                 description=_("Rules"),
                                  layout=w.Layout(width="220px"))
         self.seed = w.IntText(value=1, description=_("Seed"), layout=w.Layout(width="150px"))
         self.new = _button(_("New game"))
@@ -346,7 +353,7 @@ class Panel:
             army = s.army_max
             self.header.value = (
                 f"<div style='font-size:16px;line-height:1.5'><b>{escape(s.turn_text)}</b> — "
-                f"{escape(render(game.scenario.title))}<br>"
+                f"{escape(render(game.scenario.title_term))}<br>"
                 + _("Half-turn: {side}").format(side=side_badge(s.phasing)) + " &nbsp; "
                 + _("To decide: {side} ({decision})").format(side=side_badge(s.side_to_move),
                                                             decision=escape(decision_words(s.decision))) + "<br>"

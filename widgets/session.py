@@ -440,7 +440,7 @@ class Session(HasTraits):
         half-turn, with the bot decisions that followed it."""
         game = self.game
         if not game.can_undo():
-            raise AhdError("nothing to undo")
+            raise AhdError(_("nothing to undo"))
         before = len(game.history)
         while self._marks and self._marks[-1] >= before:
             self._marks.pop()
