@@ -858,14 +858,16 @@ class Editor(w.VBox):
                         f"<td style='text-align:right'><b>{rate:.0%}</b></td><td>"
                         + escape(_("95% interval {low:.0%}–{high:.0%}").format(low=low, high=high)) + "</td></tr>")
         draws = sum(1 for r in results.rows if r.winner is None)
-        endings = "; ".join(_("{winner} by {rule}: {n}").format(winner=_("draw") if winner is None else _side_key(winner), rule=rule, n=n)
-                            for (winner, rule), n in results.endings().items())
+        endings = "; ".join(_("{winner} by {rule}: {n}").format(
+            winner=_("draw") if winner is None else _side_key(winner), rule=rule, n=n)
+            for (winner, rule), n in results.endings().items())
         heading = _n("<b>{n} game</b> (seed {seed})", "<b>{n} games</b> (seed {seed})", len(results)).format(
             n=len(results), seed=seed)
         no_winner = _("No winner: {n}. ").format(n=draws) if draws else ""
+        ended = _("How they ended: {endings}").format(endings=endings)  # not inside an f-string: extracted
         self.balance_html.value = (f"<div style='font-size:15px'>{heading}"
                                    f"<table cellpadding='3'>{''.join(rows)}</table>"
-                                   f"{escape(no_winner)}{escape(_('How they ended: {endings}').format(endings=endings))}"
+                                   f"{escape(no_winner)}{escape(ended)}"
                                    f"</div>")
         self.results = results
         return results
