@@ -55,7 +55,7 @@ def expected(lang: str) -> dict[str, tuple[str, str]]:
                 box=board.local_name("harpers_ferry")))
             return {"new game": _("New game"), "undo": _("Undo"), "end movement": serve.end_movement_label(code),
                     "game log": _("Game log"), "moved": moved, "log line": march_line,
-                    "side": render(ahd.Side.UNION)}
+                    "prompt": session._prompt(), "side": render(ahd.Side.UNION)}
     here, english = said(lang), said("en")
     return {key: (here[key], english[key]) for key in here}
 
@@ -67,8 +67,8 @@ def untranslated(texts: dict[str, tuple[str, str]], *keys: str) -> list[str]:
     return [texts[k][1] for k in keys if texts[k][0] == texts[k][1] and k != "side"]
 
 
-SPANISH_KEYS = ("new game", "undo", "end movement", "game log", "moved", "log line")
-ITALIAN_KEYS = ("new game", "undo", "game log", "log line")
+SPANISH_KEYS = ("new game", "undo", "end movement", "game log", "moved", "log line", "prompt")
+ITALIAN_KEYS = ("new game", "undo", "game log", "log line", "moved", "prompt")
 MISSING_ES = untranslated(SPANISH, *SPANISH_KEYS)
 MISSING_IT = untranslated(ITALIAN, *ITALIAN_KEYS) + untranslated(SPANISH, "new game", "log line")
 
@@ -140,6 +140,7 @@ def test_the_app_started_with_lang_es_speaks_spanish(page):
     march_by_clicks(page)
     page.get_by_text(es["moved"]).first.wait_for(timeout=30_000)
     page.get_by_text(es["log line"]).first.wait_for(timeout=30_000)
+    page.get_by_text(es["prompt"]).first.wait_for(timeout=30_000)
     text = body_text(page)
     assert en["moved"] not in text and en["log line"] not in text
     shot(page, "i18n-app-es")
@@ -159,10 +160,13 @@ def test_the_language_menu_switches_the_page_to_italian_keeping_the_game(page):
     page.get_by_role("button", name=it["new game"], exact=True).wait_for(timeout=60_000)
     page.get_by_role("button", name=it["undo"], exact=True).wait_for(timeout=30_000)
     page.get_by_text(it["log line"]).first.wait_for(timeout=30_000)
+    # the status line (what the march did) and the prompt, said again in Italian
+    page.get_by_text(it["moved"]).first.wait_for(timeout=30_000)
+    page.get_by_text(it["prompt"]).first.wait_for(timeout=30_000)
     page.wait_for_function("(name) => !document.body.innerText.includes(name)", arg=es["new game"], timeout=30_000)
     text = body_text(page)
     assert it["game log"] in text
-    assert es["log line"] not in text
+    assert es["log line"] not in text and es["moved"] not in text and es["prompt"] not in text
     # the map's cards follow: New Orleans under its Italian name
     name = ahd.default_board().local_name("new_orleans", "it")
     card = "() => document.querySelector('[data-box=\"new_orleans\"]').innerText"

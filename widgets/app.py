@@ -59,8 +59,9 @@ def odds_html(odds: dict) -> str:
 
 def intro_html() -> str:
     """The app page's title and how to play (``intro=True``: the served app's page), in the current language."""
-    return ("<div class='ahd-intro'><h1 style='margin:0.3em 0 0.4em'>"
-            + escape(_("A House Divided — play the Civil War")) + "</h1><p style='font-size:15px;margin:0 0 8px'>"
+    return ("<div class='ahd-intro'><h1 style='font-weight:normal;font-size:28px;margin:12px 0 14px'>"
+            + escape(_("A House Divided — play the Civil War")) + "</h1>"
+            "<p style='font-size:14px;line-height:1.6;margin:0 0 10px'>"
             + escape(_("Click one of your boxes to march from it, then a lit box to go there. Hover over a lit box "
                        "holding enemy units: the odds of that attack show beside the map. Players, new games and "
                        "files are in the panel; charts are below the map.")) + "</p></div>")

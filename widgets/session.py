@@ -259,7 +259,7 @@ class Session(HasTraits):
                 self._inform(lambda: _("Nothing selected."))
             else:
                 self._select(box_id)
-                self._inform(self._selection_text())
+                self._inform(self._selection_text)
             self.refresh()
             return
         here = self.actions_at(box_id)
@@ -332,7 +332,7 @@ class Session(HasTraits):
         units.remove(unit_id) if unit_id in units else units.append(unit_id)
         self.selected_units = units
         self._make_plan()
-        self._inform(self._selection_text())
+        self._inform(self._selection_text)
         self.refresh()
 
     def _order_to(self, box_id: str) -> None:
