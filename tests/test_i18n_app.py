@@ -228,3 +228,30 @@ def test_house_divided_app_and_classroom_give_the_language_to_their_kernels(monk
     error = capsys.readouterr().err.strip()
     assert error.startswith("error: unknown language 'xx'") and "en, es, it" in error and "\n" not in error
     assert len(seen) == 2 and os.environ["AHD_LANG"] == "en"  # a refused --lang changes nothing
+
+
+def test_the_log_is_grouped_by_its_messages_whatever_the_language(catalogs):
+    """The panel's log finds turns and battles by the engine's messages (their msgid), not by English words:
+    a battle said in Spanish is still a battle block, under a Spanish half-turn heading."""
+    from ahd.core.engine import Event
+    from ahd.core.sides import Side
+
+    _write(catalogs, "enginetest", {**ENGINE_WORDS, "Battle at {box}: the attack": "Batalla en {box}: el ataque",
+                                    "The {side} side wins the battle at {box} (5.c)": "Gana {side} en {box} (5.c)",
+                                    "— {turn} —": "— {turn} [es] —"})
+    domain = ("enginetest", str(catalogs))
+    events = [Event(3, Side.UNION, "turn", Msg("— {turn} —", domain=domain, turn="Turn 3")),
+              Event(3, Side.UNION, "move", Msg("a march", domain=domain)),
+              Event(3, Side.UNION, "battle", Msg("Battle at {box}: the attack", domain=domain, box="Cairo")),
+              Event(3, Side.UNION, "fire", Msg("a shot", domain=domain)),
+              Event(3, Side.UNION, "battle", Msg("The {side} side wins the battle at {box} (5.c)", domain=domain,
+                                                  side="Union", box="Cairo")),
+              Event(3, Side.UNION, "move", Msg("after", domain=domain))]
+    english = log_groups(events)
+    with core_i18n.language("es"):
+        spanish = log_groups(events)
+        union = core_i18n.render(Side.UNION)  # the engine's form of the side in Spanish
+    assert english == [("Turn 3", "Union half-turn", [("", ["a march"]), ("Battle at Cairo: the attack",
+                        ["a shot", "The Union side wins the battle at Cairo (5.c)"]), ("", ["after"])])]
+    assert spanish == [("Turn 3 [es]", f"Media vuelta {union} [es]", [("", ["a march"]), ("Batalla en Cairo: el ataque",
+                        ["a shot", "Gana Union en Cairo (5.c)"]), ("", ["after"])])]

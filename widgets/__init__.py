@@ -2,6 +2,7 @@
 
     import widgets
     widgets.play("1861", union="human", confederate="heuristic")
+    widgets.play("1861", lang="es")     # in Spanish ("en", "es", "it"; the app's menu switches it later)
 
 It observes the engine (:mod:`ahd`) and hands it actions; it never decides a rule itself.
 The names below are imported on first use, so that ``widgets.cli`` (the ``house-divided`` command)
