@@ -177,19 +177,21 @@ def decision_words(decision: str) -> str:
 
 #: What each kind of action is, in the words of the panel (the engine's refusals name the kinds).
 ACTION_WORDS = {
-    "roll": N_("roll the die"), "starve": N_("choose the unit lost for lack of supply"), "begin_march": N_("begin a march"),
-    "move": N_("move a unit"), "entrench": N_("entrench a unit"), "end_march": N_("end the march"),
-    "naval_move": N_("move a unit by sea"), "invade": N_("invade a port from the sea"), "end_movement": N_("end movement"),
+    "roll": N_("roll the die"), "starve": N_("choose the unit lost for lack of supply"),
+    "begin_march": N_("begin a march"), "move": N_("move a unit"), "entrench": N_("entrench a unit"),
+    "end_march": N_("end the march"), "naval_move": N_("move a unit by sea"),
+    "invade": N_("invade a port from the sea"), "end_movement": N_("end movement"),
     "place_leader": N_("place a leader"), "leader_move": N_("move a leader alone"),
     "leader_follow": N_("let a leader go with a unit"), "leader_reinforce": N_("let a leader join a battle"),
     "leader_point": N_("give a leader's point to a unit"), "contain": N_("contain the invaders"),
     "assault": N_("assault the invaders"), "break_out": N_("break out of a contained port"),
     "choose_battle": N_("choose the next battle"), "cavalry_retreat": N_("retreat the cavalry"),
     "hold_ground": N_("hold the ground"), "retreat": N_("retreat"), "evacuate": N_("evacuate by sea"),
-    "reinforce": N_("bring in a reinforcement"), "open_fire": N_("open fire"), "choose_firer": N_("choose a unit to fire"),
-    "fire_chosen": N_("fire with the units chosen"), "target": N_("choose a target"), "fire_auto": N_("fire automatically"),
-    "volley": N_("declare the targets"), "rally": N_("rally a routed unit"), "no_rally": N_("rally no unit"),
-    "promote": N_("promote a unit"), "no_promotion": N_("promote no unit"), "recruit": N_("place a recruit"),
+    "reinforce": N_("bring in a reinforcement"), "open_fire": N_("open fire"),
+    "choose_firer": N_("choose a unit to fire"), "fire_chosen": N_("fire with the units chosen"),
+    "target": N_("choose a target"), "fire_auto": N_("fire automatically"), "volley": N_("declare the targets"),
+    "rally": N_("rally a routed unit"), "no_rally": N_("rally no unit"), "promote": N_("promote a unit"),
+    "no_promotion": N_("promote no unit"), "recruit": N_("place a recruit"),
     "end_recruitment": N_("end recruitment"),
 }
 _ACCEPTED = re.compile(r"now the decision is (?P<step>[a-z ]+) \(accepted: (?P<kinds>[a-z_, ]+)\)")

@@ -28,8 +28,8 @@ from ahd.core.i18n import Term
 from ahd.core.replay import Replay
 from ahd.core.sides import CHANCE, Side
 
-from .gestures import (DECISION_WORDS, Plan, action_box, decision_words, die_owner, plain_refusal, plan_for,  # noqa: F401
-                       recruitment_end_reason, refusal_for)
+from .gestures import (DECISION_WORDS, Plan, action_box, decision_words, die_owner,  # noqa: F401
+                       plain_refusal, plan_for, recruitment_end_reason, refusal_for)
 from .i18n import N_, _, _n, get_language, render
 
 log = logging.getLogger("widgets")
