@@ -119,17 +119,23 @@ def test_the_menu_switches_the_whole_app_around_the_same_game(catalogs):
     selected_before = s.selected
     observers = len(_observers(s))
     old_panel, old_chart = app.panel, app.battle_chart
+    app.panel.preset.value, app.panel.filename.value, app.panel.dice_mode.value = "advanced", "mine.json", "manual"
+    app.rules.open("4.2")  # reading a rule in the Rules tab
 
     app.language.value = "es"  # the menu
 
     assert ahd.core.i18n.get_language() == "es"
     assert s.game is game and s.game.history == history and [e.message for e in s.game.log] == log
     assert s.selected == selected_before
-    assert app.panel is not old_panel and app.battle_chart is not old_chart
+    assert app.panel is old_panel and app.battle_chart is old_chart  # the same widgets, their words said again
     assert app.panel.new.description == "Partida nueva [es]"
     assert app.panel.widget in app.rules.tabs.children
+    # what was chosen or shown stays: the menus, the file name, the dice, the rule being read
+    assert (app.panel.preset.value, app.panel.filename.value, app.panel.dice_mode.value) == (
+        "advanced", "mine.json", "manual")
+    assert app.rules.view.current == "4.2" and app.rules.tabs.selected_index == 1
     assert app.map_view.map in app.children[1].children[0].children  # the same map, still shown
-    # the old panel and charts no longer listen to the session (nothing piles up with each switch)
+    # nothing new listens to the session (nothing piles up with each switch)
     assert len(_observers(s)) == observers
     # every trait is said again in Spanish: the prompt, the legal actions, the log (read at display time)
     assert s.prompt.startswith("Mueve ")

@@ -77,30 +77,6 @@ def _observers(session: Session) -> list[tuple[str, str, Any]]:
             for kind, handlers in kinds.items() for handler in handlers]
 
 
-def _close_tree(widget: Any, keep: set[int]) -> None:
-    """Close ``widget`` and every widget it holds (children, marks, axes, layouts...), except those in ``keep``
-    (ids) and what they hold: the kernel and the page forget the old labels of a rebuilt app."""
-    seen: set[int] = set()
-    todo = [widget]
-    while todo:
-        item = todo.pop()
-        if not isinstance(item, w.Widget) or id(item) in keep or id(item) in seen:
-            continue
-        seen.add(id(item))
-        for name in item.keys:
-            try:
-                value = getattr(item, name)
-            except Exception:  # noqa: BLE001 -- a trait that cannot be read has nothing to close
-                continue
-            if isinstance(value, w.Widget):
-                todo.append(value)
-            elif isinstance(value, (list, tuple)):
-                todo.extend(v for v in value if isinstance(v, w.Widget))
-            elif isinstance(value, dict):
-                todo.extend(v for v in value.values() if isinstance(v, w.Widget))
-        item.close()
-
-
 class GameApp(w.VBox):
     """Map (left) with the battle odds, the hovered box and the panel beside it (right); charts below.
 
@@ -108,8 +84,9 @@ class GameApp(w.VBox):
     are in view while hovering; the mouse wheel scrolls the page (the map zooms with its buttons).
 
     The language menu (English, Español, Italiano) over the panel's column switches the whole app: the process
-    speaks the language chosen (:func:`ahd.set_language`), and the panel, charts, rules and guide are built
-    again around the same session and game; the map (costly to build) stays and redraws its cards."""
+    speaks the language chosen (:func:`ahd.set_language`), and every part says its words again (``relabel``)
+    around the same session, game and widgets: nothing is built again, so nothing chosen or shown is lost
+    (the "Play a classmate" section, which has no ``relabel``, keeps the words it was built with)."""
 
     def __init__(self, session: Session, *, tiles: bool = False, guide: bool = False, intro: bool = False,
                  **kwargs: Any) -> None:
@@ -122,21 +99,19 @@ class GameApp(w.VBox):
         self.map_column = w.VBox([view.style, view.map, view.legend],
                                  layout=w.Layout(flex="1 1 0%", min_width="0", width="auto"))
         from .multiplayer import classmate_section  # "Play a classmate": only on a classroom server with a store
-        self.classmate = classmate_section(session)  # built once: it holds a shared game and its poll
+        self.classmate = classmate_section(session)
         self.language = w.Dropdown(options=LANGUAGE_MENU, value=get_language(), layout=w.Layout(width="130px"))
         self.language.add_class("ahd-language")
         self.language.observe(self._language_chosen, names="value")
-        self._built: list[tuple[str, str, Any]] = []  # the session's observers of the rebuilt part
         super().__init__([], **kwargs)
         self.layout.width = "100%"
         self.add_class("ahd-app")
         self._build(guide=guide)
 
-    def _build(self, guide: bool = False, files: Any = None) -> None:
-        """Build (or build again, in the current language) everything but the map and the classmate section."""
+    def _build(self, guide: bool = False) -> None:
+        """The panel, the charts, the rules and the guide beside and under the map."""
         session = self.session
-        before = _observers(session)
-        self.panel = Panel(session, files=files)
+        self.panel = Panel(session)
         self.battle_chart = BattleOddsChart(session)
         self.war_chart = WarChart(session)
         self.army_chart = ArmyChart(session)
@@ -146,7 +121,6 @@ class GameApp(w.VBox):
         self.rules = RulesInApp(session, self.panel)
         from .guide import Guide  # "Learn by playing": hints and explanations for the first turns (issue 15)
         self.guide = Guide(session, self.panel, active=guide)
-        self._built = [x for x in _observers(session) if x not in before]
         self.language.tooltip = _("Language")
         # the language menu, the odds and the hovered box head the panel's column, level with the top of the map
         right = w.VBox([w.HBox([self.language], layout=w.Layout(justify_content="flex-end", width="100%")),
@@ -161,7 +135,8 @@ class GameApp(w.VBox):
                          w.Box([self.war_chart.widget], layout=w.Layout(**chart)),
                          w.Box([self.army_chart.widget], layout=w.Layout(**chart))],
                         layout=w.Layout(flex_flow="row wrap", width="100%"))
-        self.children = [CSS, *([w.HTML(intro_html())] if self.intro else []), top, charts]
+        self.intro_html = w.HTML(intro_html())
+        self.children = [CSS, *([self.intro_html] if self.intro else []), top, charts]
 
     def _show_odds(self, change=None) -> None:
         self.odds.value = odds_html(self.session.battle_odds)
@@ -172,41 +147,28 @@ class GameApp(w.VBox):
 
     def set_language(self, lang: str) -> None:
         """Speak ``lang`` ("en", "es", "it") from now on: the whole app says its words again in it, around the
-        same game (its history, players, selection and guide are kept). An unknown language is a ValueError
-        naming the choices, and nothing changes."""
+        same game and the same widgets (history, players, selection, guide, open rule, chosen menus are kept).
+        An unknown language is a ValueError naming the choices, and nothing changes."""
         lang = check_language(lang)
         session = self.session
         ahd.set_language(lang)
         if session.game.lang is not None:  # a game told its own language follows the app's
             session.game.lang = lang
-        old_children, old_guide = self.children, self.guide
-        for name, kind, handler in self._built:  # the old panel, charts, rules and guide stop listening
-            session.unobserve(handler, names=name, type=kind)
-        self._build(files=self.panel.files)
-        self._keep_guide(old_guide)
-        if self.language.value != lang:
-            self.language.value = lang
-        session.say_again()  # the status line
-        session.refresh()  # every trait said again: prompt, legal actions, log, odds; the map redraws its cards
-        self.map_view._show_info()
-        if hasattr(self.map_view, "relabel"):  # the map's own words (its legend), if it knows how
-            self.map_view.relabel()
-        keep = {id(x) for x in (CSS, self.map_view.style, self.map_view.map, self.map_view.legend,
-                                self.map_view.info, self.language, self.map_column, self.classmate)}
-        for child in old_children:
-            _close_tree(child, keep)
-
-    def _keep_guide(self, old) -> None:
-        """The new guide goes on where the old one was (on or off, what it has seen and explained)."""
-        new = self.guide
-        for name in ("active", "turns", "bot", "notes", "_explained", "_seen", "_maxima", "_maxima_half",
-                     "_picked_for"):
-            if hasattr(old, name):
-                setattr(new, name, getattr(old, name))
-        if getattr(new, "active", False):
-            new._changed()
-        else:
-            new._draw()
+        with self.hold_sync():
+            if self.language.value != lang:
+                self.language.value = lang
+            self.language.tooltip = _("Language")
+            for part in (self.panel, self.battle_chart, self.war_chart, self.army_chart, self.rules, self.guide,
+                         self.map_view):
+                relabel = getattr(part, "relabel", None)  # each part says its own words again
+                if relabel is not None:
+                    relabel()
+            if self.intro:
+                self.intro_html.value = intro_html()
+            session.say_again()  # the status line
+            session.refresh()  # every trait said again: prompt, legal actions, log, odds; the map redraws its cards
+            self._show_odds()
+            self.map_view._show_info()
 
     @property
     def game(self) -> Game:

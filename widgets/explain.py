@@ -59,6 +59,10 @@ class WarOddsNote:
         session.observe(self._redraw, names=["war_odds"])
         self._redraw()
 
+    def relabel(self) -> None:
+        """The note in the current language (after ``ahd.set_language``)."""
+        self._redraw()
+
     def _redraw(self, change=None) -> None:
         s = self.session
         points = s.war_odds

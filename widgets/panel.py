@@ -201,6 +201,9 @@ class Panel:
         self.new.on_click(self._new_game)
         # the log: oldest first, grouped by turn, half-turn and battle; its box opens on the newest lines
         self.log = w.HTML(layout=w.Layout(border="1px solid #ccc"))
+        self.actions_heading, self.all_actions_heading, self.log_heading, self.files_heading = (
+            w.HTML(), w.HTML(), w.HTML(), w.HTML())
+        self._label_headings()
 
         self.widget = w.VBox([
             self.header, self.prompt, self.busy_note, self.status,
@@ -208,14 +211,12 @@ class Panel:
             w.HBox([self.undo, self.bot_move, self.bot_half]),
             self.dice_mode, self.dice_row,
             self.units,
-            w.HTML(f"<b style='font-size:15px'>{escape(_('Actions'))}</b>"),
+            self.actions_heading,
             w.Box(self.quick, layout=w.Layout(display="flex", flex_flow="row wrap")),
-            w.HTML(f"<span style='font-size:14px'>"
-                   f"{escape(_('All legal actions (selecting one shows its battle odds):'))}</span>"),
+            self.all_actions_heading,
             self.actions, self.play_selected,
-            w.HTML(f"<b style='font-size:15px'>{escape(_('Game log'))}</b> "
-                   f"{escape(_('(oldest first; scroll up for earlier turns)'))}"), self.log,
-            w.HTML(f"<b style='font-size:15px'>{escape(_('Files and new games'))}</b>"),
+            self.log_heading, self.log,
+            self.files_heading,
             self.server_files, w.HBox([self.to_computer, self.upload]), self.file_status, self.download,
             w.HBox([self.scenario, self.preset]), w.HBox([self.seed, self.new]),
         ], layout=w.Layout(width="100%"))
@@ -223,6 +224,63 @@ class Panel:
         session.observe(self._show_status, names=["status", "status_kind"])
         session.observe(self._show_busy, names=["busy", "playing"])
         self.files = files if files is not None else GameFiles.from_environment()
+        self._redraw()
+
+    def _label_headings(self) -> None:
+        self.actions_heading.value = f"<b style='font-size:15px'>{escape(_('Actions'))}</b>"
+        self.all_actions_heading.value = (f"<span style='font-size:14px'>"
+                                          f"{escape(_('All legal actions (selecting one shows its battle odds):'))}"
+                                          "</span>")
+        self.log_heading.value = (f"<b style='font-size:15px'>{escape(_('Game log'))}</b> "
+                                  f"{escape(_('(oldest first; scroll up for earlier turns)'))}")
+        self.files_heading.value = f"<b style='font-size:15px'>{escape(_('Files and new games'))}</b>"
+
+    def relabel(self) -> None:
+        """Say every label, tooltip and menu again in the current language (after ``ahd.set_language``); the
+        values chosen stay. The game's own texts (prompt, actions, log) follow at the session's next refresh."""
+        self._drawing = True  # new menu options are not the player's choice
+        try:
+            with self.widget.hold_sync():
+                players = [(_(PLAYER_WORDS.get(p, p)), p) for p in PLAYERS]
+                for menu, label in ((self.union_player, _("Union")), (self.confederate_player, _("Confederate"))):
+                    value = menu.value
+                    menu.options, menu.value, menu.description = players, value, label
+                for button, label, tip in (
+                        (self.bot_move, _("Let the bot move"), _("the bot of the side to move makes its decisions")),
+                        (self.bot_half, _("Bot plays this half-turn"),
+                         _("a bot plays the rest of this half-turn for the side to move (the heuristic bot for a "
+                           "human side)")),
+                        (self.undo, _("Undo"), _("take back the last decision")),
+                        (self.roll_for_me, _("Roll for me"), ""),
+                        (self.play_selected, _("Play the selected action"), ""),
+                        (self.save, _("Save"), _("save in the games folder under this name")),
+                        (self.load, _("Load"), _("load this file of the games folder")),
+                        (self.to_computer, _("Save to my computer"), _("download the game to this computer")),
+                        (self.new, _("New game"), "")):
+                    button.description, button.tooltip = label, tip or label
+                dice = self.dice_mode.value
+                self.dice_mode.options = [(_(label), value) for label, value in DICE_MODES]
+                self.dice_mode.value = dice
+                self.dice_mode.tooltips = [_("the computer rolls every die"),
+                                           _("type in the dice of the sides people play; the computer rolls its own"),
+                                           _("type in every die, the computer's too")]
+                for value, button in enumerate(self.die_buttons, start=1):
+                    button.tooltip = _("the die shows {value}").format(value=value)
+                self.units.description = _("Units")
+                self.filename.description = _("File")
+                self.upload.description = _("Open a saved game")
+                for menu, options, label in (
+                        (self.scenario, [(_(SCENARIO_WORDS.get(i, i)), i) for i in BUILT_IN_SCENARIOS], _("Scenario")),
+                        (self.preset, [(_(PRESET_WORDS.get(i, i)), i) for i in PRESETS], _("Rules"))):
+                    value = menu.value
+                    menu.options, menu.value, menu.description = options, value, label
+                self.seed.description = _("Seed")
+                self._label_headings()
+                self.files = self.files  # the games folder's note
+                self.download.value = ""  # its words were in the old language; Save offers it again
+                self._show_busy()
+        finally:
+            self._drawing = False
         self._redraw()
 
     @property
@@ -245,6 +303,8 @@ class Panel:
         return "auto" if s.game.dice != "manual" else "all" if s.typed_dice == "all" else "manual"
 
     def _dice_changed(self, change) -> None:
+        if self._drawing:
+            return
         if change["new"] != self._dice_value():
             self.session.set_dice(change["new"])
 
