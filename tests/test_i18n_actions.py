@@ -20,7 +20,7 @@ import ahd
 from ahd.core import i18n
 from ahd.core import actions as A
 from ahd.core.errors import IllegalActionError
-from ahd.core.i18n import Msg, Term, language
+from ahd.core.i18n import Joined, Msg, Term, language
 from ahd.core.units import UnitName, describe_unit_id
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,8 +187,8 @@ def collect(value, found):
             found.add((value.context, value.text))
     elif isinstance(value, UnitName):
         collect(value.message(), found)
-    elif hasattr(value, "items") and hasattr(value, "separator"):  # a path or a volley's shots
-        for item in value.items:
+    elif isinstance(value, Joined):  # a path or a volley's shots
+        for item in value.parts:
             collect(item, found)
 
 
@@ -199,7 +199,7 @@ def test_every_message_of_an_action_is_found_by_the_catalog_extraction():
     finally:
         sys.path.remove(str(ROOT / "scripts"))
     extracted = set()
-    for path in (ROOT / "ahd" / "core" / "actions.py", ROOT / "ahd" / "core" / "units.py"):
+    for path in (ROOT / "ahd" / "core" / "actions.py", ROOT / "ahd" / "core" / "units.py", ROOT / "ahd" / "core" / "board.py"):
         for _line, message, _comments, context in extract_from_file("python", str(path), keywords=KEYWORDS):
             extracted.add((context, message if isinstance(message, str) else message[0]))
     extracted |= {(context, text) for context, text, _where in data_terms()}

@@ -16,7 +16,7 @@ from ahd.bots.heuristic import HeuristicBot
 from ahd.core import combat, i18n, leaders
 from ahd.core.engine import Engine
 from ahd.core.errors import IllegalActionError
-from ahd.core.i18n import Msg, language, render
+from ahd.core.i18n import Joined, Msg, language, render
 from ahd.core.sides import CHANCE, Side
 
 from test_battles import modifier_battle
@@ -69,7 +69,7 @@ def msgids(value) -> set[str]:
         found.add(value.msgid)
         for param in value.params.values():
             found |= msgids(param)
-    elif isinstance(value, combat.Joined):
+    elif isinstance(value, Joined):
         for part in value.parts:
             found |= msgids(part)
     return found

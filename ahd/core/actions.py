@@ -11,9 +11,9 @@ import difflib
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from .board import default_board
+from .board import LINE_TERMS, default_board
 from .errors import ActionFieldError
-from .i18n import Msg, Term, get_language, render
+from .i18n import Joined, Msg, Term, get_language, render
 from .units import UNIT_TYPES, UnitName, describe_unit_id  # noqa: F401  (describe_unit_id: re-exported)
 
 _ARROW = " → "
@@ -31,34 +31,16 @@ def _box(box: str) -> Term:
 #: Washington, named in the texts of invasions (4.2.4) and evacuations (O-3.1).
 _WASHINGTON = Term.box("Washington")
 
-#: The kinds of line (0.4) as a move's text says them ("by rail and road").
-_LINE_NAMES = {"road": Term("line", "road"), "rail": Term("line", "rail"), "river": Term("line", "river")}
 
 
-class _Joined:
-    """Parameters said one after the other with a separator (a path's boxes, a volley's shots)."""
-
-    __slots__ = ("separator", "items")
-
-    def __init__(self, separator: str, items: tuple[Any, ...]) -> None:
-        self.separator = separator
-        self.items = items
-
-    def __msg__(self, lang: str) -> str:
-        return self.separator.join(render(item, lang) for item in self.items)
-
-    def __repr__(self) -> str:
-        return f"_Joined({self.separator!r}, {self.items!r})"
-
-
-def _path(boxes: tuple[str, ...]) -> _Joined:
+def _path(boxes: tuple[str, ...]) -> Joined:
     """``Richmond → Petersburg``: the boxes of a path, each in the language's form."""
-    return _Joined(_ARROW, tuple(_box(box) for box in boxes))
+    return Joined((_box(box) for box in boxes), _ARROW)
 
 
 def _lines(lines: tuple[str, ...]) -> Msg | Term | str:
     """``rail and road``: the kinds of line of a path, each once, in alphabetical (English) order."""
-    names: list[Any] = [_LINE_NAMES.get(kind, kind) for kind in sorted(set(lines))]
+    names: list[Any] = [LINE_TERMS.get(kind, kind) for kind in sorted(set(lines))]
     if not names:
         return ""
     said = names[0]
@@ -482,7 +464,7 @@ class Volley(Action):
 
     def message(self) -> Msg:
         # TRANSLATORS: {targets} is a list of "shooter at target" separated by semicolons
-        return Msg("Fire: {targets}", targets=_Joined("; ", tuple(_shot(*pair) for pair in self.targets)))
+        return Msg("Fire: {targets}", targets=Joined((_shot(*pair) for pair in self.targets), "; "))
 
 
 @dataclass(frozen=True, slots=True)

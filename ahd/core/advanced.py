@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from .calendar import Turn
-from .i18n import Msg, N_
+from .i18n import Joined, Msg, N_
 from .sides import Side
 from .state import State
 
@@ -123,7 +123,6 @@ def leader_command(state: State, battle, side: Side) -> int:
 def day_command(state: State, battle, side: Side, natural: int) -> tuple[int, "Joined"]:
     """A-7 (b): T-4 value; + ceil(previous day's final command / 2) after day 1; + leaders; at most 8.
     Returns the command and how it was made up (a message part: 'T-4 3 + leaders 2', in any language)."""
-    from .combat import Joined
     value = command_value(state.turn, side, natural)
     parts = [Msg("T-4 {value}", value=value)]
     total = value

@@ -7,9 +7,9 @@ from __future__ import annotations
 from . import advanced, combat, leaders, movement
 from .actions import (Action, Assault, BreakOut, Contain, LeaderFollow, LeaderMove, PlaceLeader,
                       Starve)
-from .combat import Joined, unit_name
 from .errors import IllegalActionError
-from .i18n import Msg
+from .i18n import Joined, Msg
+from .units import unit_name
 from .sides import Side
 
 

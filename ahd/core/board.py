@@ -32,6 +32,9 @@ MAX_RECRUIT = 9
 VICTORY_CITIES = ("new_orleans", "mobile", "atlanta", "memphis", "charleston_sc", "wilmington", "richmond")
 
 
+#: The kinds of line (0.4, T-3) as message parameters: "road", "rail", "river" in each language.
+LINE_TERMS = {"road": Term("line", "road"), "rail": Term("line", "rail"), "river": Term("line", "river")}
+
 @dataclass(frozen=True, slots=True)
 class Box:
     """A box of the map. ``owner`` is the printed owner: a Side, or None for neutral Kentucky."""

@@ -9,21 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import IllegalActionError
-from .i18n import Msg, Msgc, N_, get_language, render
+from .i18n import Joined, Msg, Msgc, N_, get_language, render  # noqa: F401  (Joined: re-exported)
 from .i18n import Term as Name
 from .sides import Side
 from .state import Battle, State
-from .units import ASIDE, CRACK, MILITIA, OUT, POOL, REDUCED, Unit
-
-
-def unit_name(unit: Unit) -> Msg:
-    """The unit's label as it reads now ("reduced militia infantry U-MF-03"), as a message in any language.
-    A log line or a refusal keeps this rather than the Unit: the unit itself may be reduced, recover or be
-    promoted afterwards, and the line must still say what it was then."""
-    kind = Name("unit", unit.type.name)
-    if unit.strength == REDUCED:
-        return Msg("reduced {kind} {id}", kind=kind, id=unit.id)
-    return Msg("{kind} {id}", kind=kind, id=unit.id)
+from .units import ASIDE, CRACK, MILITIA, OUT, POOL, REDUCED, Unit, unit_name  # noqa: F401
 
 
 def battle_units(state: State, battle: Battle, side: Side) -> list[Unit]:
@@ -141,34 +131,6 @@ def shot_terms(state: State, battle: Battle, shooter: Unit, target: Unit) -> lis
 def effective_value(state: State, battle: Battle, shooter: Unit, target: Unit) -> int:
     """5.2.a for a shot of this battle: the sum of ``shot_terms``."""
     return sum(t.amount for t in shot_terms(state, battle, shooter, target))
-
-
-class Joined:
-    """Parts (messages, units, terms, texts) said in one language and joined by ``sep``: a message's
-    list parameter ('Union militia infantry U-MF-01, cavalry U-CV-02')."""
-
-    __slots__ = ("parts", "sep")
-
-    def __init__(self, parts: Sequence[object], sep: str = ", ") -> None:
-        self.parts = tuple(parts)
-        self.sep = sep
-
-    def __msg__(self, lang: str) -> str:
-        return self.sep.join(render(part, lang) for part in self.parts)
-
-    def __str__(self) -> str:
-        return self.__msg__(get_language())
-
-    def __repr__(self) -> str:
-        return f"Joined({self.parts!r}, {self.sep!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Joined):
-            return (self.parts, self.sep) == (other.parts, other.sep)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.parts, self.sep))
 
 
 def explain_terms_msg(terms: Sequence[Term]) -> Msg:

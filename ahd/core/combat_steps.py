@@ -8,12 +8,12 @@ from . import advanced, combat, leaders, movement, promotion
 from .actions import (Action, CavalryRetreat, ChooseBattle, ChooseFirer, Evacuate, FireAuto, FireChosen,
                       LeaderPoint, LeaderReinforce, NoRally, Rally, HoldGround, NoPromotion, OpenFire,
                       Promote, Reinforce, Retreat, Target, Volley)
-from .combat import Joined, explain_terms_msg, unit_name
+from .combat import explain_terms_msg
 from .errors import IllegalActionError
-from .i18n import Msg, Msgc, Msgn
+from .i18n import Joined, Msg, Msgc, Msgn
 from .sides import Side
 from .state import Battle
-from .units import coastal_type
+from .units import coastal_type, unit_name
 
 
 class CombatSteps:

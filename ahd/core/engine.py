@@ -20,12 +20,12 @@ from .advanced_steps import AdvancedSteps
 from .combat_steps import CombatSteps
 from .control import update_control
 from .errors import IllegalActionError
-from .i18n import Msg, Msgc, Term, render
-from .movement import Joined, lines_term, unit_name
+from .i18n import Joined, Msg, Msgc, Term, render
+from .movement import lines_term
 from .scenario import Scenario
 from .sides import CHANCE, Side
 from .state import Outcome, State
-from .units import ASIDE, EUROPE, POOL, UNIT_TYPES, Unit
+from .units import ASIDE, EUROPE, POOL, UNIT_TYPES, Unit, unit_name
 from .victory import check_end_of_turn, check_update, scenario_score
 
 #: AO-8.3: the border states of T-7, named in each language.
@@ -266,7 +266,7 @@ class Engine(CombatSteps, AdvancedSteps):
         if "A-2" in s.options:
             s.unsupplied = advanced.unsupplied_stacks(s, s.phasing)
             if s.unsupplied:
-                names = Joined(", ", (s.board.term(b) for b in s.unsupplied))
+                names = Joined((s.board.term(b) for b in s.unsupplied), ", ")
                 self.log("supply", Msg("{side} stacks out of supply: {boxes}; each loses one unit of its owner's "
                                        "choice (A-2)", side=s.phasing, boxes=names))
                 s.step = "supply"
@@ -349,7 +349,7 @@ class Engine(CombatSteps, AdvancedSteps):
             cities, number = advanced.T7[name]
             mods = advanced.border_modifiers(s)
             total = action.value + sum(m for m, _ in mods)
-            how = Joined("", (Msg(" {m:+d} ({why})", m=m, why=Msg(why)) for m, why in mods))
+            how = Joined((Msg(" {m:+d} ({why})", m=m, why=Msg(why)) for m, why in mods), "")
             if total > number:
                 s.border_used.add(name)
                 unit = s.new_unit(Side.CONFEDERATE, UNIT_TYPES["MF"], POOL)
@@ -492,7 +492,7 @@ class Engine(CombatSteps, AdvancedSteps):
             s, unit, tuple(action.path), tuple(action.lines)) == "4.2.1")
         movement.apply_move(s, unit, tuple(action.path))
         s.march_ordered.append(unit.id)
-        route = Joined(" → ", (s.board.term(b) for b in action.path))
+        route = Joined((s.board.term(b) for b in action.path), " → ")
         s.march_moves.append((unit.id, Msg("{route} ({kind})", route=route, kind=Term("unit", unit.type.name))))
         if unit.stopped:
             self.log("move", Msg("{unit}: {route} by {lines} and stops: enemy units are there (4.g)",
@@ -535,7 +535,7 @@ class Engine(CombatSteps, AdvancedSteps):
         s = self.state
         s.marches_left -= 1
         s.marches_made += 1
-        summary = Joined("; ", (text for _, text in s.march_moves))
+        summary = Joined((text for _, text in s.march_moves), "; ")
         self.log("march", Msg("March {n}: {summary}", n=s.marches_made, summary=summary))
         s.march_origin = None
         s.march_ordered = []
@@ -570,7 +570,7 @@ class Engine(CombatSteps, AdvancedSteps):
     def _announce_battles(self) -> None:
         s = self.state
         if s.battles:
-            names = Joined(", ", (s.board.term(b) for b in s.battles))
+            names = Joined((s.board.term(b) for b in s.battles), ", ")
             self.log("combat", Msg("Battles this half-turn: {boxes} (5.a)", boxes=names))
         self._next_battle()
 

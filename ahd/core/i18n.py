@@ -32,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "Msg", "Msgc", "Msgn", "Term", "N_", "_", "check_language", "default_language",
+__all__ = ["Joined", "LANGUAGES", "LANGUAGE_NAMES", "Msg", "Msgc", "Msgn", "Term", "N_", "_", "check_language", "default_language",
            "domain", "get_language", "language", "placeholders", "render", "set_language", "translation"]
 
 #: The languages the game speaks, with their names in their own language (for menus).
@@ -315,3 +315,31 @@ def Msgn(singular: str, plural: str, /, *, n: int, **params: Any) -> Msg:
 def Msgc(context: str, message: str, /, **params: Any) -> Msg:
     """A message with gettext's context, for a word that reads differently in two places."""
     return Msg(message, context=context, **params)
+
+
+class Joined:
+    """Parts (messages, units, boxes, terms, texts) said in one language and joined by ``sep``: a message's
+    list parameter ("Richmond → Fredericksburg", "road/rail", "militia infantry U-MF-01, cavalry U-CV-02")."""
+
+    __slots__ = ("parts", "sep")
+
+    def __init__(self, parts: Any, sep: str = ", ") -> None:
+        self.parts = tuple(parts)
+        self.sep = sep
+
+    def __msg__(self, lang: str) -> str:
+        return self.sep.join(render(part, lang) for part in self.parts)
+
+    def __str__(self) -> str:
+        return self.__msg__(get_language())
+
+    def __repr__(self) -> str:
+        return f"Joined({self.parts!r}, {self.sep!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Joined):
+            return (self.parts, self.sep) == (other.parts, other.sep)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.parts, self.sep))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from .errors import IllegalActionError
 from .i18n import Msg, Msgn
 from .sides import Side
-from .units import UNIT_TYPES, Unit
+from .units import UNIT_TYPES, Unit, unit_name
 
 #: Where a leader is while off the map: not yet arrived, or removed and waiting to return.
 OFF = "@off"
@@ -131,7 +131,6 @@ def check_follow(state, name: str, unit_id: str) -> IllegalActionError | None:
     """AO-8.2.1: a leader moves free with a unit of his box as it moves (march, naval move,
     invasion): only if he was in its box when it left (and has not moved since), never by cavalry
     jump."""
-    from .combat import unit_name  # (combat needs the State, which needs this module)
     leader, error = movable(state, name)
     if error:
         return error

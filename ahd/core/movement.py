@@ -9,57 +9,19 @@ from typing import Iterator
 
 from . import leaders
 from .errors import IllegalActionError
-from .i18n import Msg, Term, render
+from .board import LINE_TERMS  # noqa: F401  (re-exported)
+from .i18n import Joined, Msg, Term, render
 from .sides import Side
 from .state import State
-from .units import EUROPE, REDUCED, Unit
+from .units import EUROPE, REDUCED, Unit, unit_name  # noqa: F401  (unit_name: re-exported)
 
 SEA = "@sea"  # entered_from of an invading unit
 
-#: The line types (T-3) as message parameters: "road", "rail", "river" in each language.
-LINE_TERMS = {"road": Term("line", "road"), "rail": Term("line", "rail"), "river": Term("line", "river")}
-
-
-class Joined:
-    """A list said in each language, its items joined by ``sep`` (``"road/rail"``, ``"Richmond → Fredericksburg"``):
-    a message parameter whose items (boxes, units, line types, messages) each say themselves."""
-
-    __slots__ = ("sep", "items")
-
-    def __init__(self, sep: str, items) -> None:
-        self.sep = sep
-        self.items = tuple(items)
-
-    def __msg__(self, lang: str) -> str:
-        return self.sep.join(render(item, lang) for item in self.items)
-
-    def __str__(self) -> str:
-        return render(self)
-
-    def __repr__(self) -> str:
-        return f"Joined({self.sep!r}, {list(self.items)!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Joined):
-            return (self.sep, self.items) == (other.sep, other.items)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.sep, self.items))
-
-
-def unit_name(unit: Unit) -> Msg:
-    """The unit's label as it reads now ("reduced militia infantry U-MF-03"), in any language. A log line
-    or a refusal keeps this rather than the Unit, which may be reduced, recover or be promoted later."""
-    kind = Term("unit", unit.type.name)
-    if unit.strength == REDUCED:
-        return Msg("reduced {kind} {id}", kind=kind, id=unit.id)
-    return Msg("{kind} {id}", kind=kind, id=unit.id)
 
 
 def lines_term(lines) -> Joined:
     """``{"rail", "road"}`` -> "rail/road", each line type in the message's language."""
-    return Joined("/", (LINE_TERMS.get(kind, kind) for kind in sorted(set(lines))))
+    return Joined((LINE_TERMS.get(kind, kind) for kind in sorted(set(lines))), "/")
 
 
 def march_allowance(natural: int) -> int:

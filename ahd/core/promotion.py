@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from .errors import IllegalActionError
 from .i18n import Msg
-from .movement import unit_name
 from .sides import Side
 from .state import State
-from .units import MILITIA, OUT, POOL, Unit
+from .units import MILITIA, OUT, POOL, Unit, unit_name
 
 
 def check_promotion(state: State, unit_id: str, side: Side, eligible: set[str], rule: str) -> IllegalActionError | None:

@@ -228,3 +228,13 @@ def describe_unit_id(unit_id: str) -> str:
     """A readable name from an id alone: ``"U-MF-03"`` -> ``"militia infantry U-MF-03"`` (English; the
     name in any language: :class:`UnitName`)."""
     return UnitName(unit_id).__msg__("en")
+
+
+def unit_name(unit: Unit) -> Msg:
+    """The unit's label as it reads now ("reduced militia infantry U-MF-03"), as a message in any language.
+    A log line or a refusal keeps this rather than the Unit: the unit itself may be reduced, recover or be
+    promoted afterwards, and the line must still say what it was then."""
+    kind = Term("unit", unit.type.name)
+    if unit.strength == REDUCED:
+        return Msg("reduced {kind} {id}", kind=kind, id=unit.id)
+    return Msg("{kind} {id}", kind=kind, id=unit.id)

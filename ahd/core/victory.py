@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .board import VICTORY_CITIES
 from .calendar import LAST_TURN
-from .i18n import Msg, Term
+from .i18n import Joined, Msg, Term
 from .sides import Side
 from .state import Outcome, State
 
@@ -27,8 +27,7 @@ LEVEL_TERMS = {
 
 def _cities(state: State):
     """The seven Confederate cities (11.a), named in the message's language."""
-    from .movement import Joined
-    return Joined(", ", (state.board.term(box) for box in VICTORY_CITIES))
+    return Joined((state.board.term(box) for box in VICTORY_CITIES), ", ")
 
 
 def scenario_score(state: State, score_turn: int) -> Outcome:
