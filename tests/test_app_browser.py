@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -24,14 +23,8 @@ from widgets import serve  # noqa: E402
 import ahd  # noqa: E402
 
 from widgets.serve import CHROMIUM_ARGS  # noqa: E402
+from browser import chromium  # noqa: E402
 BOARD = ahd.default_board()
-
-
-def chromium() -> str:
-    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
-    if path is None:
-        pytest.fail("Debian's chromium is not installed (apt-get install chromium; ./run.sh test does it)")
-    return path
 
 
 box_on_screen = serve.box_on_screen  # where a box is drawn in the page, whatever the pan, zoom or size

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ playwright = pytest.importorskip("playwright.sync_api")
 
 from widgets import serve  # noqa: E402
 from widgets.serve import CHROMIUM_ARGS  # noqa: E402
+from browser import chromium  # noqa: E402
 
 EAST = ("washington", "richmond", "harpers_ferry", "norfolk", "fredericksburg", "manassas_junction", "petersburg",
         "yorktown", "fort_monroe", "baltimore", "front_royal", "gordonsville", "staunton", "lynchburg", "gettysburg",
@@ -54,13 +54,6 @@ MEASURE = """() => {
 
 #: Back to the page's default view: voila scrolls an inner element, not the window.
 TO_TOP = "() => { window.scrollTo(0, 0); for (const e of document.querySelectorAll('*')) if (e.scrollTop) e.scrollTop = 0; }"
-
-
-def chromium() -> str:
-    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
-    if path is None:
-        pytest.fail("Debian's chromium is not installed (apt-get install chromium; ./run.sh test does it)")
-    return path
 
 
 def _overlap(a, b, slack: float = 0.5) -> bool:

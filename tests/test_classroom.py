@@ -10,9 +10,7 @@ The server runs with a short cull setting (HOUSE_DIVIDED_CULL) so that this take
 from __future__ import annotations
 
 import http.client
-import os
 import re
-import shutil
 import time
 
 import pytest
@@ -20,16 +18,10 @@ import pytest
 playwright = pytest.importorskip("playwright.sync_api")
 
 from widgets import serve  # noqa: E402
+from browser import chromium  # noqa: E402
 
 STUDENTS = 2
 CULL = "8,2"  # a kernel with no page connected is ended after 8 s idle; the culler looks every 2 s
-
-
-def chromium() -> str:
-    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
-    if path is None:
-        pytest.fail("Debian's chromium is not installed (apt-get install chromium; ./run.sh test does it)")
-    return path
 
 
 def request(server, method: str, path: str, *, headers: dict | None = None, body: str | None = None):

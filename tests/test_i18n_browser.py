@@ -12,9 +12,7 @@ test that passes on English words. Screenshots at 1366x768 go to ``artifacts/`` 
 """
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -27,6 +25,7 @@ from widgets import serve  # noqa: E402
 from widgets.i18n import _, _n  # noqa: E402
 from widgets.serve import CHROMIUM_ARGS  # noqa: E402
 from widgets.session import Session  # noqa: E402
+from browser import chromium  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 VIEWPORT = {"width": 1366, "height": 768}
@@ -71,13 +70,6 @@ SPANISH_KEYS = ("new game", "undo", "end movement", "game log", "moved", "log li
 ITALIAN_KEYS = ("new game", "undo", "game log", "log line", "moved", "prompt")
 MISSING_ES = untranslated(SPANISH, *SPANISH_KEYS)
 MISSING_IT = untranslated(ITALIAN, *ITALIAN_KEYS) + untranslated(SPANISH, "new game", "log line")
-
-
-def chromium() -> str:
-    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
-    if path is None:
-        pytest.fail("Debian's chromium is not installed (apt-get install chromium; ./run.sh test does it)")
-    return path
 
 
 @pytest.fixture(scope="module")

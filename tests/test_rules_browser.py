@@ -4,9 +4,7 @@ following its own hints: each click lands on the box ringed on the map or on the
 A missing browser is a failure, not a skip (``./run.sh test`` installs chromium when missing)."""
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import time
 
 import pytest
@@ -15,13 +13,7 @@ playwright = pytest.importorskip("playwright.sync_api")
 
 from widgets import serve  # noqa: E402
 from widgets.serve import CHROMIUM_ARGS  # noqa: E402
-
-
-def chromium() -> str:
-    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
-    if path is None:
-        pytest.fail("Debian's chromium is not installed (apt-get install chromium; ./run.sh test does it)")
-    return path
+from browser import chromium  # noqa: E402
 
 
 @pytest.fixture(scope="module")
