@@ -292,3 +292,11 @@ def test_the_authoring_guide_runs():
     assert namespace["archive"].name == "richmond-1861.zip" and namespace["archive"].is_file()
     rate, low, high = namespace["results"].win_rate("union")
     assert f"{rate:.0%}" in text and f"{low:.0%}–{high:.0%}" in text  # the figures the guide quotes
+
+
+def test_widgets_editor_opens_an_editor_after_the_module_was_imported():
+    """``from widgets.editor import ...`` makes the package attribute the module; it still opens an editor."""
+    import widgets
+    import widgets.editor as module
+    assert widgets.editor is module or callable(widgets.editor)
+    assert isinstance(widgets.editor("1861"), module.Editor)

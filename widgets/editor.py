@@ -31,6 +31,8 @@ import json
 import re
 import shutil
 import tempfile
+import sys
+import types
 from dataclasses import dataclass
 from html import escape
 from importlib import resources
@@ -877,3 +879,15 @@ def editor(scenario: Any = None, **kwargs: Any) -> Editor:
     """The scenario editor: start from a shipped scenario's name, a scenario file, a saved position
     (``Game.to_scenario()`` or a Game), or (None) an empty board."""
     return Editor(scenario, **kwargs)
+
+
+class _CallableModule(types.ModuleType):
+    """``widgets.editor`` is both this module and the function :func:`editor`: once the module has been
+    imported (``from widgets.editor import Editor``), the package attribute is the module, so calling it
+    must still open an editor."""
+
+    def __call__(self, scenario: Any = None, **kwargs: Any) -> Editor:
+        return editor(scenario, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
