@@ -6,22 +6,20 @@ Spanish with a catalog, with box names and unit types in the language's form, wh
 """
 from __future__ import annotations
 
-import gettext
 import sys
 from dataclasses import fields
 from pathlib import Path
 
 import pytest
-from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
-from babel.messages.mofile import write_mo
 
 import ahd
-from ahd.core import i18n
 from ahd.core import actions as A
 from ahd.core.errors import IllegalActionError
 from ahd.core.i18n import Joined, Msg, Term, language
 from ahd.core.units import UnitName, describe_unit_id
+
+from i18n_catalogs import compile_catalog, use_catalogs
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,29 +105,10 @@ def all_action_classes() -> list[type]:
 
 @pytest.fixture
 def spanish(tmp_path, monkeypatch):
-    """The engine's Spanish catalog replaced by :data:`SPANISH` (compiled with Babel into ``tmp_path``).
-
-    ``translation`` binds its catalog folder when it is defined, so the test points the function
-    itself at the new folder; the cache is cleared before and after so no other test sees it."""
-    catalog = Catalog(locale="es", domain="ahd")
-    for context, msgid, msgstr in SPANISH:
-        catalog.add(msgid, msgstr, context=context)
-    folder = tmp_path / "es" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    with open(folder / "ahd.mo", "wb") as out:
-        write_mo(out, catalog)
-    original = i18n.translation
-    original.cache_clear()
-
-    def translation(lang, domain_name=i18n.ENGINE_DOMAIN, localedir=str(i18n.ENGINE_LOCALE_DIR)):
-        if lang != "en" and domain_name == i18n.ENGINE_DOMAIN:
-            return gettext.translation(domain_name, str(tmp_path), languages=[lang], fallback=True)
-        return original(lang, domain_name, localedir)
-
-    monkeypatch.setattr(i18n, "ENGINE_LOCALE_DIR", tmp_path)
-    monkeypatch.setattr(i18n, "translation", translation)
-    yield "es"
-    original.cache_clear()
+    """The engine's Spanish catalog replaced by :data:`SPANISH` (compiled with Babel into ``tmp_path``)."""
+    compile_catalog(tmp_path, "ahd", SPANISH)
+    with use_catalogs(monkeypatch, engine=tmp_path):
+        yield "es"
 
 
 def test_every_action_class_has_its_own_message_and_a_sample():

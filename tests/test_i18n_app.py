@@ -10,8 +10,6 @@ import os
 import re
 
 import pytest
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 
 import ahd
 import ahd.core.i18n as core_i18n
@@ -21,6 +19,8 @@ from ahd.core.i18n import Msg
 from widgets.app import _observers
 from widgets.gestures import plain_refusal
 from widgets.panel import log_groups
+
+from i18n_catalogs import compile_catalog, use_catalogs
 
 #: The test catalog of the app (domain ``widgets``), in "es": marked "[es]" so nothing real can match.
 APP_WORDS = {
@@ -50,35 +50,16 @@ ENGINE_WORDS = {
 }
 
 
-def _write(folder, domain: str, words: dict) -> None:
-    catalog = Catalog(locale="es", domain=domain)  # Spanish plural forms: n != 1
-    for msgid, msgstr in words.items():
-        catalog.add(msgid, msgstr)
-    where = folder / "es" / "LC_MESSAGES"
-    where.mkdir(parents=True, exist_ok=True)
-    with open(where / f"{domain}.mo", "wb") as out:
-        write_mo(out, catalog)
-
-
 @pytest.fixture
 def catalogs(tmp_path, monkeypatch):
-    """The test catalogs in place of the app's (``widgets``) and an engine-like domain ``enginetest``; the
-    language is English again afterwards."""
-    _write(tmp_path, "widgets", APP_WORDS)
-    _write(tmp_path, "enginetest", ENGINE_WORDS)
-    real = core_i18n.translation
-
-    def translation(lang, domain_name=core_i18n.ENGINE_DOMAIN, localedir=str(core_i18n.ENGINE_LOCALE_DIR)):
-        if domain_name in ("widgets", "enginetest"):
-            localedir = str(tmp_path)
-        return real(lang, domain_name, localedir)
-
-    monkeypatch.setattr(core_i18n, "translation", translation)
-    monkeypatch.setattr(widgets.i18n, "LOCALE_DIR", tmp_path)
+    """The test catalogs in place of the app's (``widgets``) and an engine-like domain ``enginetest`` (its
+    messages name the folder); the language is English again afterwards."""
+    compile_catalog(tmp_path, "widgets", APP_WORDS)
+    compile_catalog(tmp_path, "enginetest", ENGINE_WORDS)
     ahd.set_language("en")
-    yield tmp_path
+    with use_catalogs(monkeypatch, app=tmp_path):
+        yield tmp_path
     ahd.set_language(None)
-    real.cache_clear()
 
 
 def _text(html: str) -> str:
@@ -242,9 +223,10 @@ def test_the_log_is_grouped_by_its_messages_whatever_the_language(catalogs):
     from ahd.core.engine import Event
     from ahd.core.sides import Side
 
-    _write(catalogs, "enginetest", {**ENGINE_WORDS, "Battle at {box}: the attack": "Batalla en {box}: el ataque",
-                                    "The {side} side wins the battle at {box} (5.c)": "Gana {side} en {box} (5.c)",
-                                    "— {turn} —": "— {turn} [es] —"})
+    battle_words = {"Battle at {box}: the attack": "Batalla en {box}: el ataque",
+                    "The {side} side wins the battle at {box} (5.c)": "Gana {side} en {box} (5.c)",
+                    "— {turn} —": "— {turn} [es] —"}
+    compile_catalog(catalogs, "enginetest", {**ENGINE_WORDS, **battle_words})
     domain = ("enginetest", str(catalogs))
     events = [Event(3, Side.UNION, "turn", Msg("— {turn} —", domain=domain, turn="Turn 3")),
               Event(3, Side.UNION, "move", Msg("a march", domain=domain)),

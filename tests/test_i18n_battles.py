@@ -2,23 +2,21 @@
 messages (``Msg``) and said in the language they are read in; the English text is unchanged."""
 from __future__ import annotations
 
-import gettext
 import sys
 
 import pytest
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 
 import ahd
 from ahd.bots import make_bot
 from ahd.bots.base import PlanNote
 from ahd.bots.heuristic import HeuristicBot
-from ahd.core import combat, i18n, leaders
+from ahd.core import combat, leaders
 from ahd.core.engine import Engine
 from ahd.core.errors import IllegalActionError
 from ahd.core.i18n import Joined, Msg, language, render
 from ahd.core.sides import CHANCE, Side
 
+from i18n_catalogs import compile_catalog, use_catalogs
 from test_battles import modifier_battle
 
 #: The modules whose texts this test is about.
@@ -161,29 +159,10 @@ PLANS = [
 @pytest.fixture
 def spanish(tmp_path, monkeypatch):
     """The engine's Spanish catalog replaced by :data:`SPANISH` and :data:`PLANS`, compiled with Babel into
-    ``tmp_path``. ``translation`` binds its folder when it is defined, so the function itself is pointed at
-    the new folder (and ``ENGINE_LOCALE_DIR`` with it); its cache is cleared before and after."""
-    catalog = Catalog(locale="es", domain="ahd")
-    for context, msgid, msgstr in SPANISH:
-        catalog.add(msgid, msgstr, context=context)
-    for msgid, msgstr in PLANS:
-        catalog.add(msgid, msgstr)
-    folder = tmp_path / "es" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    with open(folder / "ahd.mo", "wb") as out:
-        write_mo(out, catalog)
-    original = i18n.translation
-    original.cache_clear()
-
-    def translation(lang, domain_name=i18n.ENGINE_DOMAIN, localedir=str(i18n.ENGINE_LOCALE_DIR)):
-        if lang != "en" and domain_name == i18n.ENGINE_DOMAIN:
-            return gettext.translation(domain_name, str(tmp_path), languages=[lang], fallback=True)
-        return original(lang, domain_name, localedir)
-
-    monkeypatch.setattr(i18n, "ENGINE_LOCALE_DIR", tmp_path)
-    monkeypatch.setattr(i18n, "translation", translation)
-    yield "es"
-    original.cache_clear()
+    ``tmp_path``."""
+    compile_catalog(tmp_path, "ahd", [*SPANISH, *((None, msgid, msgstr) for msgid, msgstr in PLANS)])
+    with use_catalogs(monkeypatch, engine=tmp_path):
+        yield "es"
 
 
 def test_a_catalog_changes_a_shot_line_and_a_refusal_and_keeps_the_rules(spanish):

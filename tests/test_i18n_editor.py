@@ -10,13 +10,11 @@ import pytest
 pytest.importorskip("ipyleaflet")  # the app extra
 pytest.importorskip("babel")
 
-from babel.messages.catalog import Catalog  # noqa: E402
-from babel.messages.mofile import write_mo  # noqa: E402
-
 from ahd.core import i18n  # noqa: E402
 from ahd.core.i18n import language  # noqa: E402
-from widgets import i18n as app_i18n  # noqa: E402
 import widgets  # noqa: E402  (not ``from widgets.editor import``: that makes ``widgets.editor`` the module)
+
+from i18n_catalogs import compile_catalog, use_catalogs  # noqa: E402
 
 #: The engine's words in the test's Spanish: (context, English, Spanish).
 ENGINE = [("box", "New Orleans", "Nueva Orleans"), ("unit", "militia infantry", "infantería de milicia"),
@@ -48,28 +46,15 @@ APP = {
 }
 
 
-def _compile(folder, domain: str, messages) -> None:
-    catalog = Catalog(locale="es", domain=domain)
-    for context, english, spanish in messages:
-        catalog.add(english, spanish, context=context)
-    target = folder / "es" / "LC_MESSAGES"
-    target.mkdir(parents=True, exist_ok=True)
-    with open(target / f"{domain}.mo", "wb") as out:
-        write_mo(out, catalog)
-
-
 @pytest.fixture
 def catalogs(tmp_path, monkeypatch):
     """Both domains' Spanish catalogs replaced by the test's; the process speaks English (``language`` says
     otherwise for a block)."""
-    _compile(tmp_path, "ahd", ENGINE)
-    _compile(tmp_path, "widgets", [(None, en, es) for en, es in APP.items()])
-    i18n.translation.cache_clear()
-    monkeypatch.setattr(i18n, "ENGINE_LOCALE_DIR", tmp_path)
-    monkeypatch.setattr(app_i18n, "LOCALE_DIR", tmp_path)
+    compile_catalog(tmp_path, "ahd", ENGINE)
+    compile_catalog(tmp_path, "widgets", APP)
     monkeypatch.setattr(i18n, "_process_language", "en")
-    yield tmp_path
-    i18n.translation.cache_clear()
+    with use_catalogs(monkeypatch, engine=tmp_path, app=tmp_path):
+        yield tmp_path
 
 
 def _label(options, value):

@@ -3,14 +3,11 @@ outcomes, the calendar and the command line — in English as before, and in ano
 small catalog built here (the real Spanish and Italian catalogs are translated elsewhere)."""
 from __future__ import annotations
 
-import gettext
 import io
 import random
 import re
 
 import pytest
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 
 import ahd
 from ahd.cli import main as cli_main
@@ -23,6 +20,7 @@ from ahd.core.state import Outcome
 from ahd.core.units import REDUCED, UNIT_TYPES, Unit
 
 from conftest import make_game
+from i18n_catalogs import compile_catalog, use_catalogs
 
 #: A tiny Spanish catalog: only what the tests below read (context, English, Spanish).
 SPANISH = [
@@ -55,29 +53,10 @@ SPANISH = [
 
 @pytest.fixture
 def spanish(tmp_path, monkeypatch):
-    """The engine's Spanish catalog replaced by :data:`SPANISH`, compiled with Babel into ``tmp_path``.
-
-    ``translation`` binds its catalog folder when it is defined, so the module's function is pointed at
-    the new folder; its cache is cleared before and after, so no other test sees this catalog."""
-    catalog = Catalog(locale="es", domain="ahd")
-    for context, msgid, msgstr in SPANISH:
-        catalog.add(msgid, msgstr, context=context)
-    folder = tmp_path / "es" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    with open(folder / "ahd.mo", "wb") as out:
-        write_mo(out, catalog)
-    original = i18n.translation
-    original.cache_clear()
-
-    def translation(lang, domain_name=i18n.ENGINE_DOMAIN, localedir=str(i18n.ENGINE_LOCALE_DIR)):
-        if lang != "en" and domain_name == i18n.ENGINE_DOMAIN:
-            return gettext.translation(domain_name, str(tmp_path), languages=[lang], fallback=True)
-        return original(lang, domain_name, localedir)
-
-    monkeypatch.setattr(i18n, "ENGINE_LOCALE_DIR", tmp_path)
-    monkeypatch.setattr(i18n, "translation", translation)
-    yield "es"
-    original.cache_clear()
+    """The engine's Spanish catalog replaced by :data:`SPANISH`, compiled with Babel into ``tmp_path``."""
+    compile_catalog(tmp_path, "ahd", SPANISH)
+    with use_catalogs(monkeypatch, engine=tmp_path):
+        yield "es"
 
 
 # --------------------------------------------------------------------------- choosing a language
@@ -168,15 +147,11 @@ def test_msg_renders_sides_units_terms_and_format_specs(spanish):
 
 
 def test_a_broken_translation_falls_back_to_english(tmp_path, monkeypatch):
-    catalog = Catalog(locale="it", domain="ahd")
-    catalog.add("{unit} is already entrenched", "{unita} è già trincerata")  # a misspelt placeholder
-    folder = tmp_path / "it" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    with open(folder / "ahd.mo", "wb") as out:
-        write_mo(out, catalog)
-    monkeypatch.setattr(i18n, "translation",
-                        lambda lang, *a: gettext.translation("ahd", str(tmp_path), languages=[lang], fallback=True))
-    assert Msg("{unit} is already entrenched", unit="U-MF-03").render("it") == "U-MF-03 is already entrenched"
+    misspelt = [(None, "{unit} is already entrenched", "{unita} è già trincerata")]  # a misspelt placeholder
+    compile_catalog(tmp_path, "ahd", misspelt, lang="it")
+    with use_catalogs(monkeypatch, engine=tmp_path):
+        assert i18n.translation("it").gettext("{unit} is already entrenched") == "{unita} è già trincerata"
+        assert Msg("{unit} is already entrenched", unit="U-MF-03").render("it") == "U-MF-03 is already entrenched"
 
 
 def test_turns_say_their_months_in_each_language(spanish):

@@ -7,97 +7,76 @@ refusal change language, while answers and keys stay what code compares.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("ipyleaflet")
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 
 import ahd
 from ahd.core import i18n
 from ahd.core.i18n import language
 
-#: (msgid or (singular, plural), translation, context) for the app's domain.
-WIDGETS = [
-    ("What are {box}'s recruiting values?", "¿Cuáles son los valores de reclutamiento de {box}?", None),
-    ("two numbers, Union first, e.g. 2, 0", "dos números, primero la Unión, p. ej. 2, 0", None),
-    ("answer with two numbers: (Union value, Confederate value).",
-     "responde con dos números: (valor de la Unión, valor confederado).", None),
-    ("the right numbers in the wrong order: the Union (blue) value comes first.",
-     "los números correctos en el orden equivocado: primero va el valor de la Unión (azul).", None),
-    ("type your answer in the box.", "escribe tu respuesta en la casilla de texto.", None),
-    ("not done yet:", "aún no:", None),
-    ("answer with a whole number.", "responde con un número entero.", None),
-    ("How many marches does each side have on turn 1 of the {scenario} campaign?",
-     "¿Cuántas marchas tiene cada bando en el turno 1 de la campaña de {scenario}?", None),
-    (("{n} march each, with no roll, so no naval invasion on turn 1 (4.1).",
-      "{n} marches each, with no roll, so no naval invasion on turn 1 (4.1)."),
-     ("{n} marcha cada uno, sin tirada (4.1).", "{n} marchas cada uno, sin tirada (4.1)."), None),
-    ("Which boxes are permanent forts?", "¿Qué casillas son fuertes permanentes?", None),
-    ("the four permanent forts: {boxes}.", "los cuatro fuertes permanentes: {boxes}.", None),
-    (("{n} fort missing", "{n} forts missing"), ("falta {n} fuerte", "faltan {n} fuertes"), None),
-    ("{problems}. Look for the ★ on the map.", "{problems}. Busca la ★ en el mapa.", None),
-    ("fort: entrenched while held (4.2.5 d)", "fuerte: fortificado mientras se controle (4.2.5 d)", None),
-    ("draft (8); the {year} scenario starts", "leva (8); empieza el escenario de {year}", None),
-    ("year", "año", None),
-    ("The class is full", "La clase está llena", None),
-    ("{page} — A House Divided", "{page} — Una casa dividida", None),
-    (("{running} of {cap} game is being played on this server, the most it takes.",
-      "{running} of {cap} games are being played on this server, the most it takes."),
-     ("Se juega {running} de {cap} partida en este servidor, el máximo que admite.",
-      "Se juegan {running} de {cap} partidas en este servidor, el máximo que admite."), None),
-    ("This page tries again by itself every {seconds} seconds, or {link}try again now{end}.",
-     "Esta página vuelve a intentarlo sola cada {seconds} segundos, o {link}inténtalo ahora{end}.", None),
-    ("type the game's code (6 letters and digits) that your classmate sees",
-     "escribe el código de la partida (6 letras y cifras) que ve tu compañero", None),
-    ("Games against a classmate", "Partidas contra un compañero", None),
-    ("Union", "Unión", None),                 # a side's name on its own (a table's cell, as in the panel)
-    ("Confederate", "Confederación", None),
-    ("it is the {side} side's turn to move ({other} decides); you play the {mine} side, wait for their move",
-     "le toca mover al bando {side} (decide {other}); tú juegas con el bando {mine}, espera su movimiento", None),
-]
+from i18n_catalogs import compile_catalog, use_catalogs
 
-#: The engine's words the tables use (box names, sides, unit types, months).
+#: The app's words (domain ``widgets``): English -> Spanish, or (singular, plural) -> (one, many).
+WIDGETS = {
+    "What are {box}'s recruiting values?": "¿Cuáles son los valores de reclutamiento de {box}?",
+    "two numbers, Union first, e.g. 2, 0": "dos números, primero la Unión, p. ej. 2, 0",
+    "answer with two numbers: (Union value, Confederate value).":
+        "responde con dos números: (valor de la Unión, valor confederado).",
+    "the right numbers in the wrong order: the Union (blue) value comes first.":
+        "los números correctos en el orden equivocado: primero va el valor de la Unión (azul).",
+    "type your answer in the box.": "escribe tu respuesta en la casilla de texto.",
+    "not done yet:": "aún no:",
+    "answer with a whole number.": "responde con un número entero.",
+    "How many marches does each side have on turn 1 of the {scenario} campaign?":
+        "¿Cuántas marchas tiene cada bando en el turno 1 de la campaña de {scenario}?",
+    ("{n} march each, with no roll, so no naval invasion on turn 1 (4.1).",
+     "{n} marches each, with no roll, so no naval invasion on turn 1 (4.1)."):
+        ("{n} marcha cada uno, sin tirada (4.1).", "{n} marchas cada uno, sin tirada (4.1)."),
+    "Which boxes are permanent forts?": "¿Qué casillas son fuertes permanentes?",
+    "the four permanent forts: {boxes}.": "los cuatro fuertes permanentes: {boxes}.",
+    ("{n} fort missing", "{n} forts missing"): ("falta {n} fuerte", "faltan {n} fuertes"),
+    "{problems}. Look for the ★ on the map.": "{problems}. Busca la ★ en el mapa.",
+    "fort: entrenched while held (4.2.5 d)": "fuerte: fortificado mientras se controle (4.2.5 d)",
+    "draft (8); the {year} scenario starts": "leva (8); empieza el escenario de {year}",
+    "year": "año",
+    "The class is full": "La clase está llena",
+    "{page} — A House Divided": "{page} — Una casa dividida",
+    ("{running} of {cap} game is being played on this server, the most it takes.",
+     "{running} of {cap} games are being played on this server, the most it takes."):
+        ("Se juega {running} de {cap} partida en este servidor, el máximo que admite.",
+         "Se juegan {running} de {cap} partidas en este servidor, el máximo que admite."),
+    "This page tries again by itself every {seconds} seconds, or {link}try again now{end}.":
+        "Esta página vuelve a intentarlo sola cada {seconds} segundos, o {link}inténtalo ahora{end}.",
+    "type the game's code (6 letters and digits) that your classmate sees":
+        "escribe el código de la partida (6 letras y cifras) que ve tu compañero",
+    "Games against a classmate": "Partidas contra un compañero",
+    "Union": "Unión",  # a side's name on its own (a table's cell, as in the panel)
+    "Confederate": "Confederación",
+    "it is the {side} side's turn to move ({other} decides); you play the {mine} side, wait for their move":
+        "le toca mover al bando {side} (decide {other}); tú juegas con el bando {mine}, espera su movimiento",
+}
+
+#: The engine's words the tables use (box names, sides, unit types, months): (context, English, Spanish).
 ENGINE = [
-    ("Fort Monroe", "Fuerte Monroe", "box"),
-    ("Washington", "Washington D. C.", "box"),
-    ("Union", "unionista", "side"),            # the side inside a sentence: "the {side} side"
-    ("Confederate", "confederado", "side"),
-    ("Turn {number} ({months} {year})", "Turno {number} ({months} de {year})", None),
-    ("militia infantry", "infantería de milicia", "unit"),
-    ("July", "julio", None),
-    ("January–February", "enero–febrero", None),
+    ("box", "Fort Monroe", "Fuerte Monroe"),
+    ("box", "Washington", "Washington D. C."),
+    ("side", "Union", "unionista"),  # the side inside a sentence: "the {side} side"
+    ("side", "Confederate", "confederado"),
+    (None, "Turn {number} ({months} {year})", "Turno {number} ({months} de {year})"),
+    ("unit", "militia infantry", "infantería de milicia"),
+    (None, "July", "julio"),
+    (None, "January–February", "enero–febrero"),
 ]
-
-
-def _mo(folder: Path, domain: str, messages) -> None:
-    catalog = Catalog(locale="es", domain=domain)
-    for msgid, text, context in messages:
-        catalog.add(msgid, text, context=context)
-    target = folder / "es" / "LC_MESSAGES"
-    target.mkdir(parents=True, exist_ok=True)
-    with open(target / f"{domain}.mo", "wb") as f:
-        write_mo(f, catalog)
 
 
 @pytest.fixture
 def spanish(tmp_path, monkeypatch):
     """The test catalogs in place of the real ones (both domains), the language Spanish for the test."""
-    _mo(tmp_path, "widgets", WIDGETS)
-    _mo(tmp_path, "ahd", ENGINE)
-    real = i18n.translation
-
-    def translation(lang, domain_name=i18n.ENGINE_DOMAIN, localedir=str(i18n.ENGINE_LOCALE_DIR)):
-        return real(lang, domain_name, str(tmp_path))
-
-    translation.cache_clear = real.cache_clear  # type: ignore[attr-defined]
-    monkeypatch.setattr(i18n, "translation", translation)
-    real.cache_clear()
-    with language("es"):
+    compile_catalog(tmp_path, "widgets", WIDGETS)
+    compile_catalog(tmp_path, "ahd", ENGINE)
+    with use_catalogs(monkeypatch, engine=tmp_path, app=tmp_path), language("es"):
         yield
-    real.cache_clear()
 
 
 def test_a_question_asks_and_answers_in_the_current_language(spanish):

@@ -4,16 +4,12 @@ engine ("ahd"), compiled with Babel into a temporary folder, so the test does no
 translations being complete."""
 from __future__ import annotations
 
-import gettext
 import re
 
 import pytest
 
 pytest.importorskip("ipyleaflet")  # the app extra
 pytest.importorskip("babel")
-
-from babel.messages.catalog import Catalog  # noqa: E402
-from babel.messages.mofile import write_mo  # noqa: E402
 
 import ahd  # noqa: E402
 from ahd import rulebook  # noqa: E402
@@ -26,6 +22,8 @@ from widgets.guide import why  # noqa: E402
 from widgets.mapview import MapView  # noqa: E402
 from widgets.rules import RuleButtons, RulesView, book_language  # noqa: E402
 from widgets.session import Session  # noqa: E402
+
+from i18n_catalogs import compile_catalog, use_catalogs  # noqa: E402
 
 #: The engine's words (box and unit names, sides) in the test's Spanish: (context, English, Spanish).
 ENGINE = [("box", "New Orleans", "Nueva Orleans"), ("unit", "militia infantry", "infantería de milicia"),
@@ -52,38 +50,15 @@ APP = {
 }
 
 
-def _compile(folder, domain: str, messages: list[tuple[str | None, str, str]]) -> None:
-    catalog = Catalog(locale="es", domain=domain)
-    for context, english, spanish in messages:
-        catalog.add(english, spanish, context=context)
-    target = folder / "es" / "LC_MESSAGES"
-    target.mkdir(parents=True, exist_ok=True)
-    with open(target / f"{domain}.mo", "wb") as out:
-        write_mo(out, catalog)
-
-
 @pytest.fixture
 def catalogs(tmp_path, monkeypatch):
     """Both domains' Spanish catalogs replaced by the test's; the process speaks English until a test says
     otherwise (``speak``)."""
-    _compile(tmp_path, "ahd", ENGINE)
-    _compile(tmp_path, "widgets", [(None, en, es) for en, es in APP.items()])
-    original = i18n.translation
-    original.cache_clear()
-
-    def translation(lang, domain_name=i18n.ENGINE_DOMAIN, localedir=str(i18n.ENGINE_LOCALE_DIR)):
-        if lang == "en":
-            return gettext.NullTranslations()
-        return gettext.translation(domain_name, str(tmp_path), languages=[lang], fallback=True)
-
-    # ``translation`` binds its folders when it is defined: the module's function (which the engine's
-    # messages and the app's ``_`` look up when they translate) is pointed at the test's folder
-    monkeypatch.setattr(i18n, "ENGINE_LOCALE_DIR", tmp_path)
-    monkeypatch.setattr(app_i18n, "LOCALE_DIR", tmp_path)
-    monkeypatch.setattr(i18n, "translation", translation)
+    compile_catalog(tmp_path, "ahd", ENGINE)
+    compile_catalog(tmp_path, "widgets", APP)
     monkeypatch.setattr(i18n, "_process_language", "en")
-    yield tmp_path
-    original.cache_clear()
+    with use_catalogs(monkeypatch, engine=tmp_path, app=tmp_path):
+        yield tmp_path
 
 
 def speak(monkeypatch, lang: str) -> None:

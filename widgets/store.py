@@ -40,7 +40,8 @@ from ahd.core.errors import AhdError, IllegalActionError
 from ahd.core.i18n import Msg, language
 from ahd.core.sides import CHANCE, Side
 
-from .i18n import LOCALE_DIR, _
+from . import i18n as app_i18n
+from .i18n import _
 
 #: Schema version written in the file (``PRAGMA user_version``); a file with a larger one is refused.
 SCHEMA_VERSION = 1
@@ -468,7 +469,7 @@ class Seat:
         deciding = deciding_side(game)
         if deciding is not None and deciding is not self.side:
             # a message in the app's catalog, kept with its parameters (said again in another language)
-            app = ("widgets", str(LOCALE_DIR))
+            app = ("widgets", str(app_i18n.LOCALE_DIR))  # the folder as it is now (tests point it elsewhere)
             other = self.opponent or Msg("your classmate", domain=app)
             if game.current_player == CHANCE:
                 text = Msg("it is the {side} side's turn to roll this die ({other} decides); you play the {mine} "
