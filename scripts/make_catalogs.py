@@ -45,6 +45,11 @@ def data_terms() -> list[tuple[str, str, str]]:
     terms += [("unit", t.name, "ahd/core/units.py") for t in UNIT_TYPES.values()]
     terms += [("unit", "coastal defence", "ahd/core/units.py")]
     terms += [("side", "Union", "ahd/core/sides.py"), ("side", "Confederate", "ahd/core/sides.py")]
+    # the decisions and the kinds of action a refusal names ("now the decision is movement (accepted: ...)")
+    from ahd.core.actions import ACTION_TYPES
+    from ahd.core.engine import SEGMENT_OF_STEP
+    terms += [("decision", step.replace("_", " "), "ahd/core/engine.py") for step in SEGMENT_OF_STEP]
+    terms += [("action kind", kind, "ahd/core/actions.py") for kind in ACTION_TYPES]
     return terms
 
 

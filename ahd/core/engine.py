@@ -211,9 +211,9 @@ class Engine(CombatSteps, AdvancedSteps):
             return IllegalActionError("10", Msg("the game is over"), action)
         accepted = self.ACCEPTS.get(s.step, ())
         if not isinstance(action, accepted):
-            kinds = ", ".join(sorted(cls.kind for cls in accepted))
+            kinds = Joined((Term("action kind", cls.kind) for cls in sorted(accepted, key=lambda c: c.kind)), ", ")
             return IllegalActionError("3.a", Msg("now the decision is {step} (accepted: {kinds})",
-                                                 step=s.step.replace("_", " "), kinds=kinds), action)
+                                                 step=Term("decision", s.step.replace("_", " ")), kinds=kinds), action)
         checker = getattr(self, f"_check_{action.kind}", None)  # none: the action has no conditions
         error = checker(action) if checker else None
         if error is not None and error.action is None:
