@@ -140,3 +140,66 @@ def test_campaign_settings_are_checked():
     assert make_bot("search:campaign=on,campaign_odds=0.7", 1).campaign.odds == 0.7
     with pytest.raises(ValueError, match="campaign"):
         make_bot("search:campaign=maybe", 1)
+
+
+def test_grab_takes_an_objective_left_without_defenders():
+    """``grab``: a unit next to an empty enemy-held objective (New Orleans, printed Confederate) walks in,
+    even while the heuristic is busy; an objective of ours keeps one unit."""
+    game = position_game(RICHMOND + [("union", "FV", "baton_rouge", 2), ("union", "FV", "memphis", 1)],
+                         control={"union": ["baton_rouge", "memphis"]}, marches=3)
+    busy = 50.0
+    assert plan().march(game, game.legal_actions(), busy) is None  # Richmond is out of reach
+    grab = CampaignPlan(HeuristicBot(1), grab=True)
+    action, orders = grab.march(game, game.legal_actions(), busy)
+    assert action == ahd.BeginMarch("baton_rouge") and list(orders.moves.values()) == ["new_orleans"]
+    assert len(orders.moves) == 1 and "New Orleans" in str(grab.plan)
+    game.apply(action)
+    while game.decision == "march":
+        game.apply(follow(orders, game))
+    assert units_at(game, "new_orleans", ahd.Side.UNION) and len(units_at(game, "memphis", ahd.Side.UNION)) == 1
+
+
+def test_the_odds_a_storm_needs_fall_toward_the_last_turn():
+    """``endgame``: from that turn the odds needed fall evenly from ``odds`` to 30% at turn 38."""
+    late = CampaignPlan(HeuristicBot(1), odds=0.6, endgame=30)
+    game = position_game(RICHMOND)
+    state = game.state
+    needed = {}
+    for turn in (2, 29, 30, 34, 38, 40):
+        state.turn = turn
+        needed[turn] = late._needed(state)
+    assert needed[2] == needed[29] == 0.6 and needed[38] == needed[40] == pytest.approx(0.3)
+    assert 0.6 > needed[30] > needed[34] > needed[38]
+    assert plan()._needed(state) == 0.6  # without endgame: always ``odds``
+
+
+def test_sally_storms_a_stack_next_to_the_capital_without_a_garrison_against_it():
+    """``sally``: with shared garrisons Washington keeps a garrison against every stack near it; the
+    stack it storms is not one of them (a stack of 4 next to Washington kept 5 of its 6 units home)."""
+    game = position_game([("confederate", "MF", "baltimore", 4), ("union", "FV", "washington", 8)],
+                         control={"confederate": ["baltimore"]}, marches=3)
+    state = game.state
+    heuristic = HeuristicBot(1, garrison="shared")
+    guard = CampaignPlan(heuristic, guard=True, choose="weakest")
+    sally = CampaignPlan(heuristic, guard=True, choose="weakest", sally=True)
+    side = ahd.Side.UNION
+    assert guard.objective(state, side) == "baltimore"
+    assert sally._keep(state, "washington", side, "baltimore") < guard._keep(state, "washington", side, "baltimore")
+    found = sally.march(game, game.legal_actions(), 50.0)
+    assert found is not None and found[0] == ahd.BeginMarch("washington")
+    assert len(found[1].moves) >= 8 - sally._keep(state, "washington", side, "baltimore")
+
+
+def test_push_tries_the_other_objectives():
+    """``push``: when the objective (Richmond, the strongest, too strong) can be neither stormed nor
+    gathered for, the others are tried, the weakest first (Atlanta's lone defender is stormed)."""
+    game = position_game(RICHMOND + [("confederate", "MF", "atlanta", 1), ("union", "FV", "chattanooga", 3),
+                                      ("union", "FV", "fredericksburg", 3)],
+                         control={"union": ["chattanooga", "fredericksburg"]}, marches=3)
+    busy = 50.0
+    base = CampaignPlan(HeuristicBot(1))
+    push = CampaignPlan(HeuristicBot(1), push=True)
+    assert base.objective(game.state, ahd.Side.UNION) == "richmond"
+    assert base.march(game, game.legal_actions(), busy) is None
+    action, orders = push.march(game, game.legal_actions(), busy)
+    assert set(orders.moves.values()) == {"atlanta"}

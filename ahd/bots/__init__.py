@@ -19,8 +19,14 @@ __all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "make_bot", "play", 
 #: bot's campaign plan as it was (storm the strongest objective with 60% odds, gather when idle), no
 #: lookahead; ``hard``: the campaign plan that guards the capital (an enemy stack next to it is the
 #: first objective, storms leave the cities' garrisons), picks the objective where its army outnumbers
-#: the defenders most (and keeps it), and gathers unless the heuristic has an option worth 6; no
-#: lookahead, so a decision is fast and the same for the same position. As the Confederacy ``hard``
+#: the defenders most (and keeps it), and gathers unless the heuristic has an option worth 6; it also
+#: takes enemy objectives left without defenders, attacking a stack of one or two in the way
+#: (``grab``, ``grab_fight``), tries the other objectives when its own can be neither stormed nor
+#: gathered for (``push``), from turn 30 gathers whenever it cannot storm and needs ever lower odds,
+#: 30% at turn 38 (``endgame=30``), and storms a stack next to Washington without keeping a garrison
+#: against it (``sally``): 39/80 1861 games against the heuristic Confederacy where it won 15/80
+#: without these (seeds 1000-1079, ``docs/bots/hard_union_probe.txt``); no lookahead, so a decision
+#: is fast and the same for the same position. As the Confederacy ``hard``
 #: plays the heuristic as measured in the README (it wins about 96% of 1861 games against the
 #: heuristic Union, by holding its cities with the garrisons that stalled the Union; the campaign
 #: plan's attacks cost it units the Confederacy's army maximum needs). Measured by
@@ -28,7 +34,8 @@ __all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "make_bot", "play", 
 LEVELS = {
     "easy": "heuristic:garrison=shared",
     "normal": "search:garrison=shared,lookahead=off",
-    "hard": ("search:garrison=shared,guard=on,objective=weakest,lookahead=off,campaign_idle=6", "heuristic"),
+    "hard": ("search:garrison=shared,guard=on,objective=weakest,lookahead=off,campaign_idle=6,"
+             "grab=on,grab_fight=on,push=on,endgame=30,sally=on", "heuristic"),
 }
 #: every name ``make_bot`` accepts without settings (the app's player menus list these and "human")
 PLAYERS = ("easy", "normal", "hard", "heuristic", "search", "random")
@@ -73,7 +80,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         return bots[base](seed=seed)
     kinds = {"seconds": float, "iterations": int, "candidates": int, "horizon": int, "depth": int, "margin": float,
              "searched": str, "assaults": int, "assault_odds": float, "campaign": _flag, "campaign_odds": float,
-             "garrison": str, "guard": _flag, "objective": str, "lookahead": _flag,
+             "garrison": str, "guard": _flag, "objective": str, "lookahead": _flag, "grab": _flag, "endgame": int,
+             "push": _flag, "sally": _flag, "grab_fight": _flag,
              "campaign_idle": float}
     if base == "heuristic":
         kinds = {"garrison": str}

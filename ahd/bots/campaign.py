@@ -21,6 +21,21 @@ The plan, at each movement decision of its side:
   next to the objective with the most of our units) marches them toward it; a box sends only the
   units above the garrison the heuristic wants it to keep.
 
+Options (all off by default; ``hard``'s Union uses all five, ``ahd.bots.LEVELS``; measured in
+``docs/bots/hard_union_probe.txt``):
+
+- ``grab``: an enemy-held objective with no defenders is taken by one spare unit that can reach it
+  (before any gathering; when idle a spare unit is brought nearer). The heuristic leaves far ones
+  (New Orleans, Mobile, Wilmington) empty and unvisited to turn 40: of 21 games of the earlier
+  ``hard`` Union lost at turn 40 (seeds 1000-1039) 7 lacked only such cities;
+- ``push``: when the objective can be neither stormed nor gathered for, the other enemy-held
+  objectives are tried, the fewest defenders first (the plan no longer stands still for 15 turns
+  before a Richmond it cannot take);
+- ``endgame``: from that turn on the plan gathers whenever it cannot storm, and the odds a storm
+  needs fall evenly from ``odds`` to 30% at turn 38 (a long chance beats the certain loss of 11.b(3));
+- ``sally``: the capital storms a stack next to it without keeping a garrison against that stack;
+- ``grab_fight``: ``grab`` also attacks a stack of one or two in the way at the odds a storm needs.
+
 A plan is a march: its ``Orders`` name the origin and each unit's destination; ``follow`` gives the
 next order of it (shortest path first) and ends the march when none is left.
 """
@@ -33,10 +48,11 @@ from ..core.actions import Action, BeginMarch, EndMarch, EndMovement, Move
 from ..core.board import VICTORY_CITIES
 from ..core.game import Game
 from ..core.i18n import Msg, Msgn, Term
-from .heuristic import CAPITAL, HeuristicBot, _distances, attack_forces
+from .heuristic import CAPITAL, HeuristicBot, _distances, _win_chance, attack_forces
 from ..odds import odds
 from ..core.sides import Side
 from ..core.state import State
+from ..core.units import Unit
 
 
 class Orders(NamedTuple):
@@ -72,7 +88,8 @@ class CampaignPlan:
     """Storm the enemy's strongest objective when the odds allow, gather toward it when idle."""
 
     def __init__(self, heuristic: HeuristicBot, *, odds: float = 0.6, idle: float = 2.0, samples: int = 2_000,
-                 guard: bool = False, choose: str = "strongest") -> None:
+                 guard: bool = False, choose: str = "strongest", grab: bool = False, endgame: int = 0,
+                 push: bool = False, sally: bool = False, grab_fight: bool = False) -> None:
         if choose not in ("strongest", "weakest"):
             raise ValueError(f"choose must be 'strongest' or 'weakest', got {choose!r}")
         self.heuristic = heuristic
@@ -81,6 +98,11 @@ class CampaignPlan:
         self.samples = samples
         self.guard = guard
         self.choose = choose
+        self.grab = grab  # also take enemy-held objectives left empty (see _grab)
+        self.grab_fight = grab_fight  # ... and attack a stack of one or two in the way (the odds a storm needs)
+        self.endgame = endgame  # from this turn on, gather whenever no storm is possible (0: never)
+        self.push = push  # when the objective can be neither stormed nor gathered for, try the others
+        self.sally = sally  # the capital storms a stack near it without keeping a garrison against it
         self.last: str | None = None  # the last objective (``choose="weakest"`` keeps it)
         self.plan: Msg | None = None  # the last plan in words, e.g. "gathering at Fredericksburg to storm ..."
         self.plan_key: tuple[str, str, str] | None = None  # what the plan is, without its odds and size
@@ -114,18 +136,103 @@ class CampaignPlan:
         heuristic's score of its own choice (0 if it would end movement)."""
         state = game.state
         side = state.phasing
-        target = self.objective(state, side)
-        if target is None:
-            return None
         begins = {a.origin: a for a in actions if isinstance(a, BeginMarch)}
-        return self._storm(state, side, target, begins) or (
-            self._gather(state, side, target, begins) if best_score < self.idle else None)
+        target = self.objective(state, side)
+        targets = [] if target is None else [target]
+        if self.push and target is not None:
+            targets += self._others(state, side, target)
+        late = bool(self.endgame) and state.turn >= self.endgame
+        idle = late or best_score < self.idle
+        for box in targets:
+            storm = self._storm(state, side, box, begins)
+            if storm is not None:
+                return storm
+        if self.grab:
+            grab = self._grab(state, side, begins, idle)
+            if grab is not None:
+                return grab
+        if not idle:
+            return None
+        for box in targets:
+            gather = self._gather(state, side, box, begins)
+            if gather is not None:
+                return gather
+        return None
+
+    def _others(self, state: State, side: Side, first: str) -> list[str]:
+        """The other enemy-held objectives with defenders, the weakest (fewest defenders) first."""
+        held = [box for box in objectives(side) if box != first and state.control[box] is not side
+                and state.has_units(box, side.enemy)]
+        return sorted(held, key=lambda box: (state.count_in(box, side.enemy), box))
+
+    def _grab(self, state: State, side: Side, begins: dict[str, BeginMarch], idle: bool):
+        """An objective the enemy holds with no units in it: send one spare unit that can reach it this
+        march (the heuristic weighs cities near its units only, so it leaves far ones, reached by river or
+        rail, to the end of the war); when ``idle`` and none can reach one, bring the nearest spare unit
+        closer. An objective of ours keeps one unit (a lone raider would walk in)."""
+        empty = [box for box in objectives(side) if state.control[box] is not side
+                 and not state.has_units(box, side.enemy)]
+        if not empty:
+            return None
+        dist = _distances(state.board)
+        best = None
+        for origin in sorted(begins):
+            keep = self.heuristic._garrison_need(state, origin, side)
+            if origin in objectives(side) and state.control[origin] is side:
+                keep = max(keep, 1)
+            spare = state.count_in(origin, side) - keep
+            if spare <= 0:
+                continue
+            reach: dict[str, list[tuple[Unit, bool]]] = {}  # with ``grab_fight``: who can attack each enemy box
+            for unit in sorted(state.units_in(origin, side), key=lambda u: (u.type.value, u.id)):
+                if movement._ready(state, unit) is not None:
+                    continue
+                for path, _ in movement.legal_paths(state, unit):
+                    end = path[-1]
+                    if state.has_units(end, side.enemy):
+                        if self.grab_fight and state.count_in(end, side.enemy) <= 2:
+                            reach.setdefault(end, []).append((unit, state.board.enters_over_water(end, path[-2])))
+                        continue
+                    left = min(dist[end].get(box, 99) for box in empty)
+                    key = (left, 0, len(path), origin, unit.id)
+                    if best is None or key < best[0]:
+                        best = (key, origin, {unit.id: end}, end)
+            for end, movers in sorted(reach.items()):
+                # a small enemy stack on the way (a raider in Jackson between our units and New Orleans):
+                # the spare units that can reach it attack together, the strongest first, at the odds a
+                # storm needs
+                group = sorted({u.id: (u, c) for u, c in movers}.values(), key=lambda m: (-m[0].type.value, m[0].id))
+                group = group[:spare]
+                attackers, defenders = attack_forces(state, end, side, group)
+                if _win_chance(tuple(sorted(attackers[:5])), tuple(sorted(defenders[:4]))) < self._needed(state):
+                    continue
+                left = min(dist[end].get(box, 99) for box in empty)
+                key = (left, 1, 1, origin, group[0][0].id)
+                if best is None or key < best[0]:
+                    best = (key, origin, {u.id: end for u, _ in group}, end)
+        if best is None:
+            return None
+        (left, *_), origin, moves, end = best
+        if left > 0 and (not idle or left >= min(dist[origin].get(b, 99) for b in empty)):
+            return None
+        target = min(empty, key=lambda box: (dist[end].get(box, 99), box))
+        self.plan = (Msg("taking {box}, left without defenders", box=state.board.term(target)) if left == 0 else
+                     Msg("marching on {box}, left without defenders", box=state.board.term(target)))
+        return begins[origin], Orders(side, state.turn, origin, moves)
 
     def storm_odds(self, state: State, side: Side, target: str, stacks: list[tuple[str, list]]) -> float:
         """The attacker's odds if these stacks (origin, units) all march into ``target`` this turn."""
         attackers, defenders = attack_forces(state, target, side, [
             (u, state.board.enters_over_water(target, origin)) for origin, units in stacks for u in units])
         return odds(attackers, defenders, samples=self.samples).attacker_wins
+
+    def _needed(self, state: State) -> float:
+        """The odds a storm needs: ``odds``; near the last turn a long chance beats the certain loss of
+        11.b(3), so from turn ``endgame`` they fall evenly to 30% at turn 38."""
+        if not self.endgame or state.turn < self.endgame:
+            return self.odds
+        step = (state.turn - self.endgame + 1) / max(1, 38 - self.endgame + 1)
+        return max(min(self.odds, 0.3), self.odds - (self.odds - 0.3) * step)
 
     def _storm(self, state: State, side: Side, target: str, begins: dict[str, BeginMarch]):
         dist = _distances(state.board)
@@ -136,7 +243,7 @@ class CampaignPlan:
             units = [u for u in state.units_in(origin, side) if movement._ready(state, u) is None
                      and any(path[-1] == target for path, _ in movement.legal_paths(state, u))]
             if self.guard and state.control[origin] is side:  # a city keeps its garrison (the capital above all)
-                keep = self.heuristic._garrison_need(state, origin, side) - (state.count_in(origin, side) - len(units))
+                keep = self._keep(state, origin, side, target) - (state.count_in(origin, side) - len(units))
                 if keep > 0:
                     units = sorted(units, key=lambda u: (-u.type.value, u.id))[:max(0, len(units) - keep)]
             if units:
@@ -146,7 +253,7 @@ class CampaignPlan:
         if not stacks:
             return None
         already = state.has_units(target, side)  # a storm begun this turn goes on
-        if not already and self.storm_odds(state, side, target, stacks) < self.odds:
+        if not already and self.storm_odds(state, side, target, stacks) < self._needed(state):
             return None
         origin, units = stacks[0]
         if not already:
@@ -157,6 +264,17 @@ class CampaignPlan:
                              n=count, target=_name(state, target), origin=_name(state, origin), chance=chance)
             self.plan_key = ("storm", target, origin)
         return begins[origin], Orders(side, state.turn, origin, {u.id: target for u in units})
+
+    def _keep(self, state: State, origin: str, side: Side, target: str) -> int:
+        """The garrison ``origin`` keeps when its units storm ``target``: the heuristic's, but with
+        ``sally`` the capital does not count the stack it storms among its threats (with shared
+        garrisons a stack of 4 next to Washington kept 5 of its 6 units home, and grew there to 13)."""
+        heuristic = self.heuristic
+        need = heuristic._garrison_need(state, origin, side)
+        if self.sally and origin == CAPITAL[side] and heuristic.garrison == "shared":
+            threat = heuristic._shared_threat(state, origin, side) - state.count_in(target, side.enemy)
+            need = min(need, max(2, (threat + 1) // 2 + 1) if threat > 0 else 1)
+        return need
 
     def _gather(self, state: State, side: Side, target: str, begins: dict[str, BeginMarch]):
         staging = [b for b in state.board.neighbours(target)

@@ -77,7 +77,8 @@ class SearchBot:
                  searched: tuple[str, ...] = DEFAULT_SEARCHED, assaults: int = 0,
                  assault_odds: float = 0.5, campaign: bool = True, campaign_odds: float = 0.6,
                  garrison: str = "each", guard: bool = False, objective: str = "strongest",
-                 lookahead: bool = True, campaign_idle: float = 2.0) -> None:
+                 lookahead: bool = True, campaign_idle: float = 2.0, grab: bool = False, endgame: int = 0,
+                 push: bool = False, sally: bool = False, grab_fight: bool = False) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
@@ -119,7 +120,8 @@ class SearchBot:
         self.lookahead = bool(lookahead)  # False: the plan or the heuristic's choice, no continuations
         self.heuristic = HeuristicBot(rng=self.rng, garrison=garrison)
         self.campaign = (CampaignPlan(self.heuristic, odds=campaign_odds, guard=guard, choose=objective,
-                                      idle=campaign_idle)
+                                      idle=campaign_idle, grab=grab, endgame=endgame, push=push, sally=sally,
+                                      grab_fight=grab_fight)
                          if campaign else None)
         self.plan: Msg | None = None  # its campaign plan in one line (``ahd.bots.plan``), None before any
         self._plan_key: object = None  # the plan said, without its odds and size (``plan_key``)
