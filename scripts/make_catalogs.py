@@ -12,6 +12,7 @@ unit types (``unit``) and the two sides (``side``).
 from __future__ import annotations
 
 import argparse
+import datetime
 import io
 import json
 import sys
@@ -34,6 +35,8 @@ DOMAINS = {
     "ahd": (ROOT / "ahd", ROOT / "ahd" / "locale"),
     "widgets": (ROOT / "widgets", ROOT / "widgets" / "locale"),
 }
+#: A fixed date in the headers, so that the same source always gives the same bytes (.pot, .po and .mo).
+DATE = datetime.datetime(2026, 11, 24, tzinfo=datetime.timezone.utc)
 HEADER = "Messages of A House Divided ({domain}). Made by scripts/make_catalogs.py; translate the .po files."
 
 
@@ -56,7 +59,7 @@ def data_terms() -> list[tuple[str, str, str]]:
 def template(domain: str) -> Catalog:
     source, _locale = DOMAINS[domain]
     catalog = Catalog(project="A House Divided", domain=domain, header_comment="# " + HEADER.format(domain=domain),
-                      charset="utf-8", fuzzy=False)
+                      charset="utf-8", fuzzy=False, creation_date=DATE, revision_date=DATE)
     method_map = [("**/locale/**", "ignore"), ("**.py", "python")]
     for filename, lineno, message, comments, context in extract_from_dir(
             str(source), method_map=method_map, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
@@ -102,6 +105,7 @@ def merged(domain: str, lang: str, tmpl: Catalog) -> Catalog:
     catalog.obsolete.clear()
     catalog.fuzzy = False
     catalog.creation_date = tmpl.creation_date
+    catalog.revision_date = DATE
     return catalog
 
 
@@ -116,6 +120,9 @@ def problems(catalog: Catalog, lang: str) -> list[str]:
         strings = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
         if not all(strings):
             found.append(f"{lang}: untranslated: {ids[0]!r}")
+            continue
+        if message.fuzzy:  # left out of the .mo: as good as untranslated
+            found.append(f"{lang}: fuzzy (check and clear the flag): {ids[0]!r}")
             continue
         wanted = set().union(*(placeholders(i) for i in ids))
         for text in strings:

@@ -31,6 +31,8 @@ ENGINE = [("box", "New Orleans", "Nueva Orleans"), ("unit", "militia infantry", 
 #: The app's words in the test's Spanish.
 APP = {
     "Union value {value}": "Valor de la Unión {value}",
+    # a side named on its own (legends, labels): the app's nouns, not the engine's "de la Unión"
+    "Union": "Unión", "Confederate": "Confederación",
     "Confederate value {value}": "Valor confederado {value}",
     "{n} {unit_type}": "{n} {unit_type}",
     "port": "puerto",
@@ -78,9 +80,9 @@ def test_a_card_says_the_box_name_and_values_in_the_language_and_keeps_its_engli
     assert _name_of(spanish) == "Nueva Orleans"
     assert 'data-box="new_orleans"' in spanish               # tests and the guide's ring find cards by id
     assert "Valor confederado 2" in description and "puerto" in description.split("; ")
-    assert description.startswith("Nueva Orleans (LA); Confederado")
+    assert description.startswith("Nueva Orleans (LA); Confederación")
     assert [u.type.code for u in game.units_in("new_orleans")] == ["MF"]
-    assert "Confederado: 1 infantería de milicia" in description    # the chip's title: the unit type in Spanish
+    assert "Confederación: 1 infantería de milicia" in description    # the chip's title: the unit type in Spanish
     assert "1 militia infantry" in english and "militia" not in spanish
 
 
@@ -96,7 +98,7 @@ def test_the_map_view_relabels_its_cards_hover_text_and_key(catalogs, monkeypatc
     assert view.markers["new_orleans"].icon.html == view.card("new_orleans")   # the marker's card was re-sent
     assert view.markers == before and view.card_count == len(session.game.board)   # the same markers, no new layer
     assert "Pasa el ratón sobre una casilla" in view.info.value
-    assert "de la Unión" in view.legend.value and "Confederado" in view.legend.value
+    assert "Unión" in view.legend.value and "Confederación" in view.legend.value and "de la Unión" not in view.legend.value
     session.hover("new_orleans")
     assert "Nueva Orleans" in view.info.value and "New Orleans" not in view.info.value
 
@@ -114,7 +116,7 @@ def test_chart_titles_axes_and_legends_change_with_the_language(catalogs, monkey
     assert list(battle.bars.x)[0] == "Gana el atacante"
     assert army.figure.title == "Máximos de los ejércitos"
     assert (army.turn_axis.label, army.value_axis.label) == ("turno de juego", "máximo del ejército")
-    assert "de la Unión" in army.legend.value and "Confederado" in army.legend.value
+    assert "Unión" in army.legend.value and "Confederación" in army.legend.value and "de la Unión" not in army.legend.value
     assert war.turn_axis.label == "turno de juego" and "La Unión gana la guerra" in war.legend.value
     # a chart built in Spanish is Spanish from the start
     assert ArmyChart(session).figure.title == "Máximos de los ejércitos"

@@ -32,6 +32,7 @@ from ahd.odds import odds_for
 from .gestures import action_box, plan_for
 from .i18n import _, _n
 from .rules import book_language
+from .layers import side_word
 
 #: The guided turns: hints for the person's decisions in turns 1 and 2.
 GUIDED_TURNS = 2
@@ -490,8 +491,8 @@ class Guide:
         self._maxima, self._maxima_half = new, half
         if not old or (old == new and old_half == half):
             return None
-        parts = [f"{render(Side(side))} {old[side]} → {new[side]}" if old[side] != new[side] else
-                 f"{render(Side(side))} {new[side]}" for side in ("union", "confederate")]
+        parts = [f"{side_word(side)} {old[side]} → {new[side]}" if old[side] != new[side] else
+                 f"{side_word(side)} {new[side]}" for side in ("union", "confederate")]
         maxima = ", ".join(parts)
         if old_half == half:
             words = (_("<b>Army maxima</b>: {maxima}.") if old != new else

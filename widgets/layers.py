@@ -224,9 +224,13 @@ def unit_word(code: str) -> str:
 
 
 def side_word(key: str) -> str:
-    """"Union", "Confederate" (the engine's side adjectives) or "Neutral", in the current language."""
-    if key in ("union", "confederate"):
-        return render(Side(key))
+    """"Union", "Confederate" or "Neutral" as a word on its own (a legend, a label, a table cell), in the
+    current language. (Inside the engine's sentences a side reads as the catalog's ``side`` term, which in
+    Spanish and Italian is a form that follows a noun: "de la Unión", "dell'Unione".)"""
+    if key == "union":
+        return _("Union")
+    if key == "confederate":
+        return _("Confederate")
     return _("Neutral")
 
 
@@ -249,7 +253,7 @@ def _chip(game: Game, side: Side, units: list, leaders: list) -> tuple[str, str]
     classes = ["ahd-chip", f"ahd-{side.value}"] + [c for c, on in (("ahd-reduced", reduced), ("ahd-entrenched",
                                                    entrenched), ("ahd-leader", leaders)) if on]
     text = (str(len(units)) if units else "") + "".join(leader.title[0] for leader in leaders) + ("!" if routed else "")
-    title = _("{side}: {units}").format(side=render(side), units=", ".join(words))
+    title = _("{side}: {units}").format(side=side_word(side.value), units=", ".join(words))
     return (f'<span class="{" ".join(classes)}" title="{escape(title)}">{escape(text)}</span>', title)
 
 

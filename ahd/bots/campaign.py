@@ -259,7 +259,7 @@ class CampaignPlan:
         if not already:
             chance = self.storm_odds(state, side, target, stacks)
             count = sum(len(u) for _, u in stacks)  # (not in the call: Babel's extraction reads its comma)
-            self.plan = Msgn("storming {target} from {origin}, {chance:.0%} with {n} units",
+            self.plan = Msgn("storming {target} from {origin}, {chance:.0%} with {n} unit",
                              "storming {target} from {origin}, {chance:.0%} with {n} units",
                              n=count, target=_name(state, target), origin=_name(state, origin), chance=chance)
             self.plan_key = ("storm", target, origin)
@@ -312,7 +312,7 @@ class CampaignPlan:
         attackers, defenders = attack_forces(state, target, side, [
             (u, state.board.enters_over_water(target, stage)) for u in gathered])
         chance = odds(attackers, defenders, samples=min(self.samples, 500)).attacker_wins
-        self.plan = Msgn("gathering at {stage} to storm {target}, {chance:.0%} with {n} units",
+        self.plan = Msgn("gathering at {stage} to storm {target}, {chance:.0%} with {n} unit",
                          "gathering at {stage} to storm {target}, {chance:.0%} with {n} units",
                          n=len(gathered), stage=_name(state, stage), target=_name(state, target), chance=chance)
         self.plan_key = ("gather", stage, target)

@@ -683,6 +683,6 @@ class CombatSteps:
         s.battle = None
         recovered = combat.recover_all(s)
         if recovered:
-            self.log("recover", Msgn("{n} reduced unit(s) recover to full strength (5.2.7)",
-                                      "{n} reduced unit(s) recover to full strength (5.2.7)", n=recovered))
+            self.log("recover", Msgn("{n} reduced unit recovers to full strength (5.2.7)",
+                                      "{n} reduced units recover to full strength (5.2.7)", n=recovered))
         self._start_promotion()

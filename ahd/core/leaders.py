@@ -176,8 +176,8 @@ def check_point(state, battle, name: str, unit_id: str) -> IllegalActionError | 
         return IllegalActionError("AO-8.2.2", Msg("{leader} is not a leader of the firing side in this battle",
                                                    leader=repr(name)))
     if points_left(state, battle, leader) <= 0:
-        return IllegalActionError("AO-8.2.2", Msgn("{leader} has given all his {n} point(s)",
-                                                    "{leader} has given all his {n} point(s)", n=leader.value,
+        return IllegalActionError("AO-8.2.2", Msgn("{leader} has given his {n} point",
+                                                    "{leader} has given all his {n} points", n=leader.value,
                                                     leader=leader.title))
     if unit_id not in {s for s, _ in battle.targets}:
         return IllegalActionError("AO-8.2.2", Msg("{unit} is not a unit firing this moment", unit=unit_id))

@@ -215,7 +215,7 @@ def players(lang: str | None = None) -> list[tuple[str, float, str]]:
     said in ``lang``, default the current language), from ``ahd/data/war_odds.json`` (empty for a model
     file written before it said so)."""
     text = resources.files("ahd").joinpath("data/war_odds.json").read_text(encoding="utf-8")
-    return [(p["player"], float(p["share"]), _(p["about"], lang) if p.get("about") else "")
+    return [(p["player"], float(p["share"]), _(_about(p), lang) if p.get("about") else "")
             for p in json.loads(text).get("players", [])]
 
 
@@ -252,3 +252,8 @@ def calibration() -> dict[str, Calibration]:
                                    float(model["base_rate_brier"]),
                                    tuple(tuple(row) for row in model["reliability"]))
     return result
+
+
+def _about(player: dict) -> str:
+    """A player's description as the model file gives it (marked ``N_`` in ``PLAYER_ABOUT``)."""
+    return player["about"]
