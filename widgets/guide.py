@@ -582,7 +582,7 @@ class Guide:
         else:
             head = "<div class='ahd-hint' data-kind='none'>" + escape(_("Your decision.")) + "</div>"
         notes = "".join(self.notes) or "<i>" + escape(_("What happens will be explained here.")) + "</i>"
-        self.text.value = ("<div style='font-size:15px'>" + _("<b>Learn by playing</b> — turn {turn}").format(
+        self.text.value = ("<div style='font-size:15px'>" + _("<b>Learn by playing</b> — {turn}").format(
                                turn=escape(s.turn_text)) + "</div>"
                            + f"{head}<div style='font-size:13px;margin-top:4px'>"
                            + _("<b>What happened</b> (newest last):") + "</div>"

@@ -18,7 +18,7 @@ from .gestures import action_box
 from ahd.core.i18n import Term
 
 from .i18n import N_, _, render
-from .session import PLAYERS, GameFiles, Session, decision_words
+from .session import PLAYER_WORDS, PLAYERS, GameFiles, Session, decision_words  # noqa: F401  (PLAYER_WORDS: re-exported)
 
 BIG = {"font_size": "15px"}
 QUICK_BUTTONS = 12
@@ -44,8 +44,6 @@ SCENARIO_WORDS = {"short": N_("short")}
 PRESET_WORDS = {"basic": N_("basic"), "novice-union": N_("novice-union"), "neutral": N_("neutral"),
                 "pro-union": N_("pro-union"), "pro-confederate": N_("pro-confederate"), "advanced": N_("advanced"),
                 "everything": N_("everything")}
-PLAYER_WORDS = {"human": N_("human"), "easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
-                "random": N_("random"), "heuristic": N_("heuristic"), "search": N_("search")}
 LOG_LINES = 300
 
 

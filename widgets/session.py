@@ -35,6 +35,9 @@ from .i18n import N_, _, _n, get_language, render
 log = logging.getLogger("widgets")
 
 PLAYERS = ("human", "easy", "normal", "hard", "random", "heuristic", "search")  # ahd.bots.PLAYERS and a person
+#: The players' names as the menus say them.
+PLAYER_WORDS = {"human": N_("human"), "easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
+                "random": N_("random"), "heuristic": N_("heuristic"), "search": N_("search")}
 #: the longest a bot may think over one decision in the app (``ahd.bots.choose``'s should_stop)
 THINK_SECONDS = 2.0
 PROMPTS = {
@@ -762,7 +765,8 @@ class Session(HasTraits):
             return _("Roll the die: {purpose}.").format(purpose=game.pending_roll)
         who = render(player)
         if self.player_of(player) != "human":
-            return _("{side} ({player} bot) to move: press 'Bot plays'.").format(side=who, player=self.player_of(player))
+            bot = self.player_of(player)
+            return _("{side} ({player} bot) to move: press 'Bot plays'.").format(side=who, player=_(PLAYER_WORDS.get(bot, bot)))
         prompt = PROMPTS.get(game.decision)
         return _("{side} to move. {prompt}").format(side=who, prompt=_(prompt) if prompt else "")
 
