@@ -51,7 +51,7 @@ def untranslated(value, keys: dict[str, str]) -> list[str]:
 def refusals(game: ahd.Game) -> list[ahd.IllegalActionError]:
     """A few refused actions at the current decision (each leaves the game as it was)."""
     tries = [BeginMarch("richmond"), BeginMarch("washington"), EndMarch(), EndMovement(), Promote("U-MF-01"),
-             Recruit("C-MF-01", "richmond"), "not an action"]
+             Recruit("C-MF-01", "richmond"), 42]  # 42: not an action at all (3.a)
     errors = []
     for action in tries:
         error = game.why_not(action)
