@@ -484,7 +484,7 @@ def test_recovery_at_the_end_of_combat():
     assert game.unit(reduced[0]).strength == "reduced"  # still reduced at the battle's end
     game.apply(ahd.NoPromotion())
     assert game.unit(reduced[0]).strength == "full"
-    assert any("recover to full strength (5.2.7)" in str(e) for e in game.log)
+    assert any("reduced unit recovers to full strength (5.2.7)" in str(e) for e in game.log)  # one unit
 
 
 @pytest.mark.rule("5.2.7")

@@ -145,11 +145,11 @@ SPANISH = [
     (None, "Battle at {box}: {attackers} attack {defenders}", "Batalla en {box}: {attackers} atacan a {defenders}"),
 ]
 PLANS = [
-    (("gathering at {stage} to storm {target}, {chance:.0%} with {n} units",
+    (("gathering at {stage} to storm {target}, {chance:.0%} with {n} unit",
       "gathering at {stage} to storm {target}, {chance:.0%} with {n} units"),
      ("reuniendo en {stage} para asaltar {target}, {chance:.0%} con {n} unidad",
       "reuniendo en {stage} para asaltar {target}, {chance:.0%} con {n} unidades")),
-    (("storming {target} from {origin}, {chance:.0%} with {n} units",
+    (("storming {target} from {origin}, {chance:.0%} with {n} unit",
       "storming {target} from {origin}, {chance:.0%} with {n} units"),
      ("asaltando {target} desde {origin}, {chance:.0%} con {n} unidad",
       "asaltando {target} desde {origin}, {chance:.0%} con {n} unidades")),

@@ -79,7 +79,7 @@ def test_a_refusals_rule_opens_the_rules_tab_and_the_guide_plays_the_first_turn(
         page.locator(".ahd-hint[data-kind='box'], .ahd-hint[data-kind='button']").first.wait_for(timeout=30_000)
         clicks, last, clicked_at, timings = 0, None, time.monotonic(), []
         deadline = time.monotonic() + 120
-        while "turn Turn 1 " in page.locator(".ahd-guide").first.inner_text():
+        while "— Turn 1 (" in page.locator(".ahd-guide").first.inner_text():
             hint = hint_of(page)
             assert time.monotonic() < deadline, (f"the first turn was not over after {clicks} clicks: {hint}; "
                                                  f"{page.locator('.ahd-side').first.inner_text()[:1500]}")
