@@ -105,7 +105,6 @@ class CampaignPlan:
         self.sally = sally  # the capital storms a stack near it without keeping a garrison against it
         self.last: str | None = None  # the last objective (``choose="weakest"`` keeps it)
         self.plan: Msg | None = None  # the last plan in words, e.g. "gathering at Fredericksburg to storm ..."
-        self.plan_key: tuple[str, str, str] | None = None  # what the plan is, without its odds and size
 
     def objective(self, state: State, side: Side) -> str | None:
         """The box to storm: with ``guard`` on, an enemy stack next to our capital first (the biggest);
@@ -262,7 +261,6 @@ class CampaignPlan:
             self.plan = Msgn("storming {target} from {origin}, {chance:.0%} with {n} unit",
                              "storming {target} from {origin}, {chance:.0%} with {n} units",
                              n=count, target=_name(state, target), origin=_name(state, origin), chance=chance)
-            self.plan_key = ("storm", target, origin)
         return begins[origin], Orders(side, state.turn, origin, {u.id: target for u in units})
 
     def _keep(self, state: State, origin: str, side: Side, target: str) -> int:
@@ -315,7 +313,6 @@ class CampaignPlan:
         self.plan = Msgn("gathering at {stage} to storm {target}, {chance:.0%} with {n} unit",
                          "gathering at {stage} to storm {target}, {chance:.0%} with {n} units",
                          n=len(gathered), stage=_name(state, stage), target=_name(state, target), chance=chance)
-        self.plan_key = ("gather", stage, target)
         return begins[origin], Orders(side, state.turn, origin, moves)
 
 
