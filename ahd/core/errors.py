@@ -1,7 +1,7 @@
 """Errors: one base class, a few subclasses by cause."""
 from __future__ import annotations
 
-from .i18n import Msg, get_language, render
+from .i18n import Msg, chosen_language, get_language, render
 from .rules import cite
 
 
@@ -19,9 +19,49 @@ class IllegalActionError(AhdError, ValueError):
         self.rule = rule
         self.message = message  # a Msg (or plain text), to say again in another language
         self.action = action
-        self.lang = get_language()
-        self.reason = render(message, self.lang)
-        super().__init__(self.text(self.lang))
+        # the language it is raised in: a chosen one now (``set_language``, ``with language``); with none
+        # chosen, the environment's locale is read when the refusal is first said (reading it for every
+        # dropped candidate path cost a bot 6% of its time)
+        self._lang = chosen_language()
+        self._said: str | None = None
+        # said when first read (``str``, ``args``, ``reason``): the legal-move search checks and drops
+        # thousands of candidate paths per decision, and saying each refusal was a fifth of a bot's time
+        super().__init__()
+
+    @property
+    def lang(self) -> str:
+        """The language the refusal is said in by default: the one it was raised in."""
+        if self._lang is None:
+            self._lang = get_language()
+        return self._lang
+
+    @lang.setter
+    def lang(self, value: str) -> None:
+        self._lang = value
+
+    @property
+    def reason(self) -> str:
+        """The refusal without its rule, in the language it was raised in."""
+        return render(self.message, self.lang)
+
+    @property
+    def args(self) -> tuple:  # type: ignore[override]
+        return (str(self),)
+
+    @args.setter
+    def args(self, value) -> None:  # BaseException sets it; the text is said from the message instead
+        pass
+
+    def __str__(self) -> str:
+        if self._said is None:
+            self._said = self.text(self.lang)
+        return self._said
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
+
+    def __reduce__(self):
+        return (_rebuild, (type(self), self.rule, self.message, self.action, self.lang))
 
     def text(self, lang: str | None = None) -> str:
         """The refusal in ``lang`` (default: the language it was raised in), with the rule cited."""
@@ -30,6 +70,12 @@ class IllegalActionError(AhdError, ValueError):
         if self.action is not None:
             text = Msg("illegal action {action}: {text}", action=self.action, text=text).render(lang)
         return text
+
+
+def _rebuild(cls, rule, message, action, lang):
+    error = cls(rule, message, action)
+    error.lang = lang
+    return error
 
 
 class _Cite:

@@ -100,6 +100,11 @@ def set_language(lang: str | None) -> str:
     return get_language()
 
 
+def chosen_language() -> str | None:
+    """The language chosen in this process (``with language(...)``, ``set_language``), or None: the locale's."""
+    return _current.get() or _process_language
+
+
 def get_language() -> str:
     """The current language: the innermost ``with language(...)``, else ``set_language``, else the locale."""
     return _current.get() or _process_language or default_language()
