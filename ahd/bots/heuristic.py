@@ -34,6 +34,10 @@ CAPITAL = {Side.UNION: "washington", Side.CONFEDERATE: "richmond"}
 GARRISONS = ("each", "shared")
 
 
+#: ``0.6 ** d`` for every distance in links (the field's decay; the same floats, looked up)
+_DECAY = tuple(0.6 ** d for d in range(512))
+
+
 @lru_cache(maxsize=4)
 def _distances(board: Board) -> dict[str, dict[str, int]]:
     """All-pairs distances in links (any line type)."""
@@ -188,7 +192,7 @@ class HeuristicBot:
         potential = {}
         for box in state.board.boxes:
             d = dist[box]
-            potential[box] = sum(w * 0.6 ** d.get(t, 20) for t, w in targets)
+            potential[box] = sum(w * _DECAY[d.get(t, 20)] for t, w in targets)
         self._field_key, self._field = key, potential
         return potential
 
