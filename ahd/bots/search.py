@@ -4,7 +4,8 @@ At a movement (where to march next), march order or battle decision the bot take
 alternatives (``candidates``), and plays each on in copies of the game whose dice come from the
 bot's own generator (never the real game's future dice), both sides played by the heuristic, until
 ``horizon`` half-turns have ended (or the game, or after ``depth`` decisions if given). The position reached is scored by the live war-odds
-model (``ahd.war_odds``; a finished game scores 1, 0 or ½). Every candidate is tried with the same
+model as first fitted (``ahd.odds.war.SEARCH_MODEL``, on games between the heuristic players; a finished
+game scores 1, 0 or ½). Every candidate is tried with the same
 dice seeds (common random numbers), so their scores differ by the choice, not the luck. The
 alternative with the best mean replaces the heuristic's choice only if it beats it by ``margin`` in
 log-odds.
@@ -45,7 +46,7 @@ from ..core.game import Game
 from ..core.i18n import Msg
 from .heuristic import GARRISONS, HeuristicBot, _win_chance, attack_forces
 from ..core.sides import CHANCE, Side
-from ..odds.war import live_value
+from ..odds.war import SEARCH_MODEL, live_value
 
 SEARCHED = ("movement", "march", "battle_options", "cavalry_retreat")
 #: searched by default: all of them (a cheaper bot searches only ``("movement", "battle_options",
@@ -312,6 +313,6 @@ class SearchBot:
             winner = sim.outcome.winner
             p_union = 1.0 if winner is Side.UNION else 0.0 if winner is Side.CONFEDERATE else 0.5
         else:
-            p_union = live_value(sim.state, sim.scenario, sim.play_on)
+            p_union = live_value(sim.state, sim.scenario, sim.play_on, SEARCH_MODEL)
         return p_union if side is Side.UNION else 1.0 - p_union
 

@@ -8,7 +8,7 @@ Two modes (``ahd.war_odds``; this module is the live one, ``ahd.analysis.war_odd
   script prints the calibration on held-out games). Microseconds to milliseconds per call. The
   uncertainty given is the standard error of the model's prediction (from the fit's covariance), so
   it says how well the data pin the model down, not how wrong the model's form may be.
-- ``"deep"``: ``n`` playouts from the position between bots (heuristic by default), seeded like
+- ``"deep"``: ``n`` playouts from the position between bots (by default those the live model was fitted on), seeded like
   ``ahd.simulate`` (playout ``i`` from ``SeedSequence(seed).spawn(n)[i]``, so the same whatever the
   number of workers or the executor), with a ``progress(done, n)`` callback; the Union's win rate
   with its 95% Wilson interval (a draw counts as half a win).
@@ -133,18 +133,26 @@ def game_features(game) -> tuple[str, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- the live model
-@lru_cache(maxsize=1)
-def load_model() -> dict[str, Any]:
-    """The fitted coefficients (``ahd/data/war_odds.json``)."""
+#: The live model the app shows (fitted on games between the strongest players, ``scripts/fit_war_odds.py``).
+MODEL = "war_odds.json"
+#: The first fit (games between the heuristic, a noisy heuristic and a random player), kept as the search
+#: bot's evaluation of the positions its continuations reach: ``search`` is the player measured with it
+#: (README, "Difficulty levels"), so a refit of the app's model does not change it.
+SEARCH_MODEL = "war_odds_heuristic.json"
+
+
+@lru_cache(maxsize=4)
+def load_model(name: str = MODEL) -> dict[str, Any]:
+    """The fitted coefficients (``ahd/data/war_odds.json``, or another model file there by ``name``)."""
     try:
-        text = resources.files("ahd").joinpath("data/war_odds.json").read_text(encoding="utf-8")
+        text = resources.files("ahd").joinpath(f"data/{name}").read_text(encoding="utf-8")
     except OSError as exc:  # pragma: no cover - a broken installation
         raise WarOddsError(f"the war-odds model file is missing ({exc}); run scripts/fit_war_odds.py") from None
     data = json.loads(text)
     models = {}
     for kind, model in data["models"].items():
         if tuple(model["features"]) != FEATURES[kind]:
-            raise WarOddsError(f"ahd/data/war_odds.json: the {kind} model's features {model['features']} do not "
+            raise WarOddsError(f"ahd/data/{name}: the {kind} model's features {model['features']} do not "
                                f"match this program's {FEATURES[kind]}; run scripts/fit_war_odds.py")
         models[kind] = {"coef": np.asarray(model["coef"], dtype=float),
                         "cov": np.asarray(model["cov"], dtype=float), "games": int(model["games"])}
@@ -155,9 +163,9 @@ def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
-def predict(kind: str, x: np.ndarray) -> tuple[float, float, float, float]:
-    """(p, stderr, low, high) of the live model for a feature vector."""
-    model = load_model()[kind]
+def predict(kind: str, x: np.ndarray, name: str = MODEL) -> tuple[float, float, float, float]:
+    """(p, stderr, low, high) of the live model (or the model file ``name``) for a feature vector."""
+    model = load_model(name)[kind]
     z = float(x @ model["coef"])
     var = float(x @ model["cov"] @ x)
     sz = math.sqrt(max(var, 0.0))
@@ -165,10 +173,11 @@ def predict(kind: str, x: np.ndarray) -> tuple[float, float, float, float]:
     return p, p * (1 - p) * sz, _sigmoid(z - 1.96 * sz), _sigmoid(z + 1.96 * sz)
 
 
-def live_value(state, scenario, play_on: bool = False) -> float:
-    """The live model's Union win chance for a bare state (used by the search bot's leaves)."""
+def live_value(state, scenario, play_on: bool = False, name: str = MODEL) -> float:
+    """The live model's (or model file ``name``'s) Union win chance for a bare state (the search bot's
+    leaves use ``SEARCH_MODEL``)."""
     kind, x = features(state, scenario, play_on)
-    return predict(kind, x)[0]
+    return predict(kind, x, name)[0]
 
 
 def finished(game) -> WarOdds:
