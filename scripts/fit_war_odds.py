@@ -1,8 +1,10 @@
 """Fit the live war-odds model (ahd/data/war_odds.json) on simulated games, and print its calibration.
 
-    python scripts/fit_war_odds.py --games 600 --workers 2 --seed 1
+    python scripts/fit_war_odds.py --players hard --games 600 --workers 2 --seed 17   (the model shipped)
 
-Games are played between a mix of bots (heuristic, heuristic with 20% random moves, random) on every
+Games are played between ``--players`` (the shipped model: ``hard`` against ``hard``, the strongest
+players; by default a mix of the heuristic, the heuristic with 20% random moves and the random player,
+which is how ``ahd/data/war_odds_heuristic.json``, the search bot's evaluation, was fitted) on every
 built-in scenario (year scenarios sometimes played on to turn 40), game ``i`` seeded from
 ``SeedSequence(seed).spawn(games)[i]``, so the data do not depend on ``workers``. Each game gives
 one sample per half-turn: the features of ``ahd.odds.war.features`` and the final result (Union

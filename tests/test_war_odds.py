@@ -115,3 +115,39 @@ def test_the_stored_calibration_beats_the_base_rate_and_its_table_adds_up():
         for low, high, count, predicted, observed in table.reliability:
             assert 0 <= low < high <= 1 and count > 0
             assert low - 1e-9 <= predicted <= high + 1e-9 and 0 <= observed <= 1
+
+
+def test_the_search_bot_scores_its_continuations_with_the_model_it_was_measured_with(monkeypatch):
+    """The app's live model may be refitted (on games between the strongest players); the search bot's
+    leaves keep the first fit (``SEARCH_MODEL``), so ``search`` stays the player measured in the README."""
+    from ahd.bots.search import SearchBot
+    from ahd.odds import war
+    first = load_model(war.SEARCH_MODEL)
+    assert set(first) == {"campaign", "scored"}
+    data = json.loads(resources.files("ahd").joinpath(f"data/{war.SEARCH_MODEL}").read_text())
+    for kind, model in data["models"].items():
+        assert tuple(model["features"]) == FEATURES[kind]
+    names = []
+    real = war.predict
+
+    def spy(kind, x, name=war.MODEL):
+        names.append(name)
+        return real(kind, x, name)
+    monkeypatch.setattr(war, "predict", spy)
+    game = ahd.new_game("1861", seed=3)
+    bot = SearchBot(seed=1, iterations=1, campaign=False)
+    while game.decision not in ("movement",) or len(game.legal_actions()) < 2:
+        game.apply(game.legal_actions()[0]) if game.current_player is not ahd.core.sides.CHANCE else game.roll()
+    bot.choose(game)
+    assert bot.stats["rollouts"] > 0 and names and set(names) == {war.SEARCH_MODEL}
+
+
+def test_deep_odds_play_out_between_the_players_the_live_model_was_fitted_on():
+    """Both modes estimate the same thing: the playouts' default players are the live model's."""
+    from ahd.analysis.war_odds import PLAYERS
+    from ahd.odds import war
+    assert set(PLAYERS) == {name for name, _share, _about in war.players()}
+    game = advanced("short", 5, 60)
+    assert not game.is_over
+    result = war_odds(game, "deep", n=2, seed=1)
+    assert result.model == f"{PLAYERS[0]} vs {PLAYERS[1]}" and result.n == 2

@@ -26,7 +26,7 @@ def war_odds_note(game, odds: tuple[float, float, float] | None = None) -> str:
     kind = war.game_kind(game.scenario, game.play_on)
     table = war.calibration()[kind]
     players = war.players()
-    who = (", ".join(f"{escape(about)} ({share:.0%})" for _player, share, about in players)
+    who = (", ".join(f"{escape(about, quote=False)} ({share:.0%})" for _player, share, about in players)
            if players else _("the project's computer players"))
     now = ""
     if odds is not None:

@@ -4,7 +4,8 @@
 (microseconds), ``"deep"`` by playouts here, seeded like ``ahd.simulate`` (playout ``i`` from
 ``SeedSequence(seed).spawn(n)[i]``, so the same whatever the number of workers or the executor), with
 a ``progress(done, n)`` callback; the Union's win rate with its 95% Wilson interval (a draw counts as
-half a win).
+half a win). The playouts are played by the players the live model was fitted on (``PLAYERS``) unless
+``union``/``confederate`` name others.
 """
 from __future__ import annotations
 
@@ -41,7 +42,12 @@ def _playout_chunk(args: tuple) -> list[tuple[int, float]]:
     return out
 
 
-def deep(game, n: int = 200, *, seed: int = 0, union: str = "heuristic", confederate: str = "heuristic",
+#: The players of the playouts by default: those the live model was fitted on (``ahd.odds.war.players()``),
+#: so that both modes estimate the same thing, the Union's chance if both sides play on like them.
+PLAYERS = ("hard", "hard")
+
+
+def deep(game, n: int = 200, *, seed: int = 0, union: str = PLAYERS[0], confederate: str = PLAYERS[1],
          workers: int = 1, executor: Executor | None = None, progress: Callable[[int, int], None] | None = None,
          chunk: int = 5) -> WarOdds:
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
@@ -59,28 +65,6 @@ def deep(game, n: int = 200, *, seed: int = 0, union: str = "heuristic", confede
     p = wins / n
     low, high = wilson(int(round(wins)), n)
     return WarOdds(p, math.sqrt(p * (1 - p) / n), low, high, "deep", f"{union} vs {confederate}", n, wins)
-
-
-def war_odds(game, mode: str = "live", **kwargs) -> WarOdds:
-    """The Union's chance to win ``game`` from its current position (see the module docstring).
-
-    ``mode="live"`` takes no further arguments; ``mode="deep"`` takes ``n`` (playouts, default 200),
-    ``seed``, ``union``/``confederate`` (bot names), ``workers``, ``executor``, ``progress``.
-    A finished game gives its result (1, 0 or ½ for a draw) with no uncertainty.
-    """
-    if mode not in MODES:
-        raise WarOddsError(f"unknown mode {mode!r}: choose 'live' (a fitted model, fast) or 'deep' (playouts)")
-    if not hasattr(game, "state") or not hasattr(game, "scenario"):
-        raise WarOddsError(f"war_odds needs a Game (ahd.new_game(...)), got {type(game).__name__}")
-    if game.is_over:
-        return _finished(game)
-    if mode == "live":
-        if kwargs:
-            raise WarOddsError(f"live mode takes no options, got {sorted(kwargs)}")
-        kind, x = game_features(game)
-        p, se, low, high = predict(kind, x)
-        return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"])
-    return deep(game, **kwargs)
 
 
 def war_odds(game, mode: str = "live", **kwargs) -> WarOdds:
