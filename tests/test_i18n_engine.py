@@ -172,7 +172,7 @@ def test_outcomes_keep_their_sentence_as_a_message(spanish):
         assert outcome.reason == "la Confederación controla Washington"
         assert str(outcome).startswith("victoria confederado")
     # a sentence given as plain text still works
-    assert str(Outcome(None, "10", "agreed", 3)) == "Nobody victory on turn 3: agreed (10)"
+    assert str(Outcome(None, "10", "agreed", 3)) == "Nobody wins on turn 3: agreed (10)"
 
 
 # --------------------------------------------------------------------------- refusals

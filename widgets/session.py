@@ -250,7 +250,7 @@ class Session(HasTraits):
         if game.current_player == CHANCE:
             raise IllegalActionError("0.3", _("roll the die first: {purpose}").format(purpose=game.pending_roll))
         if not self.human_to_move:
-            raise IllegalActionError("3.a", _("it is the {side} bot's turn: press 'Bot plays' to let it move").format(
+            raise IllegalActionError("3.a", _("it is the {side} bot's turn: press 'Let the bot move'").format(
                 side=render(self.game.current_player)))
         if box_id in self._plan.orders:
             self._order_to(box_id)
@@ -766,7 +766,7 @@ class Session(HasTraits):
         who = render(player)
         if self.player_of(player) != "human":
             bot = self.player_of(player)
-            return _("{side} ({player} bot) to move: press 'Bot plays'.").format(side=who, player=_(PLAYER_WORDS.get(bot, bot)))
+            return _("{side} ({player} bot) to move: press 'Let the bot move'.").format(side=who, player=_(PLAYER_WORDS.get(bot, bot)))
         prompt = PROMPTS.get(game.decision)
         return _("{side} to move. {prompt}").format(side=who, prompt=_(prompt) if prompt else "")
 

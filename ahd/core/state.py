@@ -40,7 +40,7 @@ class Outcome:
             return Msg("Scenario result after turn {turn}: {reason} ({rule})", turn=self.turn, reason=self.message,
                        rule=self.rule)
         if self.winner is None:
-            return Msg("Nobody victory on turn {turn}: {reason} ({rule})", turn=self.turn, reason=self.message,
+            return Msg("Nobody wins on turn {turn}: {reason} ({rule})", turn=self.turn, reason=self.message,
                        rule=self.rule)
         return Msg("{side} victory on turn {turn}: {reason} ({rule})", side=self.winner, turn=self.turn,
                    reason=self.message, rule=self.rule)
