@@ -8,10 +8,10 @@ Two modes (``ahd.war_odds``; this module is the live one, ``ahd.analysis.war_odd
   script prints the calibration on held-out games). Microseconds to milliseconds per call. The
   uncertainty given is the standard error of the model's prediction (from the fit's covariance), so
   it says how well the data pin the model down, not how wrong the model's form may be.
-- ``"deep"``: ``n`` playouts from the position between bots (by default those the live model was fitted on), seeded like
-  ``ahd.simulate`` (playout ``i`` from ``SeedSequence(seed).spawn(n)[i]``, so the same whatever the
-  number of workers or the executor), with a ``progress(done, n)`` callback; the Union's win rate
-  with its 95% Wilson interval (a draw counts as half a win).
+- ``"deep"``: ``n`` playouts from the position between bots (by default the players the live model
+  was fitted on), seeded like ``ahd.simulate`` (playout ``i`` from ``SeedSequence(seed).spawn(n)[i]``,
+  so the same whatever the number of workers or the executor), with a ``progress(done, n)`` callback;
+  the Union's win rate with its 95% Wilson interval (a draw counts as half a win).
 
 Two models are kept, by how the game is decided: ``campaign`` (the Union must take the seven
 cities by turn 40; 1861 and year scenarios played on) and ``scored`` (the short game and year
