@@ -308,3 +308,22 @@ def test_cli_refuses_an_unknown_language(capsys):
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert "--lang" in err and "did you mean 'es'" in err and "en, es, it" in err
+
+
+def test_a_refusal_is_said_when_first_read_and_keeps_its_language():
+    """A refusal is said when it is read (the legal-move search makes and drops thousands); read later, in
+    another language, pickled or shown by ``repr``, it still says what it said in the language it was raised in."""
+    import pickle
+    game = make_game([("union", "MF", "new_orleans", 1, True)], options="basic")
+    unit = game.units_in("new_orleans")[0]
+    game.apply(ahd.BeginMarch("new_orleans"))
+    with language("es"):
+        error = game.why_not(ahd.Entrench(unit.id))
+    assert error._said is None  # nothing said yet
+    with language("it"):
+        spanish = str(error)
+    assert error.lang == "es" and "ya está fortificada (4.2.5" in spanish
+    assert error.args == (spanish,) and repr(error) == f"IllegalActionError({spanish!r})"
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is IllegalActionError and str(again) == spanish and again.rule == "4.2.5"
+    assert again.text("en") == error.text("en") and "already entrenched" in again.text("en")
