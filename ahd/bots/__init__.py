@@ -23,8 +23,9 @@ __all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "make_bot", "play", 
 #: takes enemy objectives left without defenders, attacking a stack of one or two in the way
 #: (``grab``, ``grab_fight``), tries the other objectives when its own can be neither stormed nor
 #: gathered for (``push``), from turn 30 gathers whenever it cannot storm and needs ever lower odds,
-#: 30% at turn 38 (``endgame=30``), and storms a stack next to Washington without keeping a garrison
-#: against it (``sally``): 39/80 1861 games against the heuristic Confederacy where it won 15/80
+#: 30% at turn 38 (``endgame=30``), storms a stack next to Washington without keeping a garrison
+#: against it (``sally``) and never reinforces a battle next door with Washington's garrison (``capital``:
+#: emptied that way, Washington fell at turn 29 of most 1864 games): 39/80 1861 games against the heuristic Confederacy where it won 15/80
 #: without these (seeds 1000-1079, ``docs/bots/hard_union_probe.txt``); no lookahead, so a decision
 #: is fast and the same for the same position. As the Confederacy ``hard``
 #: plays the heuristic as measured in the README (it wins about 96% of 1861 games against the
@@ -35,7 +36,7 @@ LEVELS = {
     "easy": "heuristic:garrison=shared",
     "normal": "search:garrison=shared,lookahead=off",
     "hard": ("search:garrison=shared,guard=on,objective=weakest,lookahead=off,campaign_idle=6,"
-             "grab=on,grab_fight=on,push=on,endgame=30,sally=on", "heuristic"),
+             "grab=on,grab_fight=on,push=on,endgame=30,sally=on,capital=on", "heuristic"),
 }
 #: every name ``make_bot`` accepts without settings (the app's player menus list these and "human")
 PLAYERS = ("easy", "normal", "hard", "heuristic", "search", "random")
@@ -81,7 +82,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     kinds = {"seconds": float, "iterations": int, "candidates": int, "horizon": int, "depth": int, "margin": float,
              "searched": str, "assaults": int, "assault_odds": float, "campaign": _flag, "campaign_odds": float,
              "garrison": str, "guard": _flag, "objective": str, "lookahead": _flag, "grab": _flag, "endgame": int,
-             "push": _flag, "sally": _flag, "grab_fight": _flag,
+             "push": _flag, "sally": _flag, "grab_fight": _flag, "capital": _flag,
              "campaign_idle": float}
     if base == "heuristic":
         kinds = {"garrison": str}
