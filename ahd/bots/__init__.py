@@ -25,8 +25,9 @@ __all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "make_bot", "play", 
 #: gathered for (``push``), from turn 30 gathers whenever it cannot storm and needs ever lower odds,
 #: 30% at turn 38 (``endgame=30``), storms a stack next to Washington without keeping a garrison
 #: against it (``sally``) and never reinforces a battle next door with Washington's garrison (``capital``:
-#: emptied that way, Washington fell at turn 29 of most 1864 games): 39/80 1861 games against the heuristic Confederacy where it won 15/80
-#: without these (seeds 1000-1079, ``docs/bots/hard_union_probe.txt``); no lookahead, so a decision
+#: emptied that way, Washington fell at turn 29 of most 1864 games): 40/80 1861 games against the
+#: heuristic Confederacy where it won 15/80 without these (seeds 1000-1079,
+#: ``docs/bots/hard_union_probe.txt``); no lookahead, so a decision
 #: is fast and the same for the same position. As the Confederacy ``hard``
 #: plays the heuristic as measured in the README (it wins about 96% of 1861 games against the
 #: heuristic Union, by holding its cities with the garrisons that stalled the Union; the campaign
