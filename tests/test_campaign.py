@@ -206,11 +206,11 @@ def test_push_tries_the_other_objectives():
 
 
 def test_capital_keeps_washington_garrison_out_of_battles_next_door():
-    """``capital``: the heuristic reinforces a losing battle with every unit that can; hard's Union never
-    sends Washington's garrison (the heuristic's, for the stacks near it) to a battle next door. Without it,
-    1864 hard against hard: the four units left in Washington reinforced Fredericksburg's battle and two
-    Confederate cavalry rode into the empty capital on turn 29 (seed 2)."""
-    from ahd.bots import make_bot
+    """``capital`` (an option no level uses): the heuristic reinforces a losing battle with every unit that
+    can; with it the Union never sends Washington's garrison (the heuristic's, for the stacks near it) to
+    a battle next door. Without it, 1864 hard against hard: the four units left in Washington reinforced
+    Fredericksburg's battle and two Confederate cavalry rode into the empty capital on turn 29 (seed 2)."""
+    from ahd.bots import LEVELS, make_bot
     from ahd.core.actions import Reinforce
     from ahd.core.sides import CHANCE, Side
 
@@ -226,18 +226,16 @@ def test_capital_keeps_washington_garrison_out_of_battles_next_door():
             action = bots[game.current_player].choose(game)
             state = game.state
             if isinstance(action, Reinforce) and state.units[action.unit].location == "washington":
-                heuristic = getattr(union, "union", union).heuristic  # "hard" plays its Union by a SearchBot
                 sent.append((state.count_in("washington", Side.UNION) - 1,
-                             heuristic._garrison_need(state, "washington", Side.UNION)))
+                             union.heuristic._garrison_need(state, "washington", Side.UNION)))
             game.apply(action)
         return game, sent
 
-    from ahd.bots import LEVELS
-    without = LEVELS["hard"][0].replace(",capital=on", "")  # the hard Union's settings without ``capital``
-    assert without != LEVELS["hard"][0]
-    lost, sent = play_to(without, 29)
+    hard = LEVELS["hard"][0]  # the hard Union's settings, without ``capital``
+    assert "capital" not in hard
+    lost, sent = play_to(hard, 29)
     assert lost.is_over and lost.outcome.winner is Side.CONFEDERATE and lost.state.turn == 29
     assert any(left < need for left, need in sent)  # Washington was emptied below its garrison
-    kept, sent = play_to("hard", 29)
+    kept, sent = play_to(hard + ",capital=on", 29)
     assert not kept.is_over and kept.state.control["washington"] is Side.UNION
     assert all(left >= need for left, need in sent)
