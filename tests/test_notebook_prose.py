@@ -29,7 +29,8 @@ def test_prose_does_not_ask_for_hidden_code(path):
                 assert "In Jupyter" in sentence or "in Jupyter" in sentence, (path.name, sentence)
 
 
-@pytest.mark.parametrize("path", sorted((NOTEBOOKS / "tutorials").glob("*.ipynb")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("**/tutorials/*.ipynb")),  # English, es/, it/
+                         ids=lambda p: str(p.relative_to(NOTEBOOKS)))
 def test_no_check_cell_is_left_to_run(path):
     cells = json.loads(path.read_text())["cells"]
     for cell in cells:
