@@ -90,3 +90,20 @@ def test_odds_command_methods():
     assert code == 0 and "Monte Carlo estimate:" in text and "200000 simulated battles" in text
     code, text = run("odds", "--attacker", "FV", "--defender", "MF:crossing")
     assert code == 2
+
+
+def test_options_lists_every_switch_and_preset_in_the_chosen_language(monkeypatch):
+    from ahd.core.options import PRESETS, SWITCHES
+    monkeypatch.setenv("AHD_LANG", "en")
+    code, english = run("options")
+    assert code == 0 and english.startswith("Rule switches (--option ID):")
+    assert all(f"  {rule} " in english for rule in SWITCHES) and all(f"  {name} " in english for name in PRESETS)
+    assert "Reinforcements never entrenched [on by default]" in english
+    code, spanish = run("options", "--lang", "es")
+    assert code == 0 and spanish.startswith("Opciones de regla (--option ID):")
+    assert SWITCHES["H-1"].title_in("es") + " [activada por defecto]" in spanish
+    assert "Reinforcements never entrenched" not in spanish and "Presets" not in spanish
+    monkeypatch.setenv("AHD_LANG", "it")  # no --lang: the environment's language
+    code, italian = run("options")
+    assert code == 0 and "Combinazioni predefinite (--preset NOME):" in italian
+    assert all(f"  {rule} " in italian for rule in SWITCHES)

@@ -7,8 +7,8 @@ import sys
 from ..bots import make_bot, play
 from ..core.errors import AhdError, DataFileError
 from ..core.game import RECORD_FORMAT, Game, load, new_game
-from ..core.i18n import LANGUAGE_NAMES, Msg, check_language, language
-from ..core.options import PRESET_TEXT, PRESETS, SWITCHES, Options
+from ..core.i18n import LANGUAGE_NAMES, Msg, _, check_language, language
+from ..core.options import PRESETS, SWITCHES, Options, preset_text
 
 BOTS = ("easy", "normal", "hard", "random", "heuristic", "search")
 BOT_HELP = ("a level easy, normal or hard, or random, heuristic or search (1 s per decision; settings after a "
@@ -105,13 +105,14 @@ def cmd_odds(args, out) -> int:
 
 
 def cmd_options(args, out) -> int:
-    print("Rule switches (--option ID):", file=out)
+    """Every rule switch and preset, in the chosen language (``--lang``, else the environment's)."""
+    print(_("Rule switches (--option ID):"), file=out)
     for rule, switch in SWITCHES.items():
-        default = " [on by default]" if switch.default else ""
-        print(f"  {rule:<7} {switch.title}{default}: {switch.text}", file=out)
-    print("\nPresets (--preset NAME):", file=out)
+        default = " [" + _("on by default") + "]" if switch.default else ""
+        print(f"  {rule:<7} {switch.title_in()}{default}: {switch.text_in()}", file=out)
+    print("\n" + _("Presets (--preset NAME):"), file=out)
     for name, rules in PRESETS.items():
-        print(f"  {name:<16} {PRESET_TEXT[name]} ({', '.join(rules)})", file=out)
+        print(f"  {name:<16} {preset_text(name)} ({', '.join(rules)})", file=out)
     return 0
 
 
@@ -233,6 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     d2.add_argument("--option", action="append", default=[], metavar="ID")
     d2.set_defaults(func=cmd_odds)
     o = sub.add_parser("options", help="list every rule switch and preset")
+    o.add_argument("--lang", type=_language, default=None, metavar="LANG", help=LANG_HELP)
     o.set_defaults(func=cmd_options)
     b = sub.add_parser("bench", help="measure engine speed and print the figures")
     b.add_argument("--games", type=int, default=200, help="random games to time (default 200)")
