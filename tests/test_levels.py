@@ -46,9 +46,14 @@ def short_game(scenario: str, preset: str, seed: int, turns: int = 2):
 def test_levels_are_fixed_bots_and_budgets():
     assert isinstance(make_bot("easy", 1), HeuristicBot)
     normal = make_bot("normal", 1)
-    assert isinstance(normal, SearchBot) and not normal.lookahead and not normal.campaign.guard
+    union = normal.union
+    assert isinstance(union, SearchBot) and not union.lookahead and not union.campaign.guard
+    assert union.garrison == "shared" and union.campaign.choose == "strongest" and not union.campaign.grab
+    assert isinstance(normal.confederate, HeuristicBot) and normal.confederate.garrison == "each"
     sided = make_bot("hard", 1)
-    assert isinstance(sided.confederate, HeuristicBot) and sided.confederate.garrison == "each"
+    rebel = sided.confederate  # normal's Union settings, as the Confederacy
+    assert isinstance(rebel, SearchBot) and not rebel.lookahead and rebel.garrison == "shared"
+    assert rebel.campaign is not None and not rebel.campaign.guard and rebel.campaign.choose == "strongest"
     hard = sided.union
     assert isinstance(hard, SearchBot) and not hard.lookahead and hard.campaign.idle == 6
     assert hard.garrison == "shared" and hard.campaign.guard and hard.campaign.choose == "weakest"
