@@ -41,9 +41,9 @@ ABOUT = {"heuristic": "the heuristic computer player",
          "noisy": "the heuristic player making a random legal move one time in five",
          "random": "a player choosing uniformly among the legal moves",
          "easy": "the 'easy' computer player (the heuristic with shared garrisons)",
-         "normal": "the 'normal' computer player (the heuristic with the campaign plan)",
-         "hard": "the 'hard' computer player, the strongest (campaign plans: gather, storm with the odds, "
-                 "guard the capital)"}
+         "normal": "the 'normal' computer player (the campaign plan as the Union, the heuristic as the Confederacy)",
+         "hard": "the 'hard' computer player, the strongest (campaign plans on both sides: gather, storm with the "
+                 "odds, guard the capital)"}
 
 
 class NoisyHeuristic:

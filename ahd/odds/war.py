@@ -214,8 +214,9 @@ PLAYER_ABOUT = (
     N_("the heuristic player making a random legal move one time in five"),
     N_("a player choosing uniformly among the legal moves"),
     N_("the 'easy' computer player (the heuristic with shared garrisons)"),
-    N_("the 'normal' computer player (the heuristic with the campaign plan)"),
-    N_("the 'hard' computer player, the strongest (campaign plans: gather, storm with the odds, guard the capital)"),
+    N_("the 'normal' computer player (the campaign plan as the Union, the heuristic as the Confederacy)"),
+    N_("the 'hard' computer player, the strongest (campaign plans on both sides: gather, storm with the odds, "
+       "guard the capital)"),
 )
 
 
