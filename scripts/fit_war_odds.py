@@ -31,20 +31,13 @@ from ahd.bots import RandomBot, make_bot  # noqa: E402
 from ahd.core.game import new_game  # noqa: E402
 from ahd.bots.heuristic import HeuristicBot  # noqa: E402
 from ahd.core.sides import CHANCE, Side  # noqa: E402
-from ahd.odds.war import FEATURES, features, game_kind  # noqa: E402
+from ahd.odds.war import FEATURES, PLAYERS_ABOUT, features, game_kind  # noqa: E402
 
 SCENARIOS = (("1861", 0.4), ("short", 0.15), ("1862", 0.15), ("1863", 0.15), ("1864", 0.15))
 BOTS = (("heuristic", 0.45), ("noisy", 0.35), ("random", 0.2))
 SCENARIO_ONLY = None  # --scenario
 #: Who played the games, as the model file says it (read by ahd.odds.war.players() for the app's note).
-ABOUT = {"heuristic": "the heuristic computer player",
-         "noisy": "the heuristic player making a random legal move one time in five",
-         "random": "a player choosing uniformly among the legal moves",
-         "easy": "the 'easy' computer player (the heuristic with shared garrisons)",
-         "normal": "the 'normal' computer player (the campaign plan as the Union, the heuristic as the Confederacy)",
-         "hard": "the 'hard' computer player, the strongest (campaign plans on both sides: gather, storm with the "
-                 "odds, guard the capital)"}
-
+ABOUT = PLAYERS_ABOUT  # marked for the catalogs in ahd.odds.war
 
 class NoisyHeuristic:
     """The heuristic, but a random legal action with probability ``noise``."""

@@ -207,17 +207,18 @@ def war_odds(game, mode: str = "live") -> WarOdds:
     return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"])
 
 
-#: What each player of the fitted games is, as ``scripts/fit_war_odds.py`` writes it in the model file
-#: (``ABOUT`` there): marked here for the catalogs, so the app's war-odds note says it in its language.
-PLAYER_ABOUT = (
-    N_("the heuristic computer player"),
-    N_("the heuristic player making a random legal move one time in five"),
-    N_("a player choosing uniformly among the legal moves"),
-    N_("the 'easy' computer player (the heuristic with shared garrisons)"),
-    N_("the 'normal' computer player (the campaign plan as the Union, the heuristic as the Confederacy)"),
-    N_("the 'hard' computer player, the strongest (campaign plans on both sides: gather, storm with the odds, "
-       "guard the capital)"),
-)
+#: What each player of the fitted games is, by its name: ``scripts/fit_war_odds.py`` writes these in the
+#: model file, and they are marked here for the catalogs, so the app's war-odds note says them in its language.
+PLAYERS_ABOUT = {
+    "heuristic": N_("the heuristic computer player"),
+    "noisy": N_("the heuristic player making a random legal move one time in five"),
+    "random": N_("a player choosing uniformly among the legal moves"),
+    "easy": N_("the 'easy' computer player (the heuristic with shared garrisons)"),
+    "normal": N_("the 'normal' computer player (the campaign plan as the Union, the heuristic as the Confederacy)"),
+    "hard": N_("the 'hard' computer player, the strongest (campaign plans on both sides: gather, storm with the "
+               "odds, guard the capital)"),
+}
+PLAYER_ABOUT = tuple(PLAYERS_ABOUT.values())
 
 
 def players(lang: str | None = None) -> list[tuple[str, float, str]]:
