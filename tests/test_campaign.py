@@ -239,3 +239,67 @@ def test_capital_keeps_washington_garrison_out_of_battles_next_door():
     kept, sent = play_to(hard + ",capital=on", 29)
     assert not kept.is_over and kept.state.control["washington"] is Side.UNION
     assert all(left >= need for left, need in sent)
+
+
+def test_flank_storms_a_weaker_stack_next_to_the_capital():
+    """``flank``: the guard's objective is the biggest stack next to Washington (six in Fredericksburg,
+    too strong to storm); a lone raider in Baltimore next to it is stormed too, not left to walk on to
+    Philadelphia (hard against search, seeds 700006 and 700060: the Union stormed Fredericksburg, and
+    Baltimore's raiders flipped the army maxima on turn 4)."""
+    game = position_game([("confederate", "FV", "fredericksburg", 6), ("confederate", "MF", "baltimore", 1),
+                          ("union", "FV", "washington", 6)],
+                         control={"confederate": ["baltimore", "fredericksburg"]}, marches=3)
+    heuristic = HeuristicBot(1, garrison="shared")
+    busy = 50.0
+    base = CampaignPlan(heuristic, guard=True, choose="weakest", sally=True)
+    flank = CampaignPlan(heuristic, guard=True, choose="weakest", sally=True, flank=True)
+    assert base.objective(game.state, ahd.Side.UNION) == "fredericksburg"
+    assert base.march(game, game.legal_actions(), busy) is None
+    action, orders = flank.march(game, game.legal_actions(), busy)
+    assert action == ahd.BeginMarch("washington") and set(orders.moves.values()) == {"baltimore"}
+    assert "Baltimore" in str(flank.plan)
+    assert len(orders.moves) < 6  # Washington keeps a garrison against Fredericksburg's six
+
+
+def test_finish_gathers_for_the_last_objectives_where_the_plan_stood_still():
+    """``finish``, from the ``endgame`` turn: the stack next to Washington that cannot be stormed no longer
+    holds the gathering (the war is won by the seven cities, not by Baltimore), and a city with no box of
+    ours next to it is gathered for next to it all the same (New Orleans, seed 1038: it held one defender
+    for the last seven turns while the Union, 32 units, gathered at Washington)."""
+    units = [("confederate", "FV", "baltimore", 8), ("confederate", "FV", "new_orleans", 3),
+             ("union", "FV", "washington", 8), ("union", "FV", "jackson", 2), ("union", "FV", "meridian", 2)]
+    control = {"confederate": ["baltimore"], "union": ["jackson", "meridian"]}
+    side = ahd.Side.UNION
+    settings = dict(guard=True, choose="weakest", sally=True, endgame=30, push=True)
+    late = position_game(units, control=control, turn=35, marches=3)
+    base = CampaignPlan(HeuristicBot(1, garrison="shared"), **settings)
+    finish = CampaignPlan(HeuristicBot(1, garrison="shared"), finish=True, **settings)
+    assert base.objective(late.state, side) == "baltimore"
+    dist = _distances(late.state.board)["new_orleans"]
+    _, gathering = base.march(late, late.legal_actions(), 0.0)  # toward Washington, for Baltimore
+    assert all(dist[box] > dist[gathering.origin] for box in gathering.moves.values())
+    assert "Baltimore" in str(base.plan)
+    action, orders = finish.march(late, late.legal_actions(), 0.0)
+    assert all(dist[box] < dist[orders.origin] for box in orders.moves.values())  # nearer New Orleans
+    assert "New Orleans" in str(finish.plan)
+    early = position_game(units, control=control, turn=20, marches=3)  # before the endgame: as before
+    assert finish.march(early, early.legal_actions(), 0.0) == base.march(early, early.legal_actions(), 0.0)
+
+
+def test_grab_brings_the_unit_that_can_come_nearer():
+    """``grab``, idle: the unit nearest the empty enemy objective cannot come nearer (Grenada, three links
+    from New Orleans, with Jackson held by three raiders: its moves end four links away); a spare unit
+    farther off that can (Louisville's, eight links, to Paducah) is sent. The plan used to look at the
+    nearest move alone and send nobody (seed 1047: New Orleans stood empty for the last seven turns)."""
+    others = [("confederate", "FV", box, 1) for box in ("mobile", "atlanta", "memphis", "charleston_sc", "wilmington")]
+    game = position_game(others + [("confederate", "FV", "jackson", 3), ("confederate", "FV", "richmond", 8),
+                                   ("union", "FV", "grenada", 1), ("union", "FV", "louisville", 2)],
+                         control={"union": ["grenada", "louisville"]}, turn=35, marches=3)
+    grab = CampaignPlan(HeuristicBot(1, garrison="shared"), grab=True, endgame=30)
+    found = grab.march(game, game.legal_actions(), 0.0)
+    assert found is not None
+    action, orders = found
+    dist = _distances(game.state.board)["new_orleans"]
+    assert action == ahd.BeginMarch("louisville") and len(orders.moves) == 1
+    assert all(dist[box] < dist["louisville"] for box in orders.moves.values())
+    assert "New Orleans" in str(grab.plan)

@@ -92,7 +92,8 @@ class CampaignPlan:
 
     def __init__(self, heuristic: HeuristicBot, *, odds: float = 0.6, idle: float = 2.0, samples: int = 2_000,
                  guard: bool = False, choose: str = "strongest", grab: bool = False, endgame: int = 0,
-                 push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False) -> None:
+                 push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
+                 finish: bool = False, flank: bool = False) -> None:
         if choose not in ("strongest", "weakest"):
             raise ValueError(f"choose must be 'strongest' or 'weakest', got {choose!r}")
         self.heuristic = heuristic
@@ -107,6 +108,8 @@ class CampaignPlan:
         self.push = push  # when the objective can be neither stormed nor gathered for, try the others
         self.sally = sally  # the capital storms a stack near it without keeping a garrison against it
         self.capital = capital  # the capital keeps its garrison when a battle next door asks for reinforcements
+        self.flank = flank  # with guard: every enemy stack next to the capital may be stormed, not the biggest only
+        self.finish = finish  # in the endgame: gather for the objectives before the guard's stack (see march)
         self.last: str | None = None  # the last objective (``choose="weakest"`` keeps it)
         self.plan: Msg | None = None  # the last plan in words, e.g. "gathering at Fredericksburg to storm ..."
 
@@ -142,6 +145,9 @@ class CampaignPlan:
         begins = {a.origin: a for a in actions if isinstance(a, BeginMarch)}
         target = self.objective(state, side)
         targets = [] if target is None else [target]
+        if self.flank and self.guard and target is not None:  # every stack next to our capital, biggest first
+            near = [b for b in state.board.neighbours(CAPITAL[side]) if b != target and state.has_units(b, side.enemy)]
+            targets += sorted(near, key=lambda box: (-state.count_in(box, side.enemy), box))
         if self.push and target is not None:
             targets += self._others(state, side, target)
         late = bool(self.endgame) and state.turn >= self.endgame
@@ -150,6 +156,10 @@ class CampaignPlan:
             storm = self._storm(state, side, box, begins)
             if storm is not None:
                 return storm
+        if self.finish and late:
+            # the war is won only by the objectives: stacks next to our capital that cannot be stormed are
+            # gathered for last (the capital's garrison stays: only spare units gather)
+            targets = sorted(targets, key=lambda box: box not in objectives(side))
         if self.grab:
             grab = self._grab(state, side, begins, idle)
             if grab is not None:
@@ -186,6 +196,7 @@ class CampaignPlan:
             spare = state.count_in(origin, side) - keep
             if spare <= 0:
                 continue
+            here = min(dist[origin].get(box, 99) for box in empty)
             reach: dict[str, list[tuple[Unit, bool]]] = {}  # with ``grab_fight``: who can attack each enemy box
             for unit in sorted(state.units_in(origin, side), key=lambda u: (u.type.value, u.id)):
                 if movement._ready(state, unit) is not None:
@@ -197,6 +208,8 @@ class CampaignPlan:
                             reach.setdefault(end, []).append((unit, state.board.enters_over_water(end, path[-2])))
                         continue
                     left = min(dist[end].get(box, 99) for box in empty)
+                    if left and left >= here:  # no nearer (another unit may be: do not let this one hide it)
+                        continue
                     key = (left, 0, len(path), origin, unit.id)
                     if best is None or key < best[0]:
                         best = (key, origin, {unit.id: end}, end)
@@ -210,13 +223,15 @@ class CampaignPlan:
                 if _win_chance(tuple(sorted(attackers[:5])), tuple(sorted(defenders[:4]))) < self._needed(state):
                     continue
                 left = min(dist[end].get(box, 99) for box in empty)
+                if left and left >= here:
+                    continue
                 key = (left, 1, 1, origin, group[0][0].id)
                 if best is None or key < best[0]:
                     best = (key, origin, {u.id: end for u, _ in group}, end)
         if best is None:
             return None
         (left, *_), origin, moves, end = best
-        if left > 0 and (not idle or left >= min(dist[origin].get(b, 99) for b in empty)):
+        if left > 0 and not idle:
             return None
         target = min(empty, key=lambda box: (dist[end].get(box, 99), box))
         self.plan = (Msg("taking {box}, left without defenders", box=state.board.term(target)) if left == 0 else
@@ -299,8 +314,10 @@ class CampaignPlan:
         return need
 
     def _gather(self, state: State, side: Side, target: str, begins: dict[str, BeginMarch]):
-        staging = [b for b in state.board.neighbours(target)
-                   if state.control[b] is side and not state.has_units(b, side.enemy)]
+        free = [b for b in state.board.neighbours(target) if not state.has_units(b, side.enemy)]
+        staging = [b for b in free if state.control[b] is side]
+        if not staging and self.finish and self.endgame and state.turn >= self.endgame:
+            staging = free  # in the endgame a box next to it we do not hold will do
         if not staging:
             return None
         stage = max(staging, key=lambda b: (state.count_in(b, side), b))
