@@ -303,3 +303,19 @@ def test_grab_brings_the_unit_that_can_come_nearer():
     assert action == ahd.BeginMarch("louisville") and len(orders.moves) == 1
     assert all(dist[box] < dist["louisville"] for box in orders.moves.values())
     assert "New Orleans" in str(grab.plan)
+
+
+def test_retake_storms_a_recruiting_city_a_raid_took():
+    """``retake``: a raider holds Philadelphia (3 to the Union maximum: the maxima decide early games,
+    11.b(2)); the Union's spare units next to it storm it at the odds a storm needs. Without it the plan
+    looks only at the seven cities (Richmond, out of reach) and the raider stays (hard against search,
+    seed 1010: Philadelphia and Atlantic City held from turn 6 until the maxima turned on turn 9)."""
+    game = position_game(RICHMOND + [("confederate", "MF", "philadelphia", 1), ("union", "FV", "harrisburg", 3)],
+                         control={"confederate": ["philadelphia"], "union": ["harrisburg"]}, marches=3)
+    busy = 50.0
+    assert plan().march(game, game.legal_actions(), busy) is None
+    retake = CampaignPlan(HeuristicBot(1), retake=True)
+    assert retake._retake(game.state, ahd.Side.UNION, ["richmond"]) == ["philadelphia"]
+    action, orders = retake.march(game, game.legal_actions(), busy)
+    assert action == ahd.BeginMarch("harrisburg") and set(orders.moves.values()) == {"philadelphia"}
+    assert "Philadelphia" in str(retake.plan)

@@ -36,7 +36,17 @@ Options (all off by default; ``hard``'s Union uses the first five, ``ahd.bots.LE
 - ``sally``: the capital storms a stack next to it without keeping a garrison against that stack;
 - ``grab_fight``: ``grab`` also attacks a stack of one or two in the way at the odds a storm needs;
 - ``capital``: no battle reinforcement leaves the capital below its garrison (``reinforcement``; not in
-  ``hard``: it cost the 1861 Union more games than it saved in 1864).
+  ``hard``: it cost the 1861 Union more games than it saved in 1864);
+- ``finish``: from the ``endgame`` turn the enemy-held objectives are gathered for before a stack next to
+  our capital that cannot be stormed (the war is won by the objectives; only spare units gather, so the
+  capital keeps its garrison), and an objective with no box of ours next to it is gathered for at an
+  empty box next to it (seed 1038: New Orleans held one defender for the last seven turns while 32 Union
+  units gathered at Washington against a stack in Baltimore);
+- ``flank``: with ``guard``, every enemy stack next to the capital may be stormed, the biggest first, not
+  the biggest only.
+
+``grab`` sends the spare unit that comes nearest an empty objective among those that come nearer at all
+(it once looked at the nearest move alone, and when that unit could come no nearer sent nobody).
 
 A plan is a march: its ``Orders`` name the origin and each unit's destination; ``follow`` gives the
 next order of it (shortest path first) and ends the march when none is left.
@@ -93,7 +103,7 @@ class CampaignPlan:
     def __init__(self, heuristic: HeuristicBot, *, odds: float = 0.6, idle: float = 2.0, samples: int = 2_000,
                  guard: bool = False, choose: str = "strongest", grab: bool = False, endgame: int = 0,
                  push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
-                 finish: bool = False, flank: bool = False) -> None:
+                 finish: bool = False, flank: bool = False, retake: bool = False) -> None:
         if choose not in ("strongest", "weakest"):
             raise ValueError(f"choose must be 'strongest' or 'weakest', got {choose!r}")
         self.heuristic = heuristic
@@ -109,6 +119,7 @@ class CampaignPlan:
         self.sally = sally  # the capital storms a stack near it without keeping a garrison against it
         self.capital = capital  # the capital keeps its garrison when a battle next door asks for reinforcements
         self.flank = flank  # with guard: every enemy stack next to the capital may be stormed, not the biggest only
+        self.retake = retake  # storm the enemy-held recruiting cities worth 2 or more to the maxima (see march)
         self.finish = finish  # in the endgame: gather for the objectives before the guard's stack (see march)
         self.last: str | None = None  # the last objective (``choose="weakest"`` keeps it)
         self.plan: Msg | None = None  # the last plan in words, e.g. "gathering at Fredericksburg to storm ..."
@@ -152,7 +163,8 @@ class CampaignPlan:
             targets += self._others(state, side, target)
         late = bool(self.endgame) and state.turn >= self.endgame
         idle = late or best_score < self.idle
-        for box in targets:
+        retake = self._retake(state, side, targets) if self.retake else []
+        for box in targets[:1] + retake + targets[1:]:
             storm = self._storm(state, side, box, begins)
             if storm is not None:
                 return storm
@@ -171,6 +183,15 @@ class CampaignPlan:
             if gather is not None:
                 return gather
         return None
+
+    def _retake(self, state: State, side: Side, targets: list[str]) -> list[str]:
+        """``retake``: the recruiting cities the enemy holds with units in them that move the army maxima by 2
+        or more (ours lost to a raid, Philadelphia, Baltimore, or theirs), the biggest swing first."""
+        boxes = state.board.boxes
+        found = [box for box, units in state.by_box.items() if box not in targets and boxes[box].is_recruiting_city
+                 and state.control[box] is not side and any(u.side is side.enemy for u in units)
+                 and boxes[box].value_for(side) + boxes[box].value_for(side.enemy) >= 2]
+        return sorted(found, key=lambda box: (-(boxes[box].value_for(side) + boxes[box].value_for(side.enemy)), box))
 
     def _others(self, state: State, side: Side, first: str) -> list[str]:
         """The other enemy-held objectives with defenders, the weakest (fewest defenders) first."""
