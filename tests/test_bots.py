@@ -91,27 +91,3 @@ def test_simulation_is_deterministic_across_workers_and_reports_intervals():
     assert seen[-1] == (3, 3)
     with pytest.raises(ValueError, match="unknown player"):
         ahd.simulate(2, union="napoleon")
-
-
-def test_raids_keeps_a_unit_in_the_big_cities_a_railway_raid_can_reach():
-    """``raids``: with shared garrisons two raiders in Baltimore count against Washington only, and
-    Philadelphia, New York and Pittsburgh (worth 3, 4 and 3 to the Union maximum, within three links)
-    are left empty: a railway march takes them one after another (seed 700016, turn 2). With ``raids``
-    each keeps one unit, recruits go there first, and a city out of reach (Chicago) or worth little
-    (Cleveland) keeps none."""
-    from ahd.core.positions import pass_until, position_game
-
-    union = ahd.Side.UNION
-    game = position_game([("confederate", "FV", "baltimore", 2), ("union", "FV", "washington", 6)],
-                         control={"confederate": ["baltimore"]}, marches=3)
-    plain = HeuristicBot(1, garrison="shared")
-    raids = HeuristicBot(1, garrison="shared", raids=True)
-    state = game.state
-    need = {box: (plain._garrison_need(state, box, union), raids._garrison_need(state, box, union))
-            for box in ("philadelphia", "new_york_city", "pittsburgh", "chicago", "cleveland", "washington")}
-    assert need == {"philadelphia": (0, 1), "new_york_city": (0, 1), "pittsburgh": (0, 1), "chicago": (0, 0),
-                    "cleveland": (0, 0), "washington": (2, 2)}
-    pass_until(game, lambda g: g.decision == "recruitment" and g.phasing is union)
-    assert plain.choose(game) == ahd.Recruit("washington", "MF")
-    assert raids.choose(game) == ahd.Recruit("philadelphia", "MF")
-    assert make_bot("heuristic:raids=on", 1).raids and make_bot("search:raids=on", 1).heuristic.raids

@@ -89,10 +89,9 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
              "searched": str, "assaults": int, "assault_odds": float, "campaign": _flag, "campaign_odds": float,
              "garrison": str, "guard": _flag, "objective": str, "lookahead": _flag, "grab": _flag, "endgame": int,
              "push": _flag, "sally": _flag, "grab_fight": _flag, "capital": _flag,
-             "campaign_idle": float, "finish": _flag, "flank": _flag, "raids": _flag,
-             "retake": _flag}
+             "campaign_idle": float, "finish": _flag, "flank": _flag, "retake": _flag}
     if base == "heuristic":
-        kinds = {"garrison": str, "raids": _flag}
+        kinds = {"garrison": str}
     elif base != "search":
         raise ValueError(f"player {base!r} takes no settings, got {name!r}")
     settings: dict = {}

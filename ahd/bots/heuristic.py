@@ -100,16 +100,11 @@ class HeuristicBot:
     name = "heuristic"
 
     def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None, *,
-                 garrison: str = "each", raids: bool = False) -> None:
+                 garrison: str = "each") -> None:
         if garrison not in GARRISONS:
             raise ValueError(f"garrison must be one of {', '.join(GARRISONS)}, got {garrison!r}")
         self.rng = rng if rng is not None else np.random.default_rng(seed)
         self.garrison = garrison
-        #: ``raids``: a city worth 2 or more to our army maximum keeps one unit while an enemy unit is within
-        #: three links (a railway move's reach, T-3), and recruits go first to such cities left empty
-        self.raids = raids
-        self._reach_key = None
-        self._reach: frozenset[str] = frozenset()
         self.plan: "Msg | None" = None  # one line on what it is doing (``ahd.bots.plan``); the heuristic has none
         self._field_key = None
         self._field: dict[str, float] = {}
@@ -209,24 +204,7 @@ class HeuristicBot:
         base = 2 if box == CAPITAL[side] else 0
         if self.garrison == "shared" and box == CAPITAL[side] and threat:
             return max(base, (threat + 1) // 2 + 1)  # the capital loses the war: one more
-        need = max(base, (threat + 1) // 2) if threat else min(base, 1)
-        if self.raids and not need and box in self._raided(state, side):
-            return 1
-        return need
-
-    def _raided(self, state: State, side: Side) -> frozenset[str]:
-        """``raids``: our cities worth 2 or more to our army maximum with an enemy unit within three links.
-        A railway raid takes them one after another in a march (seed 700016: two veterans went from Baltimore
-        through Philadelphia to New York and Atlantic City on turn 2 and the maxima turned, 30 v 28)."""
-        key = (id(state), state.turn, state.phasing, side, tuple(u.location for u in state.units.values()))
-        if key != self._reach_key:
-            dist = _distances(state.board)
-            enemy = [b for b, units in state.by_box.items() if any(u.side is side.enemy for u in units)]
-            self._reach_key = key
-            self._reach = frozenset(
-                b.id for b in state.board if b.is_recruiting_city and state.control[b.id] is side
-                and b.value_for(side) >= 2 and any(dist[b.id].get(e, 99) <= 3 for e in enemy))
-        return self._reach
+        return max(base, (threat + 1) // 2) if threat else min(base, 1)
 
     def _leave_cost(self, state: State, unit: Unit, origin: str) -> float:
         """Cost of taking ``unit`` out of ``origin``: a city of ours left below its garrison."""
@@ -440,7 +418,6 @@ class HeuristicBot:
         def score(action: Recruit) -> tuple:
             threat = self._threat(state, action.box, side)
             front = self.field(state, side)[action.box]
-            empty = self.raids and action.box in self._raided(state, side) and not state.count_in(action.box, side)
-            return (empty, threat * 3 + front + self._value(state, action.box, side) * 0.2
-                    + (action.unit_type == "MF"), action.box, action.unit_type)
+            return (threat * 3 + front + self._value(state, action.box, side) * 0.2 + (action.unit_type == "MF"),
+                    action.box, action.unit_type)
         return max(recruits, key=score)

@@ -80,7 +80,7 @@ class SearchBot:
                  garrison: str = "each", guard: bool = False, objective: str = "strongest",
                  lookahead: bool = True, campaign_idle: float = 2.0, grab: bool = False, endgame: int = 0,
                  push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
-                 finish: bool = False, flank: bool = False, raids: bool = False, retake: bool = False) -> None:
+                 finish: bool = False, flank: bool = False, retake: bool = False) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
@@ -120,7 +120,7 @@ class SearchBot:
         self.orders: Orders | None = None  # the planned march being carried out
         self.garrison = garrison
         self.lookahead = bool(lookahead)  # False: the plan or the heuristic's choice, no continuations
-        self.heuristic = HeuristicBot(rng=self.rng, garrison=garrison, raids=raids)
+        self.heuristic = HeuristicBot(rng=self.rng, garrison=garrison)
         self.campaign = (CampaignPlan(self.heuristic, odds=campaign_odds, guard=guard, choose=objective,
                                       idle=campaign_idle, grab=grab, endgame=endgame, push=push, sally=sally,
                                       grab_fight=grab_fight, capital=capital, finish=finish,
@@ -293,7 +293,7 @@ class SearchBot:
         self.stats["rollouts"] += 1
         sim = game.copy(dice_seed=dice)
         sim.apply(action)
-        player = HeuristicBot(rng=self.rng, garrison=self.garrison, raids=self.heuristic.raids)  # a fresh one: its caches are per position
+        player = HeuristicBot(rng=self.rng, garrison=self.garrison)  # a fresh one: its caches are per position
         start = (sim.state.turn, sim.state.phasing)
         ends = 0
         moves = 0
