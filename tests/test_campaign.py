@@ -241,26 +241,6 @@ def test_capital_keeps_washington_garrison_out_of_battles_next_door():
     assert all(left >= need for left, need in sent)
 
 
-def test_flank_storms_a_weaker_stack_next_to_the_capital():
-    """``flank``: the guard's objective is the biggest stack next to Washington (six in Fredericksburg,
-    too strong to storm); a lone raider in Baltimore next to it is stormed too, not left to walk on to
-    Philadelphia (hard against search, seeds 700006 and 700060: the Union stormed Fredericksburg, and
-    Baltimore's raiders flipped the army maxima on turn 4)."""
-    game = position_game([("confederate", "FV", "fredericksburg", 6), ("confederate", "MF", "baltimore", 1),
-                          ("union", "FV", "washington", 6)],
-                         control={"confederate": ["baltimore", "fredericksburg"]}, marches=3)
-    heuristic = HeuristicBot(1, garrison="shared")
-    busy = 50.0
-    base = CampaignPlan(heuristic, guard=True, choose="weakest", sally=True)
-    flank = CampaignPlan(heuristic, guard=True, choose="weakest", sally=True, flank=True)
-    assert base.objective(game.state, ahd.Side.UNION) == "fredericksburg"
-    assert base.march(game, game.legal_actions(), busy) is None
-    action, orders = flank.march(game, game.legal_actions(), busy)
-    assert action == ahd.BeginMarch("washington") and set(orders.moves.values()) == {"baltimore"}
-    assert "Baltimore" in str(flank.plan)
-    assert len(orders.moves) < 6  # Washington keeps a garrison against Fredericksburg's six
-
-
 def test_finish_gathers_for_the_last_objectives_where_the_plan_stood_still():
     """``finish``, from the ``endgame`` turn: the stack next to Washington that cannot be stormed no longer
     holds the gathering (the war is won by the seven cities, not by Baltimore), and a city with no box of

@@ -42,8 +42,9 @@ Options (all off by default; ``hard``'s Union uses the first five, ``ahd.bots.LE
   capital keeps its garrison), and an objective with no box of ours next to it is gathered for at an
   empty box next to it (seed 1038: New Orleans held one defender for the last seven turns while 32 Union
   units gathered at Washington against a stack in Baltimore);
-- ``flank``: with ``guard``, every enemy stack next to the capital may be stormed, the biggest first, not
-  the biggest only.
+- ``retake``: after the objective, the enemy-held recruiting cities with units in them that move the
+  army maxima by 2 or more (ours a raid took, Philadelphia, Baltimore; or theirs) are stormed at the odds
+  a storm needs (never gathered for): early games are lost on the maxima, 11.b(2).
 
 ``grab`` sends the spare unit that comes nearest an empty objective among those that come nearer at all
 (it once looked at the nearest move alone, and when that unit could come no nearer sent nobody).
@@ -103,7 +104,7 @@ class CampaignPlan:
     def __init__(self, heuristic: HeuristicBot, *, odds: float = 0.6, idle: float = 2.0, samples: int = 2_000,
                  guard: bool = False, choose: str = "strongest", grab: bool = False, endgame: int = 0,
                  push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
-                 finish: bool = False, flank: bool = False, retake: bool = False) -> None:
+                 finish: bool = False, retake: bool = False) -> None:
         if choose not in ("strongest", "weakest"):
             raise ValueError(f"choose must be 'strongest' or 'weakest', got {choose!r}")
         self.heuristic = heuristic
@@ -118,7 +119,6 @@ class CampaignPlan:
         self.push = push  # when the objective can be neither stormed nor gathered for, try the others
         self.sally = sally  # the capital storms a stack near it without keeping a garrison against it
         self.capital = capital  # the capital keeps its garrison when a battle next door asks for reinforcements
-        self.flank = flank  # with guard: every enemy stack next to the capital may be stormed, not the biggest only
         self.retake = retake  # storm the enemy-held recruiting cities worth 2 or more to the maxima (see march)
         self.finish = finish  # in the endgame: gather for the objectives before the guard's stack (see march)
         self.last: str | None = None  # the last objective (``choose="weakest"`` keeps it)
@@ -156,9 +156,6 @@ class CampaignPlan:
         begins = {a.origin: a for a in actions if isinstance(a, BeginMarch)}
         target = self.objective(state, side)
         targets = [] if target is None else [target]
-        if self.flank and self.guard and target is not None:  # every stack next to our capital, biggest first
-            near = [b for b in state.board.neighbours(CAPITAL[side]) if b != target and state.has_units(b, side.enemy)]
-            targets += sorted(near, key=lambda box: (-state.count_in(box, side.enemy), box))
         if self.push and target is not None:
             targets += self._others(state, side, target)
         late = bool(self.endgame) and state.turn >= self.endgame
