@@ -33,9 +33,10 @@ __all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "make_bot", "play", 
 #: seven cities before a stack next to Washington it cannot storm, next to a city even where no box of
 #: ours is (``finish``), and ``grab`` no longer lets a unit that cannot come nearer an empty city hide one
 #: that can: 47/80 on the same seeds. It also storms the recruiting cities raiders took (``retake``):
-#: 45/80 here, and against search's Confederacy 17/24 where it won 9/24 without (seeds 1000-1023). (``capital``, which keeps
-#: Washington's garrison out of battles next door, is not used: it ends the 1864 games where Washington
-#: was emptied on turn 29, but the 1861 Union then won 129 of 328 games where it won 157.)
+#: 45/80 here, and against search's Confederacy 17/24 where it won 7/24 without the two (seeds
+#: 1000-1023; the fifth round of the probe). (``capital``, which keeps Washington's garrison out of
+#: battles next door, is not used: it ends the 1864 games where Washington was emptied on turn 29, but
+#: the 1861 Union then won 129 of 328 games where it won 157.)
 #: As the Confederacy ``hard`` plays normal's Union settings (shared garrisons and the campaign plan,
 #: whose objective is Washington): of the Confederacies measured on seeds 1000-1039 it held both the
 #: hard and the normal Union best, 22 Union wins of 80 where the heuristic allowed 36
