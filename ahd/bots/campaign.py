@@ -158,7 +158,7 @@ class CampaignPlan:
         targets = [] if target is None else [target]
         if self.push and target is not None:
             targets += self._others(state, side, target)
-        late = bool(self.endgame) and state.turn >= self.endgame
+        late = self._late(state)
         idle = late or best_score < self.idle
         retake = self._retake(state, side, targets) if self.retake else []
         for box in targets[:1] + retake + targets[1:]:
@@ -282,10 +282,14 @@ class CampaignPlan:
             (u, state.board.enters_over_water(target, origin)) for origin, units in stacks for u in units])
         return _chance(tuple(attackers), tuple(defenders), self.samples)
 
+    def _late(self, state: State) -> bool:
+        """From the ``endgame`` turn on (never without it)."""
+        return bool(self.endgame) and state.turn >= self.endgame
+
     def _needed(self, state: State) -> float:
         """The odds a storm needs: ``odds``; near the last turn a long chance beats the certain loss of
         11.b(3), so from turn ``endgame`` they fall evenly to 30% at turn 38."""
-        if not self.endgame or state.turn < self.endgame:
+        if not self._late(state):
             return self.odds
         step = (state.turn - self.endgame + 1) / max(1, 38 - self.endgame + 1)
         return max(min(self.odds, 0.3), self.odds - (self.odds - 0.3) * step)
@@ -334,7 +338,7 @@ class CampaignPlan:
     def _gather(self, state: State, side: Side, target: str, begins: dict[str, BeginMarch]):
         free = [b for b in state.board.neighbours(target) if not state.has_units(b, side.enemy)]
         staging = [b for b in free if state.control[b] is side]
-        if not staging and self.finish and self.endgame and state.turn >= self.endgame:
+        if not staging and self.finish and self._late(state):
             staging = free  # in the endgame a box next to it we do not hold will do
         if not staging:
             return None
