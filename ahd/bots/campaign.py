@@ -185,10 +185,10 @@ class CampaignPlan:
         """``retake``: the recruiting cities the enemy holds with units in them that move the army maxima by 2
         or more (ours lost to a raid, Philadelphia, Baltimore, or theirs), the biggest swing first."""
         boxes = state.board.boxes
-        found = [box for box, units in state.by_box.items() if box not in targets and boxes[box].is_recruiting_city
-                 and state.control[box] is not side and any(u.side is side.enemy for u in units)
-                 and boxes[box].value_for(side) + boxes[box].value_for(side.enemy) >= 2]
-        return sorted(found, key=lambda box: (-(boxes[box].value_for(side) + boxes[box].value_for(side.enemy)), box))
+        swing = {box: boxes[box].value_for(side) + boxes[box].value_for(side.enemy)
+                 for box, units in state.by_box.items() if box not in targets and boxes[box].is_recruiting_city
+                 and state.control[box] is not side and any(u.side is side.enemy for u in units)}
+        return sorted((box for box, worth in swing.items() if worth >= 2), key=lambda box: (-swing[box], box))
 
     def _others(self, state: State, side: Side, first: str) -> list[str]:
         """The other enemy-held objectives with defenders, the weakest (fewest defenders) first."""
