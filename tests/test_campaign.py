@@ -299,3 +299,26 @@ def test_retake_storms_a_recruiting_city_a_raid_took():
     action, orders = retake.march(game, game.legal_actions(), busy)
     assert action == ahd.BeginMarch("harrisburg") and set(orders.moves.values()) == {"philadelphia"}
     assert "Philadelphia" in str(retake.plan)
+
+
+def test_clear_storms_the_stack_that_bars_the_way_to_the_staging_box():
+    """``clear``, in the endgame: only Richmond is left; nine units in Wilmington cannot come nearer
+    Petersburg, where the Union gathers for it, because three Confederates in Goldsboro bar the only road.
+    The plan storms Goldsboro from Wilmington, keeping the city's garrison. Without it the plan sent no one
+    from Wilmington (hard against search, seed 1000: 13 units stood there from turn 36 to the loss on turn 40)."""
+    units = [("confederate", "FV", "richmond", 6), ("confederate", "FV", "goldsboro", 3),
+             ("confederate", "FV", "baltimore", 6), ("union", "FV", "wilmington", 9),
+             ("union", "FV", "petersburg", 5), ("union", "FV", "washington", 6)]
+    control = {"confederate": ["baltimore", "goldsboro"],
+               "union": ["wilmington", "petersburg", "new_orleans", "mobile", "atlanta", "memphis", "charleston_sc"]}
+    settings = dict(guard=True, choose="weakest", sally=True, endgame=30, push=True, finish=True)
+    late = position_game(units, control=control, turn=36, marches=3)
+    base = CampaignPlan(HeuristicBot(1, garrison="shared"), **settings)
+    clear = CampaignPlan(HeuristicBot(1, garrison="shared"), clear=True, **settings)
+    assert base.march(late, late.legal_actions(), 0.0)[0] != ahd.BeginMarch("wilmington")
+    action, orders = clear.march(late, late.legal_actions(), 0.0)
+    assert action == ahd.BeginMarch("wilmington") and set(orders.moves.values()) == {"goldsboro"}
+    assert 0 < len(orders.moves) < 9  # Wilmington keeps a garrison
+    assert "Goldsboro" in str(clear.plan)
+    early = position_game(units, control=control, turn=20, marches=3)  # before the endgame: as before
+    assert clear.march(early, early.legal_actions(), 0.0) == base.march(early, early.legal_actions(), 0.0)

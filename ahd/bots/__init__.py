@@ -94,7 +94,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
              "searched": str, "assaults": int, "assault_odds": float, "campaign": _flag, "campaign_odds": float,
              "garrison": str, "guard": _flag, "objective": str, "lookahead": _flag, "grab": _flag, "endgame": int,
              "push": _flag, "sally": _flag, "grab_fight": _flag, "capital": _flag,
-             "campaign_idle": float, "finish": _flag, "retake": _flag}
+             "campaign_idle": float, "finish": _flag, "retake": _flag, "clear": _flag}
     if base == "heuristic":
         kinds = {"garrison": str}
     elif base != "search":
