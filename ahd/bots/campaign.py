@@ -21,7 +21,7 @@ The plan, at each movement decision of its side:
   next to the objective with the most of our units) marches them toward it; a box sends only the
   units above the garrison the heuristic wants it to keep.
 
-Options (all off by default; ``hard``'s Union uses all but ``capital``, ``ahd.bots.LEVELS``; measured in
+Options (all off by default; ``hard``'s Union uses all but ``capital`` and ``clear``, ``ahd.bots.LEVELS``; measured in
 ``docs/bots/hard_union_probe.txt``):
 
 - ``grab``: an enemy-held objective with no defenders is taken by one spare unit that can reach it
