@@ -1,4 +1,4 @@
-"""Conformance of the advanced game: 300 seeded random games over every scenario with random
+"""Conformance of the advanced game: 180 seeded random games over every scenario with random
 combinations of the advanced and advanced optional switches (and some optional and house ones),
 played to the end by random players.
 
@@ -21,7 +21,7 @@ from ahd.core.sides import CHANCE, Side
 
 from conftest import snapshot
 
-GAMES = 300
+GAMES = 180
 BLOCKS = 6
 SCENARIOS = ("1861", "short", "1862", "1863", "1864")
 ADVANCED = sorted(rule for rule in SWITCHES if rule.startswith("A"))
@@ -90,6 +90,6 @@ def test_random_advanced_games_keep_every_invariant_and_replay(block):
 
 
 def test_the_advanced_switches_are_all_exercised():
-    """Across the 300 games every advanced switch is on in some and off in others."""
+    """Across the 180 games every advanced switch is on in some and off in others."""
     counts = {rule: sum(rule in options_for(seed) for seed in range(GAMES)) for rule in ADVANCED}
     assert all(0 < n < GAMES for n in counts.values()), counts

@@ -17,7 +17,7 @@ from ahd.core.units import MILITIA_MIX
 
 from conftest import snapshot
 
-GAMES = 500
+GAMES = 300  # scripts/conformance.py plays more (minutes), for the issue notes
 CONFIGS = [("1861", None), ("1861", "novice-union"), ("short", None), ("short", "novice-union")]
 
 
@@ -89,7 +89,7 @@ def test_random_games_keep_every_invariant(block):
         assert [str(e) for e in reloaded.log] == [str(e) for e in game.log]
 
 
-OPTION_GAMES = 300
+OPTION_GAMES = 200
 SCENARIOS = ("1861", "short", "1862", "1863", "1864")
 
 
