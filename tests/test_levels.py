@@ -59,7 +59,7 @@ def test_levels_are_fixed_bots_and_budgets():
     assert hard.garrison == "shared" and hard.campaign.guard and hard.campaign.choose == "weakest"
     assert hard.campaign.grab and hard.campaign.grab_fight and hard.campaign.push and hard.campaign.sally
     assert hard.campaign.endgame == 30 and hard.campaign.finish and hard.campaign.retake
-    assert not hard.campaign.capital
+    assert hard.campaign.clear and not hard.campaign.capital and not hard.campaign.hold
     for name in LEVELS:
         assert make_bot(name, 1).name == name
         assert name in PLAYERS

@@ -34,9 +34,12 @@ __all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "make_bot", "play", 
 #: ours is (``finish``), and ``grab`` no longer lets a unit that cannot come nearer an empty city hide one
 #: that can: 47/80 on the same seeds. It also storms the recruiting cities raiders took (``retake``):
 #: 45/80 here, and against search's Confederacy 17/24 where it won 7/24 without the two (seeds
-#: 1000-1023; the fifth round of the probe). (``capital``, which keeps Washington's garrison out of
-#: battles next door, is not used: it ends the 1864 games where Washington was emptied on turn 29, but
-#: the 1861 Union then won 129 of 328 games where it won 157.)
+#: 1000-1023; the fifth round of the probe). In the endgame it storms a stack that bars spare units from
+#: the staging box (``clear``): 48/80 on the heuristic seeds (sixth round), and on the round robin's
+#: held-out seeds 48/100 as the Union against search where it won 45/100. (``capital``, which keeps
+#: Washington's garrison out of battles next door, is not used: it ends the 1864 games where Washington
+#: was emptied on turn 29, but the 1861 Union then won 129 of 328 games where it won 157. ``hold``, which
+#: keeps a garrison in a taken objective against the stack it storms, is not used: probed only.)
 #: As the Confederacy ``hard`` plays normal's Union settings (shared garrisons and the campaign plan,
 #: whose objective is Washington): of the Confederacies measured on seeds 1000-1039 it held both the
 #: hard and the normal Union best, 22 Union wins of 80 where the heuristic allowed 36
@@ -47,7 +50,7 @@ LEVELS = {
     "easy": "heuristic:garrison=shared",
     "normal": (_PLAN, "heuristic"),
     "hard": ("search:garrison=shared,guard=on,objective=weakest,lookahead=off,campaign_idle=6,"
-             "grab=on,grab_fight=on,push=on,endgame=30,sally=on,finish=on,retake=on", _PLAN),
+             "grab=on,grab_fight=on,push=on,endgame=30,sally=on,finish=on,retake=on,clear=on", _PLAN),
 }
 #: every name ``make_bot`` accepts without settings (the app's player menus list these and "human")
 PLAYERS = ("easy", "normal", "hard", "heuristic", "search", "random")
@@ -94,7 +97,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
              "searched": str, "assaults": int, "assault_odds": float, "campaign": _flag, "campaign_odds": float,
              "garrison": str, "guard": _flag, "objective": str, "lookahead": _flag, "grab": _flag, "endgame": int,
              "push": _flag, "sally": _flag, "grab_fight": _flag, "capital": _flag,
-             "campaign_idle": float, "finish": _flag, "retake": _flag, "clear": _flag}
+             "campaign_idle": float, "finish": _flag, "retake": _flag, "clear": _flag, "hold": _flag}
     if base == "heuristic":
         kinds = {"garrison": str}
     elif base != "search":

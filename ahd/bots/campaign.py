@@ -21,7 +21,7 @@ The plan, at each movement decision of its side:
   next to the objective with the most of our units) marches them toward it; a box sends only the
   units above the garrison the heuristic wants it to keep.
 
-Options (all off by default; ``hard``'s Union uses all but ``capital`` and ``clear``, ``ahd.bots.LEVELS``; measured in
+Options (all off by default; ``hard``'s Union uses all but ``capital`` and ``hold``, ``ahd.bots.LEVELS``; measured in
 ``docs/bots/hard_union_probe.txt``):
 
 - ``grab``: an enemy-held objective with no defenders is taken by one spare unit that can reach it
@@ -45,10 +45,13 @@ Options (all off by default; ``hard``'s Union uses all but ``capital`` and ``cle
 - ``retake``: after the objective, the enemy-held recruiting cities with units in them that move the
   army maxima by 2 or more (ours a raid took, Philadelphia, Baltimore; or theirs) are stormed at the odds
   a storm needs (never gathered for): early games are lost on the maxima, 11.b(2).
-- ``clear`` (not yet in ``hard``: probed, not measured on the round robin's seeds): in the endgame, when
-  spare units can come no nearer the staging box because an enemy stack bars the way, that stack is
-  stormed at the odds a storm needs (seed 1000 against search: 13 units stood in Wilmington behind 3
-  in Goldsboro from turn 36 to the loss on turn 40).
+- ``clear``: in the endgame, when spare units can come no nearer the staging box because an enemy stack
+  bars the way, that stack is stormed at the odds a storm needs (seed 1000 against search: 13 units
+  stood in Wilmington behind 3 in Goldsboro from turn 36 to the loss on turn 40).
+- ``hold`` (not in ``hard``): an enemy objective we hold keeps half the stack its units storm (seed
+  1008 against search: the 13 units holding Richmond all stormed Fredericksburg's 7 on turn 31; the
+  beaten stack fell back to Yorktown and walked into the empty Richmond, and the plan went back and
+  forth between the two).
 
 ``grab`` sends the spare unit that comes nearest an empty objective among those that come nearer at all
 (it once looked at the nearest move alone, and when that unit could come no nearer sent nobody).
@@ -108,7 +111,7 @@ class CampaignPlan:
     def __init__(self, heuristic: HeuristicBot, *, odds: float = 0.6, idle: float = 2.0, samples: int = 2_000,
                  guard: bool = False, choose: str = "strongest", grab: bool = False, endgame: int = 0,
                  push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
-                 finish: bool = False, retake: bool = False, clear: bool = False) -> None:
+                 finish: bool = False, retake: bool = False, clear: bool = False, hold: bool = False) -> None:
         if choose not in ("strongest", "weakest"):
             raise ValueError(f"choose must be 'strongest' or 'weakest', got {choose!r}")
         self.heuristic = heuristic
@@ -126,6 +129,7 @@ class CampaignPlan:
         self.retake = retake  # storm the enemy-held recruiting cities worth 2 or more to the maxima (see march)
         self.finish = finish  # in the endgame: gather for the objectives before the guard's stack (see march)
         self.clear = clear  # in the endgame: storm an enemy stack that bars spare units from the staging box
+        self.hold = hold  # an objective we took keeps a garrison against the stack its units storm
         self.last: str | None = None  # the last objective (``choose="weakest"`` keeps it)
         self.plan: Msg | None = None  # the last plan in words, e.g. "gathering at Fredericksburg to storm ..."
 
@@ -180,13 +184,14 @@ class CampaignPlan:
                 return grab
         if not idle:
             return None
+        ends: dict[str, list[str]] = {}  # each unit's moves, worked out once for every target
         if self.clear and late:
             for box in targets:
-                clear = self._clear(state, side, box, begins)
+                clear = self._clear(state, side, box, begins, ends)
                 if clear is not None:
                     return clear
         for box in targets:
-            gather = self._gather(state, side, box, begins)
+            gather = self._gather(state, side, box, begins, ends)
             if gather is not None:
                 return gather
         return None
@@ -337,9 +342,13 @@ class CampaignPlan:
     def _keep(self, state: State, origin: str, side: Side, target: str) -> int:
         """The garrison ``origin`` keeps when its units storm ``target``: the heuristic's, but with
         ``sally`` the capital does not count the stack it storms among its threats (with shared
-        garrisons a stack of 4 next to Washington kept 5 of its 6 units home, and grew there to 13)."""
+        garrisons a stack of 4 next to Washington kept 5 of its 6 units home, and grew there to 13). With
+        ``hold`` an enemy objective we hold keeps half the stack it storms: beaten, that stack falls back next
+        to the city and walks into it if it is empty (shared garrisons may count it against the capital)."""
         heuristic = self.heuristic
         need = heuristic._garrison_need(state, origin, side)
+        if self.hold and origin in objectives(side):
+            need = max(need, (state.count_in(target, side.enemy) + 1) // 2)
         if self.sally and origin == CAPITAL[side] and heuristic.garrison == "shared":
             threat = heuristic._shared_threat(state, origin, side) - state.count_in(target, side.enemy)
             need = min(need, max(2, (threat + 1) // 2 + 1) if threat > 0 else 1)
@@ -354,7 +363,8 @@ class CampaignPlan:
             staging = free  # in the endgame a box next to it we do not hold will do
         return max(staging, key=lambda b: (state.count_in(b, side), b), default=None)
 
-    def _clear(self, state: State, side: Side, target: str, begins: dict[str, BeginMarch]):
+    def _clear(self, state: State, side: Side, target: str, begins: dict[str, BeginMarch],
+               ends: dict[str, list[str]]):
         """``clear``: a box with spare units none of which can come nearer the staging box for ``target``
         (an enemy stack bars the way) storms the enemy stack next to it that lies nearer, at the odds a storm
         needs, the smallest stack first."""
@@ -367,9 +377,8 @@ class CampaignPlan:
             here = to_stage.get(origin, 99)
             if here <= 1 or state.count_in(origin, side) <= self.heuristic._garrison_need(state, origin, side):
                 continue
-            if any(to_stage.get(path[-1], 99) < here for unit in state.units_in(origin, side)
-                   if movement._ready(state, unit) is None for path, _ in movement.legal_paths(state, unit)
-                   if not state.has_units(path[-1], side.enemy)):
+            if any(to_stage.get(end, 99) < here for unit in state.units_in(origin, side)
+                   if movement._ready(state, unit) is None for end in _free_ends(state, side, unit, ends)):
                 continue
             barring.update(b for b in state.board.neighbours(origin)
                            if state.has_units(b, side.enemy) and to_stage.get(b, 99) < here)
@@ -379,7 +388,8 @@ class CampaignPlan:
                 return storm
         return None
 
-    def _gather(self, state: State, side: Side, target: str, begins: dict[str, BeginMarch]):
+    def _gather(self, state: State, side: Side, target: str, begins: dict[str, BeginMarch],
+                ends: dict[str, list[str]]):
         stage = self._stage(state, side, target)
         if stage is None:
             return None
@@ -396,8 +406,7 @@ class CampaignPlan:
             for unit in state.units_in(origin, side):
                 if movement._ready(state, unit) is not None:
                     continue
-                reach = [(to_stage.get(path[-1], 99), path[-1]) for path, _ in movement.legal_paths(state, unit)
-                         if not state.has_units(path[-1], side.enemy)]
+                reach = [(to_stage.get(end, 99), end) for end in _free_ends(state, side, unit, ends)]
                 if reach:
                     d, box = min(reach)
                     if d < here:
@@ -417,6 +426,14 @@ class CampaignPlan:
                          "gathering at {stage} to storm {target}, {chance:.0%} with {n} units",
                          n=len(gathered), stage=_name(state, stage), target=_name(state, target), chance=chance)
         return begins[origin], Orders(side, state.turn, origin, moves)
+
+
+def _free_ends(state: State, side: Side, unit, ends: dict[str, list[str]]) -> list[str]:
+    """The boxes without enemy units where ``unit`` can end a move, kept in ``ends`` (one decision's)."""
+    if unit.id not in ends:
+        ends[unit.id] = [path[-1] for path, _ in movement.legal_paths(state, unit)
+                         if not state.has_units(path[-1], side.enemy)]
+    return ends[unit.id]
 
 
 @lru_cache(maxsize=4096)

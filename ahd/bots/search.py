@@ -80,7 +80,7 @@ class SearchBot:
                  garrison: str = "each", guard: bool = False, objective: str = "strongest",
                  lookahead: bool = True, campaign_idle: float = 2.0, grab: bool = False, endgame: int = 0,
                  push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
-                 finish: bool = False, retake: bool = False, clear: bool = False) -> None:
+                 finish: bool = False, retake: bool = False, clear: bool = False, hold: bool = False) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
@@ -124,7 +124,7 @@ class SearchBot:
         self.campaign = (CampaignPlan(self.heuristic, odds=campaign_odds, guard=guard, choose=objective,
                                       idle=campaign_idle, grab=grab, endgame=endgame, push=push, sally=sally,
                                       grab_fight=grab_fight, capital=capital, finish=finish,
-                                      retake=retake, clear=clear)
+                                      retake=retake, clear=clear, hold=hold)
                          if campaign else None)
         self.plan: Msg | None = None  # its campaign plan in one line (``ahd.bots.plan``), None before any
         self._plan_key: object = None  # the plan said, without its odds and size (``plan_key``)
