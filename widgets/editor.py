@@ -9,10 +9,8 @@
 The editor never decides a rule. After every change it runs the engine's own loader
 (:func:`ahd.core.scenario.scenario_from_dict`) on the scenario being edited; when the loader accepts it the
 army maxima are the engine's (``ahd.new_game(...).army_max``); when it refuses, the loader's message is
-shown next to the box it concerns, with the rule it cites. The loader stops at the first problem, so the
-editor asks it again with the refused entry left out (and, for a problem of the whole unit list such as
-the counter mix, 1.3.a, finds the entries whose removal changes the loader's answer): each problem is
-listed, each with its box.
+shown next to the box it concerns, with the rule it cites; every problem is listed, each with its box
+(:mod:`widgets.scenario_check` asks the loader again past each one).
 
 The editor speaks the app's current language (``ahd.set_language``; its words are in the "widgets" catalog,
 box, unit and side names the engine's): labels, buttons, the status line, the cards and the problems'
@@ -33,7 +31,6 @@ import shutil
 import tempfile
 import sys
 import types
-from dataclasses import dataclass
 from html import escape
 from importlib import resources
 from pathlib import Path
@@ -58,6 +55,7 @@ from . import layers
 from .i18n import N_, _, _n, _p
 from .panel import PLAYER_WORDS
 from .progress import ProgressBar
+from .scenario_check import Problem, _rule_of, check
 
 __all__ = ["Editor", "editor", "Problem", "empty_scenario"]
 
@@ -75,11 +73,6 @@ CONTROL_CHOICES = ((N_("Union marker"), "union"), (N_("Confederate marker"), "co
 END_WORDS = {"campaign": N_("campaign"), "short": N_("short"), "table": N_("table")}
 SIDE_NAMES = {"union": N_("Union"), "confederate": N_("Confederate")}
 BOTS = ("heuristic", "random", "search")
-#: A rule ID cited in a loader message, in parentheses: (1.3.a), (S-0), (9.b), (AO-8.4), (T-8).
-_RULE = re.compile(r"\(((?:[A-Z]{1,2}-)?\d+(?:\.\d+)*(?:\.[a-z])?)\)")
-_INDEXED = re.compile(r"^(units|leaders)\[(\d+)\]")
-_CONTROL = re.compile(r"^control\.(\w+)\[(\d+)\]")
-MAX_PROBLEMS = 8
 
 CSS = """<style>
 .ahd-editor .ahd-card { cursor: crosshair; }
@@ -101,23 +94,6 @@ def empty_scenario() -> dict[str, Any]:
             "end": "campaign", "units": [], "control": {}}
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One of the loader's refusals: its key path in the file, the box it concerns (if any), the rule it
-    cites (if any) and its message."""
-    key: str
-    message: str
-    boxes: tuple[str, ...] = ()
-    rule: str | None = None
-
-    @property
-    def box(self) -> str | None:
-        return self.boxes[0] if self.boxes else None
-
-    def __str__(self) -> str:
-        return f"{self.key}: {self.message}"
-
-
 def _side_key(key: str | None) -> str:
     """A side's key ("union", "confederate", "neutral") as the editor says it in its lines
     ("2 union militia infantry", "union control"), in the current language."""
@@ -130,75 +106,6 @@ def _type_word(code: Any, default: str = "") -> str:
     """A unit type code's name in the current language ("militia infantry"); ``default`` for an unknown code."""
     code = str(code).upper()
     return layers.unit_word(code) if code in TYPE_NAMES else default
-
-
-def _rule_of(message: str) -> str | None:
-    match = _RULE.search(message)
-    if match:
-        return match.group(1)
-    return "1.3.a" if "counter mix" in message else None
-
-
-def _loader(data: dict) -> DataFileError | None:
-    try:
-        scenario_from_dict(data, "scenario")
-    except DataFileError as exc:
-        return exc
-    return None
-
-
-def check(data: dict) -> list[Problem]:
-    """The loader's problems with ``data``, each with the box it concerns (empty: the loader accepts it)."""
-    work = copy.deepcopy(data)
-    if not isinstance(work, dict):
-        return [Problem("<root>", "expected a JSON object")]
-    origin = {"units": list(range(len(work.get("units", []) or []))),
-              "leaders": list(range(len(work.get("leaders", []) or [])))}
-    problems: list[Problem] = []
-    seen: set[tuple[str, str]] = set()
-    while len(problems) < MAX_PROBLEMS:
-        error = _loader(work)
-        if error is None or (error.key, error.problem) in seen:
-            break
-        seen.add((error.key, error.problem))
-        key, boxes, drop = error.key, (), None
-        indexed, control = _INDEXED.match(key), _CONTROL.match(key)
-        if indexed and isinstance(work.get(indexed[1]), list) and int(indexed[2]) < len(work[indexed[1]]):
-            name, i = indexed[1], int(indexed[2])
-            entry = work[name][i]
-            box = entry.get("box") if isinstance(entry, dict) else None
-            boxes = (box,) if isinstance(box, str) and box in default_board() else ()
-            key = f"{name}[{origin[name][i]}]" + key[indexed.end():]  # the index in the author's list
-            drop = lambda name=name, i=i: (work[name].pop(i), origin[name].pop(i))  # noqa: E731
-        elif control and isinstance(work.get("control", {}).get(control[1]), list):
-            side, j = control[1], int(control[2])
-            box = work["control"][side][j]
-            boxes = (box,) if isinstance(box, str) and box in default_board() else ()
-            drop = lambda side=side, j=j: work["control"][side].pop(j)  # noqa: E731
-        elif key == "units" and isinstance(work.get("units"), list):
-            # a problem of the whole list (the counter mix, 1.3.a; the 100 counters a side): the entries
-            # whose removal changes the loader's answer are the ones it concerns
-            blamed = []
-            for i in range(len(work["units"])):
-                trial = dict(work, units=work["units"][:i] + work["units"][i + 1:])
-                other = _loader(trial)
-                if other is None or (other.key, other.problem) != (error.key, error.problem):
-                    blamed.append(i)
-            boxes = tuple(dict.fromkeys(work["units"][i].get("box") for i in blamed
-                                        if isinstance(work["units"][i], dict)))
-
-            def drop(blamed=blamed) -> None:
-                for i in reversed(blamed):
-                    work["units"].pop(i)
-                    origin["units"].pop(i)
-            if not blamed:
-                drop = None
-        problems.append(Problem(key, error.problem, tuple(b for b in boxes if isinstance(b, str)),
-                                _rule_of(error.problem)))
-        if drop is None:
-            break
-        drop()
-    return problems
 
 
 class Editor(w.VBox):
