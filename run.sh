@@ -3,8 +3,8 @@
 #   ./run.sh app    set up (first run) and start the app (house-divided app: voila on 127.0.0.1:8866,
 #                   open the URL with the token it prints)
 #   ./run.sh test   set up (first run) and run the whole test suite
-# The first run creates .venv/ with python3.11 (or python3 >= 3.11) and installs the
-# project with its dependencies from PyPI; later runs reuse it.
+# The first run creates .venv/ with python3.11 (or python3 >= 3.11) and installs the locked
+# dependencies (requirements/dev.txt) from PyPI, then the project; later runs reuse it.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -20,14 +20,17 @@ pick_python() {
 }
 
 setup() {
-    local stamp=.venv/.installed-$(cat pyproject.toml | cksum | cut -d' ' -f1)
+    # Installs exactly requirements/dev.txt (the lock: every package pinned with its hashes), then the
+    # project itself without resolving anything. Upgrading the lock is one deliberate step:
+    # scripts/upgrade_lock.sh (see the README).
+    local stamp=.venv/.installed-$(cat requirements/dev.txt pyproject.toml | cksum | cut -d' ' -f1)
     if [ ! -x .venv/bin/python ]; then
         "$(pick_python)" -m venv .venv
     fi
     if [ ! -f "$stamp" ]; then
-        echo "Setting up .venv (first run or changed dependencies; about a minute)..."
-        if ! { .venv/bin/python -m pip install --upgrade pip &&
-               .venv/bin/python -m pip install -e ".[app,lab,test]"; } > .venv/install.log 2>&1; then
+        echo "Setting up .venv from the lock requirements/dev.txt (first run or changed lock; about a minute)..."
+        if ! { .venv/bin/python -m pip install --no-input --require-hashes --no-deps -r requirements/dev.txt &&
+               .venv/bin/python -m pip install --no-input --no-deps -e .; } > .venv/install.log 2>&1; then
             cat .venv/install.log
             echo "error: installing the dependencies failed (log above, also in .venv/install.log)" >&2
             exit 1

@@ -20,11 +20,12 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
-from babel.messages.mofile import write_mo
+from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from ahd.core.i18n import PLURAL_FORMS  # noqa: E402  (the checkout's engine, found through ROOT)
 
 LANGS = ("es", "it")
 KEYWORDS = {
@@ -115,7 +116,8 @@ def template(domain: str) -> Catalog:
 def _po_bytes(catalog: Catalog) -> bytes:
     out = io.BytesIO()
     write_po(out, catalog, width=100, omit_header=False, sort_output=True, include_lineno=False)
-    return out.getvalue()
+    # no "Generated-By: Babel x.y" line: the same messages give the same file whichever Babel wrote it
+    return b"\n".join(line for line in out.getvalue().split(b"\n") if not line.startswith(b'"Generated-By:'))
 
 
 def _mo_bytes(catalog: Catalog) -> bytes:
@@ -124,8 +126,25 @@ def _mo_bytes(catalog: Catalog) -> bytes:
     return out.getvalue()
 
 
-def _without_date(data: bytes) -> bytes:
-    return b"\n".join(line for line in data.split(b"\n") if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date')))
+def _messages(catalog: Catalog) -> tuple:
+    """What a catalog says, header lines (dates, the tool's version) left out: its plural forms and every
+    message with its translation, context, flags, locations and comments."""
+    return (catalog.plural_forms if catalog.locale else None,
+            sorted((m.context or "", repr(m.id), repr(m.string), sorted(m.flags), sorted(m.locations),
+                    m.auto_comments, m.user_comments) for m in catalog if m.id))
+
+
+def _po_messages(data: bytes, lang: str | None = None) -> tuple:
+    return _messages(read_po(io.BytesIO(data), locale=lang))
+
+
+def _mo_messages(data: bytes) -> tuple:
+    """A compiled catalog's plural forms and (context, id, translation) of every message."""
+    catalog = read_mo(io.BytesIO(data))
+
+    def text(value):  # Babel 2.18's read_mo leaves a context as bytes
+        return value.decode("utf-8") if isinstance(value, bytes) else value
+    return (catalog.plural_forms, sorted((text(m.context) or "", repr(m.id), repr(m.string)) for m in catalog if m.id))
 
 
 def merged(domain: str, lang: str, tmpl: Catalog) -> Catalog:
@@ -137,6 +156,7 @@ def merged(domain: str, lang: str, tmpl: Catalog) -> Catalog:
     else:
         catalog = Catalog(locale=lang, domain=domain, project="A House Divided", fuzzy=False)
     catalog.update(tmpl, no_fuzzy_matching=True, update_header_comment=True)
+    catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS[lang])]  # ours, not the installed Babel's CLDR
     catalog.obsolete.clear()
     catalog.fuzzy = False
     catalog.creation_date = tmpl.creation_date
@@ -180,7 +200,7 @@ def run(check: bool, report: bool, only: str | None = None) -> int:
         tmpl = template(domain)
         pot = locale / f"{domain}.pot"
         new_pot = _po_bytes(tmpl)
-        if not pot.exists() or _without_date(pot.read_bytes()) != _without_date(new_pot):
+        if not pot.exists() or _po_messages(pot.read_bytes()) != _po_messages(new_pot):
             stale.append(str(pot.relative_to(ROOT)))
             if not check:
                 pot.parent.mkdir(parents=True, exist_ok=True)
@@ -192,9 +212,9 @@ def run(check: bool, report: bool, only: str | None = None) -> int:
             po = locale / lang / "LC_MESSAGES" / f"{domain}.po"
             mo = po.with_suffix(".mo")
             new_po, new_mo = _po_bytes(catalog), _mo_bytes(catalog)
-            if not po.exists() or _without_date(po.read_bytes()) != _without_date(new_po):
+            if not po.exists() or _po_messages(po.read_bytes(), lang) != _po_messages(new_po, lang):
                 stale.append(str(po.relative_to(ROOT)))
-            if not mo.exists() or mo.read_bytes() != new_mo:
+            if not mo.exists() or _mo_messages(mo.read_bytes()) != _mo_messages(new_mo):
                 stale.append(str(mo.relative_to(ROOT)))
             if not check:
                 po.parent.mkdir(parents=True, exist_ok=True)

@@ -35,7 +35,10 @@ def compile_catalog(folder: Path | str, domain: str,
     plural entry's msgid is (singular, plural) and its msgstr one form per plural form of ``lang``."""
     entries = [(None, msgid, msgstr) for msgid, msgstr in messages.items()] if isinstance(messages, Mapping) \
         else list(messages)
-    catalog = Catalog(locale=lang, domain=domain)  # the language's plural forms (Spanish: n != 1)
+    catalog = Catalog(locale=lang, domain=domain)
+    # the plural forms of the shipped catalogs, whatever the installed Babel's CLDR data says
+    if lang in i18n.PLURAL_FORMS:
+        catalog.mime_headers = [("Plural-Forms", i18n.PLURAL_FORMS[lang])]
     for context, msgid, msgstr in entries:
         catalog.add(msgid, msgstr, context=context)
     target = Path(folder) / lang / "LC_MESSAGES"

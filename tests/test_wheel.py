@@ -1,7 +1,8 @@
 """The wheel: `pip install "house-divided[app]"` into a fresh virtual environment gives a working app.
 
 Builds a wheel of this checkout (a copy of it, so that the build leaves nothing in the tree), installs
-it with the ``app`` extra into a new venv (from PyPI; pip's cache makes it quick), and checks that the
+it with the ``app`` extra into a new venv (the locked versions of requirements/app.txt, hashes checked,
+from PyPI; pip's cache makes it quick), and checks that the
 installed package holds the app notebook and the voila template but no tests, that the app extra
 brings neither test tools nor JupyterLab, that ``import ahd, widgets`` works there, and that its
 ``house-divided app`` serves the rendered app over HTTP on 127.0.0.1 (at the URL it prints, token
@@ -51,8 +52,10 @@ def installed(tmp_path_factory):
     venv = tmp / "venv"
     _run([sys.executable, "-m", "venv", str(venv)], 120)
     python = venv / "bin" / "python"
-    _run([str(python), "-m", "pip", "install", "--no-input", "--disable-pip-version-check",
-          f"{wheels[0]}[app]"], 420)
+    pip = [str(python), "-m", "pip", "install", "--no-input", "--disable-pip-version-check"]
+    _run(pip + ["--require-hashes", "--no-deps", "-r", str(ROOT / "requirements" / "app.txt")], 420)
+    _run(pip + ["--no-deps", str(wheels[0])], 120)
+    _run([str(python), "-m", "pip", "check"], 60)  # the lock holds every requirement of house-divided[app]
     print(f"\nFIGURES wheel build={built - started:.0f}s venv+install={time.monotonic() - built:.0f}s")
     return venv, python, wheels[0]
 

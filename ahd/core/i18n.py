@@ -39,6 +39,12 @@ __all__ = ["Joined", "LANGUAGES", "LANGUAGE_NAMES", "Msg", "Msgc", "Msgn", "Term
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "es": "Español", "it": "Italiano"}
 LANGUAGES: tuple[str, ...] = tuple(LANGUAGE_NAMES)
 
+#: The plural forms our catalogs are written with (the header of every .po and .mo). Fixed here rather
+#: than taken from the CLDR data of whichever Babel made a catalog: CLDR 46 (Babel 2.19) gave Spanish and
+#: Italian a third form ("many", for exact millions), and a catalog with two forms read by that rule
+#: leaves every plural of 2 or more untranslated.
+PLURAL_FORMS: dict[str, str] = {"es": "nplurals=2; plural=(n != 1);", "it": "nplurals=2; plural=(n != 1);"}
+
 #: The engine's catalogs (``ahd/locale``).
 ENGINE_DOMAIN = "ahd"
 ENGINE_LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
