@@ -32,6 +32,69 @@ def rolls(game, *values):
         game.apply(ahd.Roll(value))
 
 
+
+def reinforce_from_the_raid(game, box):
+    """Both sides miss every shot until the Union may reinforce (5.2.4, round 2); then the cavalry comes."""
+    for _ in range(20):
+        options = game.legal_actions()
+        reinforce = [a for a in options if a.kind == "reinforce"]
+        if reinforce:
+            game.apply(reinforce[0])
+            return
+        if game.decision == "shot":
+            game.apply(ahd.Roll(6))
+        else:
+            game.apply(next(a for a in options if a.kind not in ("retreat", "evacuate")))
+    raise AssertionError(f"the Union was never offered a reinforcement from {box}")
+
+
+def assert_ended_at_the_reinforcement(game, box):
+    """11.c: the reinforcement, the reversion and the end are the log's last lines; the battle is gone."""
+    tail = [str(event) for event in game.log[-3:]]
+    assert "reinforces from" in tail[0] and box.title() in tail[0], tail
+    assert tail[1].startswith(f"{box.title()} reverts to Confederate control"), tail
+    assert tail[2].startswith("Game over. Confederate victory"), tail
+    assert game.is_over and game.outcome.winner is C and game.outcome.rule == "11.b"
+    assert game.battle is None and game.state.battles == []                 # no battle left on the map
+    assert not any(u.is_coastal for u in game.state.units.values())        # nor a coastal defence (A-5)
+    assert game.legal_actions() == []
+    again = ahd.Game.from_json(game.to_json())                              # the record ends the same way
+    assert [str(e) for e in again.log] == [str(e) for e in game.log] and again.battle is None
+
+
+@pytest.mark.rule("11.c")
+@pytest.mark.rule("9.b")
+@pytest.mark.rule("5.2.4")
+def test_a_reversion_in_the_middle_of_a_battle_ends_it_before_the_next_volley():
+    """The cavalry holding Chattanooga reinforces the battle next door in round 2: Chattanooga goes back,
+    the Confederate maximum passes the Union's, and the game ends there (no "Round 2, Union fire")."""
+    game = make_game([("union", "CV", "chattanooga"), ("union", "MF", "murfreesboro", 2),
+                      ("confederate", "MF", "sparta"), ("confederate", "MF", "atlanta")],
+                     control={"confederate": ["pittsburgh", "scranton"], "union": ["murfreesboro"]})
+    assert (game.army_max(U), game.army_max(C)) == (28, 28) and "chattanooga" in game.state.cavalry_held
+    march(game, "murfreesboro", *[ahd.Move(u.id, ("murfreesboro", "sparta"), ("road",))
+                                  for u in game.units_in("murfreesboro")])
+    game.apply(ahd.EndMovement())
+    reinforce_from_the_raid(game, "chattanooga")
+    assert_ended_at_the_reinforcement(game, "chattanooga")
+    assert not any("Round 2, Union fire" in str(e) for e in game.log)
+
+
+@pytest.mark.rule("11.c")
+@pytest.mark.rule("A-5")
+def test_an_invasion_battle_ended_by_a_reversion_leaves_no_coastal_defence():
+    game = make_game([("union", "MF", "washington", 3), ("union", "CV", "montgomery"), ("confederate", "MF", "atlanta")],
+                     turn=12, options=with_rules("A-5"), control={"confederate": ["pittsburgh", "scranton"]})
+    assert (game.army_max(U), game.army_max(C)) == (28, 28)
+    pass_until(game, lambda g: g.decision == "march_roll" and g.phasing is U)
+    game.apply(ahd.Roll(6))
+    for unit in ("U-MF-01", "U-MF-02"):
+        game.apply(ahd.Invade(unit, "mobile"))
+    game.apply(ahd.EndMovement())
+    assert any(u.is_coastal for u in game.units_in("mobile"))
+    reinforce_from_the_raid(game, "montgomery")
+    assert_ended_at_the_reinforcement(game, "montgomery")
+
 # =========================================================================== 7. A-2.2
 #: Macon (Missouri) joins St. Joseph and Quincy, two Union cities, by rail; with St. Louis,
 #: Springfield (Illinois) and Kansas City Confederate, each of the two is cut off from any other.

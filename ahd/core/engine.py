@@ -76,6 +76,10 @@ class Event:
         return self.text
 
 
+class _Decided(Exception):
+    """Unwinds an action that a 9.b reversion decided (11.c); caught in :meth:`Engine.do`."""
+
+
 class Engine(CombatSteps, AdvancedSteps):
     """Applies actions to a State in the order of 3.b. Validation is ``check``; ``do`` trusts it."""
 
@@ -87,6 +91,7 @@ class Engine(CombatSteps, AdvancedSteps):
         self.events: list[Event] = []
         self.on_half_turn = on_half_turn or (lambda: None)
         self._cache: tuple[str, list[Action]] | None = None  # legal actions of the current step
+        self._decided: Outcome | None = None  # 11.c: a 9.b reversion in the action being applied decided the game
 
     def invalidate(self) -> None:
         self._cache = None
@@ -161,6 +166,9 @@ class Engine(CombatSteps, AdvancedSteps):
 
     def log(self, kind: str, message: "Msg | str") -> None:
         self.events.append(Event(self.state.turn, self.state.phasing, kind, message))
+        if self._decided is not None:
+            # 11.c: the line that tells the move which decided the game is the last one of the action
+            raise _Decided()
 
     def flush_reversions(self) -> bool:
         """Log the 9.b reversions since the last call; returns True if there were any."""
@@ -222,8 +230,27 @@ class Engine(CombatSteps, AdvancedSteps):
 
     def do(self, action: Action) -> None:
         self._cache = None
-        getattr(self, f"_do_{action.kind}")(action)
-        self._reversions_end_game()
+        s = self.state
+        s.after_reversion = self._after_reversion
+        try:
+            getattr(self, f"_do_{action.kind}")(action)
+        except _Decided:
+            pass
+        finally:
+            s.after_reversion = None
+        if self._decided is not None:
+            outcome, self._decided = self._decided, None
+            self.flush_reversions()
+            self._finish(outcome, interrupted=True)
+        else:
+            self._reversions_end_game()
+
+    def _after_reversion(self) -> None:
+        """9.b, 9.d, 11.c, called by the state at once after a reversion in the middle of an action: if
+        it decides the game, the action stops at the next line it logs (the one telling the move that
+        caused it), and nothing after that is played or logged."""
+        if self._decided is None and self.state.step != "over":
+            self._decided = check_update(self.state, half_end=False)
 
     # ================================================================== game start and turns
     def start(self) -> None:
@@ -676,10 +703,18 @@ class Engine(CombatSteps, AdvancedSteps):
         s.turn += 1
         self._start_turn()
 
-    def _finish(self, outcome: Outcome) -> None:
+    def _finish(self, outcome: Outcome, interrupted: bool = False) -> None:
+        """The end (11.c). ``interrupted``: in the middle of a march or a battle, whose traces go (the
+        battle and its coastal defence, A-5; the march under way) so that the board shows the end."""
         s = self.state
         s.outcome = outcome
         s.step = "over"
+        if interrupted:
+            if s.battle is not None and s.battle.coastal is not None and s.battle.coastal in s.units:
+                s.remove_unit(s.units[s.battle.coastal])
+            s.battle, s.battles = None, []
+            s.march_origin, s.march_ordered, s.march_moves = None, [], []
+            s.reverted.clear()  # a coastal defence never held a box; nothing more to log
         self.log("end", Msg("Game over. {outcome}", outcome=outcome))
 
     ACCEPTS: dict[str, tuple[type, ...]] = {

@@ -6,7 +6,7 @@ cheap (used for undo checkpoints).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .board import Board, VICTORY_CITIES
 from .i18n import Msg, render
@@ -148,6 +148,8 @@ class State:
         self.outcome: Outcome | None = None
         self.scenario_result: Outcome | None = None  # S-0 score when play continues past it
         self.reverted: list[tuple[str, Side]] = []  # 9.b reversions not yet logged
+        # called at once after each 9.b reversion: the engine sets it while it applies an action (11.c)
+        self.after_reversion: Callable[[], None] | None = None
         self._maxima: dict[Side, int] | None = None
         self.washington_penalty = 0  # A-6: permanent reduction of the Union maximum
 
@@ -156,6 +158,7 @@ class State:
         new = State.__new__(State)
         new.__dict__.update(self.__dict__)
         new.reverted = []
+        new.after_reversion = None
         new.units = {uid: u.clone() for uid, u in self.units.items()}
         # each box keeps its units in their order of arrival (not id order): the legal actions are
         # listed in this order, and after an undo they must come back exactly as before
@@ -274,6 +277,8 @@ class State:
                 not any(u.side is side and not u.is_coastal for u in self.by_box[box]):
             self.set_control(box, self.board.boxes[box].owner)
             self.reverted.append((box, side))
+            if self.after_reversion is not None:
+                self.after_reversion()
 
     def army_max(self, side: Side) -> int:
         """7.c: the sum of own-colour values of the recruiting cities the side controls."""
