@@ -91,3 +91,46 @@ def test_simulation_is_deterministic_across_workers_and_reports_intervals():
     assert seen[-1] == (3, 3)
     with pytest.raises(ValueError, match="unknown player"):
         ahd.simulate(2, union="napoleon")
+
+
+# ---------------------------------------------------------------- 11.c: no level loses to a reversion it can see
+def raid_at_chattanooga(*extra):
+    """Union cavalry holds Chattanooga; both maxima 28 (Pittsburgh and Scranton Confederate): the
+    cavalry leaving Chattanooga hands the Confederacy 29 against 28, and the war, at once (9.b, 11.c)."""
+    from conftest import make_game
+    game = make_game([("union", "CV", "chattanooga"), ("union", "MF", "chicago"), ("confederate", "MF", "atlanta"),
+                      *extra], control={"confederate": ["pittsburgh", "scranton"]}, dice="auto", seed=3)
+    assert (game.army_max(ahd.Side.UNION), game.army_max(ahd.Side.CONFEDERATE)) == (28, 28)
+    return game
+
+
+@pytest.mark.rule("11.c")
+@pytest.mark.rule("9.b")
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "heuristic", "search:iterations=2"])
+def test_no_level_marches_its_raid_out_of_a_box_whose_reversion_loses_the_war(level):
+    game = raid_at_chattanooga()
+    bot = make_bot(level, seed=1)
+    while not game.is_over and game.phasing is ahd.Side.UNION:
+        game.apply(bot.choose(game))
+    assert not game.is_over, game.log[-3:]
+    assert game.controller("chattanooga") is ahd.Side.UNION and game.units_in("chattanooga")
+    assert game.phasing is ahd.Side.CONFEDERATE           # the Union half-turn was played out
+
+
+@pytest.mark.rule("11.c")
+def test_a_raid_with_company_may_still_ride_on_and_a_lost_cause_is_played_anyway():
+    from ahd.bots.base import fatal_boxes, without_losing_moves
+    # a second cavalry unit stays behind and keeps Chattanooga: the first one's moves are not losing
+    game = raid_at_chattanooga(("union", "CV", "chattanooga"))
+    game.apply(ahd.BeginMarch("chattanooga"))
+    assert fatal_boxes(game) == {"chattanooga"}
+    moves = [a for a in game.legal_actions() if a.kind == "move" and a.unit == "U-CV-01"]
+    assert moves and set(moves) <= set(without_losing_moves(game, game.legal_actions()))
+    # alone there, every order of the march loses: the list is left whole (some action must be played)
+    alone = raid_at_chattanooga()
+    alone.apply(ahd.BeginMarch("chattanooga"))
+    alone.apply(ahd.Entrench("U-CV-01"))
+    alone.apply(ahd.BeginMarch("chattanooga"))
+    orders = alone.legal_actions()
+    assert orders and all(a.kind == "move" for a in orders)
+    assert without_losing_moves(alone, orders) == orders

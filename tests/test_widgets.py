@@ -15,6 +15,7 @@ import ahd.odds
 import widgets
 from ahd.core.sides import Side
 from widgets.layers import BOX_STYLES
+from ahd.core.replay import Replay
 from widgets.session import GameFiles, Session
 
 from conftest import make_game, snapshot
@@ -499,3 +500,25 @@ def test_the_odds_of_an_advanced_battle_are_simulated_with_its_rules():
     # the caveat is for exact odds asked with those rules on
     from ahd.odds import not_modelled
     assert not_modelled(game.options) == ["A-7 daily command limits", "AO-8.1 battlefield morale"]
+
+
+@pytest.mark.rule("11.c")
+def test_the_charts_and_the_replay_end_on_the_position_the_game_ended_in():
+    """A game decided by a 9.b reversion in the middle of the Union half: the maxima charts, the war odds
+    and the replay's timeline all end on 28 against 29, a Confederate win, not on the half-turn's 28-28."""
+    game = make_game([("union", "CV", "chattanooga"), ("union", "MF", "chicago"), ("confederate", "MF", "atlanta")],
+                     control={"confederate": ["pittsburgh", "scranton"]})
+    session = Session(game)
+    assert session.army_history[-1][1:] == (28, 28)
+    session.act(ahd.BeginMarch("chattanooga"))
+    session.act(ahd.Move("U-CV-01", ("chattanooga", "sparta"), ("road",)))
+    assert game.is_over and game.outcome.winner is Side.CONFEDERATE
+    start, end = session.army_history[-2:]
+    assert start == (2.0, 28, 28) and end == (2.5, 28, 29)          # the end, where the Union half ends
+    assert session.war_odds[-1][:2] == (2.5, 0.0)                    # decided: the Union cannot win
+    replay = Replay(game)
+    final = replay.timeline[-1]
+    assert final.end and (final.x, final.union_max, final.confederate_max) == (2.5, 28, 29)
+    assert [p for p in replay.timeline if not p.end] == replay.timeline[:-1]
+    view = widgets.ReplayApp(game, war_odds=False)
+    assert view.session.army_history[-1] == (2.5, 28, 29) and view.army_chart.confederate.y[-1] == 29

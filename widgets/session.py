@@ -817,16 +817,21 @@ class Session(HasTraits):
         }
 
     # ------------------------------------------------------------ the war's timeline
-    def _key(self) -> tuple[int, str]:
-        return (self.game.state.turn, "0" if self.game.phasing is Side.UNION else "1")
+    def _key(self, end: bool = False) -> tuple[int, str]:
+        """The timeline's key of the current half-turn ("0" Union, "1" Confederate; "0e"/"1e" its end)."""
+        return (self.game.state.turn, ("0" if self.game.phasing is Side.UNION else "1") + ("e" if end else ""))
 
     def _note_half_turn(self) -> None:
-        key = self._key()
-        if key in self._timeline or self._frozen_timeline:
+        """A point at the start of each half-turn, and one more where the game ended (HalfTurnPoint.end)."""
+        if self._frozen_timeline:
             return
         game = self.game
-        x = key[0] + (0.5 if key[1] == "1" else 0.0)
-        self._timeline[key] = (x, game.army_max(Side.UNION), game.army_max(Side.CONFEDERATE), self._war_point(game))
+        for end in (False, True) if game.is_over else (False,):
+            key = self._key(end)
+            if key not in self._timeline:
+                x = key[0] + (0.5 if key[1].startswith("1") else 0.0) + (0.5 if end else 0.0)
+                self._timeline[key] = (x, game.army_max(Side.UNION), game.army_max(Side.CONFEDERATE),
+                                       self._war_point(game))
 
     def _war_point(self, game: Game) -> tuple[float, float, float] | None:
         """The live war odds (p, low, high) of a position, or None when the chart is off."""
@@ -850,7 +855,7 @@ class Session(HasTraits):
         points = replay.timeline[:-1] if upto_now else replay.timeline
         self._timeline = {}
         for point in points:
-            key = (point.turn, "0" if point.side is Side.UNION else "1")
+            key = (point.turn, ("0" if point.side is Side.UNION else "1") + ("e" if point.end else ""))
             war = self._war_point(_game_after(replay, point.action_index)) if self.show_war_odds else None
             self._timeline[key] = (point.x, point.union_max, point.confederate_max, war)
         if not upto_now:

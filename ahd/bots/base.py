@@ -35,6 +35,64 @@ class RandomBot:
         return actions[int(self.rng.integers(len(actions)))]
 
 
+def fatal_boxes(game: Game) -> set[str]:
+    """The cavalry-held boxes of the side to decide whose reversion alone would end the game against it
+    at once (9.b, 9.d, 11.c): e.g. both maxima 28 and Union cavalry holding Chattanooga, worth 1 to the
+    Confederacy. Cheap: one state copy per box the side holds with cavalry only."""
+    from ..core.victory import check_update
+    state, side = game.state, game.current_player
+    if not isinstance(side, Side):
+        return set()
+    fatal = set()
+    for box in state.cavalry_held:
+        if state.control[box] is not side:
+            continue
+        trial = state.copy()
+        trial.set_control(box, state.board.boxes[box].owner)
+        outcome = check_update(trial, half_end=False)
+        if outcome is not None and outcome.winner is not side:
+            fatal.add(box)
+    return fatal
+
+
+def loses_at_once(game: Game, action: Action, *, within_march: bool = True) -> bool:
+    """Whether ``action`` ends the game against the side playing it before anything else happens: it
+    empties a cavalry-held box whose reversion decides the war (11.c), or begins a march (4.b) whose
+    every order would. Played on a copy with manual dice, so no later roll is taken into account."""
+    side = game.current_player
+    trial = game.copy()
+    trial.dice = "manual"
+    trial.apply(action)
+    if trial.is_over:
+        return trial.outcome is not None and trial.outcome.winner is not side
+    if within_march and action.kind == "begin_march" and trial.decision == "march":
+        return all(loses_at_once(trial, order, within_march=False) for order in trial.legal_actions())
+    return False
+
+
+def without_losing_moves(game: Game, actions: list[Action]) -> list[Action]:
+    """``actions`` less those that lose the game at once (:func:`loses_at_once`): every level sees that
+    a raid's cavalry leaving its box can hand the Confederacy the war on the spot, as the search bot's
+    lookahead does. Only actions that move a unit of a :func:`fatal_boxes` box, or end a battle there,
+    are played out on a copy; all of them losing, the list is returned as it is."""
+    fatal = fatal_boxes(game)
+    if not fatal:
+        return actions
+    state = game.state
+    in_battle = state.battle is not None and state.battle.box in fatal
+
+    def suspect(action: Action) -> bool:
+        unit = getattr(action, "unit", None)
+        if isinstance(unit, str) and unit in state.units and state.units[unit].location in fatal:
+            return True
+        if getattr(action, "origin", None) in fatal:  # a march from there (4.b)
+            return True
+        return in_battle and action.kind in ("retreat", "cavalry_retreat", "evacuate")
+
+    safe = [a for a in actions if not (suspect(a) and loses_at_once(game, a))]
+    return safe or actions
+
+
 class PlanNote(NamedTuple):
     """A bot's plan, said when it changes: after ``action`` actions of the record (and ``event``
     events of the log), ``side`` planned ``text`` (a message, said in the language it is read in:

@@ -23,6 +23,7 @@ from ..core.actions import (Action, BeginMarch, CavalryRetreat, ChooseFirer, End
                       Promote, Rally, Recruit, Reinforce, Retreat)
 from ..core.board import VICTORY_CITIES, Board
 from ..core.game import Game
+from .base import without_losing_moves
 from ..odds import OddsError, battle_odds, odds
 from ..core.sides import Side
 from ..core.state import State
@@ -116,6 +117,9 @@ class HeuristicBot:
         actions = game.legal_actions()
         if not actions:
             raise ValueError("no legal action: the game is over")
+        if len(actions) == 1:
+            return actions[0]
+        actions = without_losing_moves(game, actions)
         if len(actions) == 1:
             return actions[0]
         handler = getattr(self, f"_{game.decision}", None)

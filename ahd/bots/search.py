@@ -40,6 +40,7 @@ import numpy as np
 
 from ..core import movement
 from ..core.actions import Action, BeginMarch, CavalryRetreat, HoldGround, OpenFire, Reinforce, Retreat
+from .base import without_losing_moves
 from .campaign import CampaignPlan, Orders, follow, idle_score
 from ..core.errors import AhdError
 from ..core.game import Game
@@ -143,6 +144,7 @@ class SearchBot:
         self.stats["decisions"] += 1
         if len(actions) == 1:
             return actions[0]
+        actions = without_losing_moves(game, actions)
         planned = follow(self.orders, game, actions)
         if planned is not None:
             return planned

@@ -24,18 +24,21 @@ from .sides import Side
 
 @dataclass(frozen=True, slots=True)
 class HalfTurnPoint:
-    """The army maxima at the start of a half-turn (after the previous one's control update)."""
+    """The army maxima at the start of a half-turn (after the previous one's control update), or, with
+    ``end``, when the game ended in that half-turn (at its update, or in its middle by a 9.b reversion)."""
 
     turn: int
     side: Side
     union_max: int
     confederate_max: int
-    action_index: int   # recorded actions before this half-turn began
+    action_index: int   # recorded actions before this half-turn began (with ``end``: all of them)
+    end: bool = False
 
     @property
     def x(self) -> float:
-        """Position on a turn axis: 1.0 the Union half of turn 1, 1.5 its Confederate half."""
-        return self.turn + (0.5 if self.side is Side.CONFEDERATE else 0.0)
+        """Position on a turn axis: 1.0 the Union half of turn 1, 1.5 its Confederate half; the end of
+        a game is drawn where its last half-turn ends (turn 40's Confederate half: 41.0)."""
+        return self.turn + (0.5 if self.side is Side.CONFEDERATE else 0.0) + (0.5 if self.end else 0.0)
 
 
 def _record(source: "Game | str | Path | dict[str, Any]") -> dict[str, Any]:
@@ -81,6 +84,9 @@ class Replay:
             if index < len(actions):
                 action, auto = actions[index]
                 game._replay_one(action, auto)
+        if game.is_over:  # the final point: the maxima the game ended with
+            self.timeline.append(HalfTurnPoint(game.state.turn, game.state.phasing, game.army_max(Side.UNION),
+                                               game.army_max(Side.CONFEDERATE), len(actions), end=True))
         self.length = len(actions)
 
     def __len__(self) -> int:
