@@ -68,19 +68,19 @@ def test_each_box_name_is_a_text_element_with_a_readable_description():
         assert f'<span class="ahd-name">{layers.escape(box.name)}</span>' in html
         assert f'data-box="{box.id}"' in html
         assert f'aria-label="{layers.escape(box.name)} ({box.state}); ' in html
-        assert list(app.map_view.markers[box.id].location) == [-display_positions()[box.id][1],
-                                                                display_positions()[box.id][0]]
+        assert app.map_view.layer.widget.geometry[box.id][:2] == list(display_positions()[box.id])
     # counters: one chip per side, its composition in its title
     assert 'title="Union: 3 militia infantry, entrenched">3</span>' in app.map_view.card("washington")
 
 
-def test_only_changed_cards_are_sent_again():
+def test_only_changed_cards_are_sent_again(monkeypatch):
     app = widgets.play("1861", union="human", confederate="human", war_odds=False)
     view = app.map_view
-    icons = {box: marker.icon for box, marker in view.markers.items()}
+    sent = []
+    monkeypatch.setattr(view.layer.widget, "send", sent.append)
     app.session.click_box("harpers_ferry")
-    changed = {box for box, marker in view.markers.items() if marker.icon is not icons[box]}
-    assert changed == set(app.session.destinations) | {"harpers_ferry"}
+    changed = {box for message in sent for box in message["patch"]}
+    assert len(sent) == 1 and changed == set(app.session.destinations) | {"harpers_ferry"}   # one patch
     assert all("ahd-lit" in view.card(box) for box in app.session.destinations)
     assert "ahd-selected" in view.card("harpers_ferry")
 

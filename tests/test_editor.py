@@ -58,7 +58,7 @@ def play_to_end(game, seed=5, limit=20_000):
 def test_a_scenario_built_by_clicks_live_maxima_and_counter_mix(tmp_path):
     editor = widgets.editor()
     assert editor.problems == [] and editor.maxima == engine_maxima(editor.to_scenario())
-    assert len(editor.markers) == 129 and 'data-box="richmond"' in editor.card("richmond")
+    assert len(editor.layer.cards) == 129 and 'data-box="richmond"' in editor.card("richmond")
 
     # Confederate militia infantry into Richmond by clicks: the counter mix (1.3.a) allows 8
     editor.tool.value, editor.side.value, editor.unit_type.value = "Add unit", "confederate", "MF"

@@ -81,7 +81,7 @@ def test_an_editor_built_in_spanish_labels_its_controls_and_verdict_in_spanish(c
         assert "<b>Máximos de los ejércitos</b> (turno 1): Unión <b>" in editor.maxima_html.value
         assert '<span class="ahd-name">Nueva Orleans</span>' in editor.card("new_orleans")
         assert 'data-box="new_orleans"' in editor.card("new_orleans")      # tests and clicks find cards by id
-        assert editor.markers["new_orleans"].title == "Nueva Orleans"
+        assert 'title="Nueva Orleans' in editor.layer.cards["new_orleans"]
 
         # a validation message: nine Confederate militia infantry break the counter mix (1.3.a)
         editor.add_unit("new_orleans", "confederate", "MF", count=9)
@@ -123,8 +123,8 @@ def test_relabel_says_everything_again_and_keeps_the_scenario_and_the_choices(ca
         assert _label(editor.fields["options"].options, "H-2") == "H-2: Un 6 siempre falla"
         assert "<b>1 problema</b>" in editor.problems_html.value and "regla 1.3.a" in editor.problems_html.value
         assert '<span class="ahd-name">Nueva Orleans</span>' in editor.card("new_orleans")
-        assert editor.markers["new_orleans"].icon.html == editor.card("new_orleans")   # the card was re-sent
-        assert editor.markers["new_orleans"].title == "Nueva Orleans"
+        assert editor.layer.cards["new_orleans"] == editor.card("new_orleans")   # the card was re-sent
+        assert 'title="Nueva Orleans' in editor.layer.cards["new_orleans"]
         assert editor.progress.bar.description == "Partidas"
     # the choices made and the scenario are as they were; relabelling is not an edit
     assert (editor.tool.value, editor.side.value, editor.unit_type.value) == ("Leader", "confederate", "MF")

@@ -91,12 +91,12 @@ def test_the_map_view_relabels_its_cards_hover_text_and_key(catalogs, monkeypatc
     view = MapView(session)
     assert _name_of(view.card("new_orleans")) == "New Orleans"
     assert "Hover over a box" in view.info.value and "(solid rim)" in view.legend.value
-    before = dict(view.markers)
+    layers_before = list(view.map.layers)
     speak(monkeypatch, "es")
     view.relabel()
     assert _name_of(view.card("new_orleans")) == "Nueva Orleans"
-    assert view.markers["new_orleans"].icon.html == view.card("new_orleans")   # the marker's card was re-sent
-    assert view.markers == before and view.card_count == len(session.game.board)   # the same markers, no new layer
+    assert view.layer.cards["new_orleans"] == view.card("new_orleans")   # the card was re-sent
+    assert view.map.layers == tuple(layers_before) and view.card_count == len(session.game.board)  # no new layer
     assert "Pasa el ratón sobre una casilla" in view.info.value
     assert "Unión" in view.legend.value and "Confederación" in view.legend.value and "de la Unión" not in view.legend.value
     session.hover("new_orleans")

@@ -64,7 +64,7 @@ def test_the_wheel_holds_the_app_notebook_and_template_and_no_tests(installed):
     venv, python, wheel = installed
     record = next(venv.glob("lib/python*/site-packages/house_divided-*.dist-info/RECORD")).read_text()
     files = {line.split(",")[0] for line in record.splitlines()}
-    for wanted in ("widgets/apps/app.ipynb", "widgets/apps/voila.json", "widgets/publish.py",
+    for wanted in ("widgets/apps/app.ipynb", "widgets/apps/voila.json", "widgets/publish.py", "widgets/cardlayer.js",
                    "widgets/jupyter/voila/templates/ahd/conf.json", "widgets/jupyter/voila/templates/ahd/page.html",
                    "ahd/data/board.json", "ahd/data/scenarios/1861.json"):
         assert wanted in files, wanted

@@ -32,7 +32,6 @@ import tempfile
 import sys
 import types
 from html import escape
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +39,7 @@ import ipyleaflet
 import ipywidgets as w
 
 import ahd
-from ahd.core.board import default_board, display_positions
+from ahd.core.board import default_board
 from ahd.core.errors import AhdError, DataFileError
 from ahd.core.i18n import render
 from ahd.core.jsonfile import JsonProblem, parse
@@ -52,6 +51,7 @@ from ahd.core.units import UNIT_TYPES
 from ahd.core.victory import SCORE_TABLE
 
 from . import layers
+from .cardlayer import CardLayer
 from .i18n import N_, _, _n, _p
 from .panel import PLAYER_WORDS
 from .progress import ProgressBar
@@ -59,9 +59,6 @@ from .scenario_check import Problem, _rule_of, check
 
 __all__ = ["Editor", "editor", "Problem", "empty_scenario"]
 
-_LAYOUT = json.loads((resources.files("ahd") / "data" / "board_layout.json").read_text(encoding="utf-8"))
-_SIZE = {box: (int(p["w"]), int(p["h"])) for box, p in _LAYOUT["boxes"].items()}
-_CENTER = (-_LAYOUT["height"] / 2, _LAYOUT["width"] / 2)
 #: What a click does: the values code compares (English, marked for the catalogs; shown with ``_()``).
 TOOLS = (N_("Add unit"), N_("Remove unit"), N_("Control"), N_("Leader"))
 TYPE_NAMES = {"MF": "militia infantry", "FV": "veteran infantry", "FS": "crack infantry",
@@ -125,7 +122,7 @@ class Editor(w.VBox):
         self.board = board
 
         # --- the map: the game map's background layers, one card per box
-        self.map = ipyleaflet.Map(center=_CENTER, zoom=0, crs=ipyleaflet.projections.Simple, layers=(),
+        self.map = ipyleaflet.Map(center=layers.CENTER, zoom=0, crs=ipyleaflet.projections.Simple, layers=(),
                                   min_zoom=-1, max_zoom=2, zoom_snap=0.25, zoom_delta=0.5, scroll_wheel_zoom=False,
                                   keyboard=False, attribution_control=False,
                                   layout=w.Layout(height=height, width="100%"))
@@ -133,15 +130,9 @@ class Editor(w.VBox):
         self.map.add(ipyleaflet.GeoJSON(data=layers.state_outlines(), name="states"))
         self.map.add(ipyleaflet.GeoJSON(data=layers.link_lines(board), name="links"))
         self._cards: dict[str, str] = {}
-        self.markers: dict[str, ipyleaflet.Marker] = {}
-        positions = display_positions()
-        for box in board:
-            x, y = positions[box.id]
-            name = board.local_name(box.id)
-            marker = ipyleaflet.Marker(location=(-y, x), draggable=False, keyboard=False, alt=name, title=name)
-            marker.on_click(lambda box_id=box.id, **_kw: self.click(box_id))
-            self.markers[box.id] = marker
-        self.map.add(ipyleaflet.LayerGroup(layers=list(self.markers.values()), name="boxes"))
+        # the cards: one widget draws all 129 (widgets/cardlayer.py), as on the game's map
+        self.layer = CardLayer({box.id: "" for box in board}, on_click=self.click)
+        self.layer.add_to(self.map)
 
         # --- what a click does (the words of every control: ``_label``)
         self.tool = w.ToggleButtons(options=TOOLS, value="Add unit", style={"button_width": "96px"})
@@ -306,8 +297,6 @@ class Editor(w.VBox):
         tab titles, the boxes' names on the map and the verdict. The scenario, the choices made and the
         last status line stay as they are (a game opened with "Play it" has its own language menu)."""
         self._label()
-        for box_id, marker in self.markers.items():
-            marker.title = marker.alt = self.board.local_name(box_id)
         self._draw()
 
     # ------------------------------------------------------------ the scenario
@@ -567,19 +556,8 @@ class Editor(w.VBox):
             + (" (" + escape(_("rule {rule}").format(rule=p.rule)) + ")" if p.rule else "")
             + f": {escape(p.message)}</div>" for p in fields)
         self.box_info.value = self._box_html(self.selected) if self.selected else ""
-        with self.map.hold_sync():
-            for box in self.board:
-                html = self._card(box.id)
-                if self._cards.get(box.id) == html:
-                    continue
-                self._cards[box.id] = html
-                width, height = _SIZE.get(box.id, (60, 24))
-                marker = self.markers[box.id]
-                old = marker.icon
-                marker.icon = ipyleaflet.DivIcon(html=html, icon_size=[width, height],
-                                                 icon_anchor=[width / 2, height / 2])
-                if old is not None:
-                    old.close()
+        self._cards = {box.id: self._card(box.id) for box in self.board}
+        self.layer.update(self._cards)  # one patch of the cards that changed
         self.undo_button.disabled = not self._undo
 
     def _controller(self, box_id: str) -> str:

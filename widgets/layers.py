@@ -57,6 +57,8 @@ _BORDER = {"union": "solid", "confederate": "dashed", "neutral": "dotted"}
 #: The cards' style sheet (the map view puts it in the page once).
 CSS = f"""<style>
 .ahd-map .leaflet-div-icon {{ background: transparent; border: none; }}
+.ahd-board-host {{ position: relative; width: 0; height: 0; pointer-events: none; }}
+.ahd-slot {{ position: absolute; pointer-events: auto; }}
 .ahd-map {{ background: #cfe0ee; font-family: "DejaVu Sans Condensed", "Liberation Sans Narrow", "Arial Narrow", sans-serif; }}
 .ahd-card {{ box-sizing: border-box; width: 100%; height: 100%; border: 2px solid #555; border-radius: 4px;
   display: flex; flex-direction: column; align-items: center; justify-content: flex-start; cursor: pointer;

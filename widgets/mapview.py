@@ -1,10 +1,10 @@
 """The ipyleaflet map: a fixed, small set of layers whose data follow the session.
 
 The board is schematic (Simple CRS; positions from ``ahd.core.board.display_positions()``). Layers,
-never more whatever the position: state outlines, links, river flow arrows, water borders, and one
-LayerGroup holding one Marker per box whose DivIcon is the box's card (its name, recruiting values
-and counters as HTML text; lit, selected and battle states as classes). A card is re-sent only when
-it changes. No tile layer unless asked for (``tiles=True``): the map works offline.
+never more whatever the position: state outlines, links, river flow arrows, water borders, and the
+cards (:mod:`widgets.cardlayer`: one marker hosting one widget that draws every box's card, its name,
+recruiting values and counters as HTML text; lit, selected and battle states as classes). Only the cards
+that change are re-sent, as one patch. No tile layer unless asked for (``tiles=True``): the map works offline.
 The mouse wheel scrolls the page (zoom with the + / - buttons or the keyboard).
 """
 from __future__ import annotations
@@ -19,8 +19,9 @@ import ipywidgets as w
 from ahd.core.i18n import Term, render
 
 from .i18n import N_, _
-from .layers import (CARDS, CENTER, CSS, DEFAULT_ZOOM, HEIGHT, WIDTH, cards, link_lines, location,
-                     river_arrows, side_word, state_outlines, unit_word, water_border_bars)
+from .cardlayer import CardLayer
+from .layers import (CENTER, CSS, DEFAULT_ZOOM, HEIGHT, WIDTH, cards, link_lines, river_arrows, side_word,
+                     state_outlines, unit_word, water_border_bars)
 from .session import Session
 
 def legend_html() -> str:
@@ -101,19 +102,13 @@ class MapView:
         self.arrows = ipyleaflet.GeoJSON(data=river_arrows(game.board), name="river flow")
         self.water = ipyleaflet.GeoJSON(data=water_border_bars(game.board), name="water borders")
         self._cards = cards(game, session.selected, list(session.destinations))
-        self.markers: dict[str, ipyleaflet.Marker] = {}
-        for box in game.board:
-            html, _ = self._cards[box.id]
-            # keyboard=False: Leaflet's Enter-to-click carries no latlng, which jupyter-leaflet's event message
-            # needs (so Enter did nothing), and a focused marker at the map's edge pans the map under the click
-            marker = ipyleaflet.Marker(location=location(box.id), icon=self._icon(box.id, html), draggable=False,
-                                       keyboard=False)
-            marker.on_click(lambda box_id=box.id, **_: self._on_click(properties={"id": box_id}))
-            marker.on_mouseover(lambda box_id=box.id, **_: self._on_hover(properties={"id": box_id}))
-            self.markers[box.id] = marker
-        self.boxes = ipyleaflet.LayerGroup(layers=list(self.markers.values()), name="boxes")
-        for layer in (self.links, self.arrows, self.water, self.boxes):
+        # every card in one widget (widgets/cardlayer.py): one marker hosts them, a patch redraws what changed
+        self.layer = CardLayer({box: html for box, (html, _) in self._cards.items()},
+                               on_click=lambda box: self._on_click(properties={"id": box}),
+                               on_hover=lambda box: self._on_hover(properties={"id": box}))
+        for layer in (self.links, self.arrows, self.water):
             self.map.add(layer)
+        self.layer.add_to(self.map)
         self._fitted = False
         self.map.observe(self._fit, names=["pixel_bounds"])
         # the hovered box's state and the legend (the app puts them beside the map, others under it)
@@ -125,18 +120,13 @@ class MapView:
         session.observe(self._redraw, names=["version"])
         session.observe(self._show_info, names=["info"])
 
-    @staticmethod
-    def _icon(box_id: str, html: str) -> ipyleaflet.DivIcon:
-        w_, h_ = CARDS[box_id]
-        return ipyleaflet.DivIcon(html=html, icon_size=[w_, h_], icon_anchor=[w_ / 2, h_ / 2])
-
     @property
     def layer_count(self) -> int:
         return len(self.map.layers)
 
     @property
     def card_count(self) -> int:
-        return len(self.boxes.layers)
+        return len(self.layer.cards)
 
     def card(self, box_id: str) -> str:
         """The HTML of a box's card as drawn now."""
@@ -182,15 +172,7 @@ class MapView:
         session = self.session
         game = session.game
         new = cards(game, session.selected, list(session.destinations))
-        with self.map.hold_sync():
-            for box_id, (html, title) in new.items():
-                if self._cards.get(box_id) == (html, title):
-                    continue
-                marker = self.markers[box_id]
-                old = marker.icon
-                marker.icon = self._icon(box_id, html)  # the description travels in the card (its title)
-                if old is not None:
-                    old.close()
+        self.layer.update({box: html for box, (html, _) in new.items()})  # the description is the card's title
         self._cards = new
 
     def _show_info(self, change=None) -> None:
