@@ -68,7 +68,7 @@ def test_controllers_are_told_apart_by_pattern_and_letter_not_only_colour():
     assert "ahd-confederate { background: #e4e4e4; border: 2px dashed" in CSS
     assert "ahd-card ahd-union" in app.map_view.card("washington")
     assert "ahd-card ahd-confederate" in app.map_view.card("richmond")
-    assert 'aria-label="Richmond (VA); Confederate;' in app.map_view.card("richmond")  # read out, not only seen
+    assert '<span class="ahd-sr"> (VA); Confederate;' in app.map_view.card("richmond")  # read out, not only seen
 
 
 @pytest.mark.rule("4.b")

@@ -5,6 +5,11 @@
 // and zooms. This view finds that host (now or when the map draws it), puts one absolutely placed slot
 // per card in it at (x, y) * 2^zoom, and writes each card's HTML into its slot. The kernel sends a patch
 // {box: html} for the cards that changed; clicks and the box under the mouse go back as {event, box}.
+//
+// The keyboard: the board is one tab stop (roving tabindex: the card last focused, at first the first
+// card); the arrow keys move to the nearest card in that direction, Enter or Space acts as a click,
+// Escape cancels the selection. A focused card is also "hovered" (its state and odds show beside the
+// map), and a card focused outside the map's view asks the kernel to bring it into view.
 
 function initialize({ model }) {
   // patches keep the model's own copy of the cards current, so a view drawn later draws them as they are
@@ -19,6 +24,7 @@ function render({ model, el }) {
   const selector = `.ahd-board-host[data-host="${model.get("host")}"]`;
   const drawn = new Map(); // host element -> Map(box -> slot element)
   let hovered = "";
+  let current = ""; // the card holding the board's one tab stop
 
   function scale() {
     return Math.pow(2, model.get("zoom") || 0);
@@ -32,24 +38,78 @@ function render({ model, el }) {
     slot.style.top = `${g[1] * z - g[3] / 2}px`;
   }
 
-  function write(slot, html) {
+  function write(slot, html, box) {
+    const focused = slot._html !== html && slot.contains(document.activeElement);
     if (slot._html !== html) {
       slot.innerHTML = html;
       slot._html = html;
     }
+    const card = slot.firstElementChild;
+    if (!card) return;
+    card.tabIndex = box === current ? 0 : -1;
+    if (focused) card.focus({ preventScroll: true }); // a card redrawn under the focus keeps it
   }
+
+  function hover(box) {
+    if (box !== hovered) {
+      hovered = box;
+      model.send({ event: "hover", box });
+    }
+  }
+
+  // the nearest card from `box` in a direction (dx, dy): ahead of it, least off the line
+  function neighbour(box, dx, dy) {
+    const geometry = model.get("geometry");
+    const [x0, y0] = geometry[box];
+    let best = null;
+    let score = Infinity;
+    for (const [other, [x, y]] of Object.entries(geometry)) {
+      const along = (x - x0) * dx + (y - y0) * dy;
+      if (other === box || along <= 0) continue;
+      const across = Math.abs((x - x0) * dy - (y - y0) * dx);
+      const s = along + 2 * across;
+      if (s < score) {
+        score = s;
+        best = other;
+      }
+    }
+    return best;
+  }
+
+  function focusBox(host, box) {
+    const slots = drawn.get(host);
+    const previous = slots.get(current);
+    current = box;
+    if (previous && previous.firstElementChild) previous.firstElementChild.tabIndex = -1;
+    const card = slots.get(box).firstElementChild;
+    if (!card) return;
+    card.tabIndex = 0;
+    card.focus({ preventScroll: true });
+    const map = host.closest(".leaflet-container");
+    if (map) {
+      const view = map.getBoundingClientRect();
+      const rect = card.getBoundingClientRect();
+      if (rect.left < view.left || rect.right > view.right || rect.top < view.top || rect.bottom > view.bottom) {
+        model.send({ event: "reveal", box });
+      }
+    }
+    hover(box);
+  }
+
+  const KEYS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
   function claim(host) {
     const slots = new Map();
     const geometry = model.get("geometry");
     const cards = model.get("cards");
+    if (!current) current = Object.keys(geometry)[0] || "";
     for (const box of Object.keys(geometry)) {
       const slot = document.createElement("div");
       slot.className = "ahd-slot";
       slot.style.width = `${geometry[box][2]}px`;
       slot.style.height = `${geometry[box][3]}px`;
       place(slot, box);
-      write(slot, cards[box] || "");
+      write(slot, cards[box] || "", box);
       host.appendChild(slot);
       slots.set(box, slot);
     }
@@ -61,10 +121,28 @@ function render({ model, el }) {
     });
     host.addEventListener("mouseover", (event) => {
       const card = event.target.closest("[data-box]");
-      if (card && host.contains(card) && card.dataset.box !== hovered) {
-        hovered = card.dataset.box;
-        model.send({ event: "hover", box: hovered });
+      if (card && host.contains(card)) hover(card.dataset.box);
+    });
+    host.addEventListener("focusin", (event) => {
+      const card = event.target.closest("[data-box]");
+      if (card && host.contains(card) && card.dataset.box !== current) focusBox(host, card.dataset.box);
+    });
+    host.addEventListener("keydown", (event) => {
+      const card = event.target.closest("[data-box]");
+      if (!card || !host.contains(card) || event.altKey || event.ctrlKey || event.metaKey) return;
+      const box = card.dataset.box;
+      if (event.key in KEYS) {
+        const next = neighbour(box, ...KEYS[event.key]);
+        if (next) focusBox(host, next);
+      } else if (event.key === "Enter" || event.key === " ") {
+        model.send({ event: "click", box });
+      } else if (event.key === "Escape") {
+        model.send({ event: "escape", box });
+      } else {
+        return;
       }
+      event.preventDefault();
+      event.stopPropagation();
     });
     drawn.set(host, slots);
   }
@@ -81,7 +159,7 @@ function render({ model, el }) {
   function redraw() {
     const cards = model.get("cards");
     for (const slots of drawn.values()) {
-      for (const [box, slot] of slots) write(slot, cards[box] || "");
+      for (const [box, slot] of slots) write(slot, cards[box] || "", box);
     }
   }
 
@@ -90,6 +168,22 @@ function render({ model, el }) {
       for (const [box, slot] of slots) place(slot, box);
     }
   }
+
+  // the live region: what the kernel announces (a prompt, a move, a battle's result, a refusal), read
+  // politely by screen readers; the last few lines are kept, hidden from the eye
+  const live = document.createElement("div");
+  live.className = "ahd-live";
+  live.setAttribute("aria-live", "polite");
+  live.setAttribute("role", "log");
+  el.appendChild(live);
+  function announce(msg) {
+    if (!msg || typeof msg.announce !== "string" || !msg.announce) return;
+    const line = document.createElement("p");
+    line.textContent = msg.announce;
+    live.appendChild(line);
+    while (live.childElementCount > 6) live.removeChild(live.firstElementChild);
+  }
+  model.on("msg:custom", announce);
 
   let pending = false;
   const observer = new MutationObserver(() => {
@@ -108,6 +202,7 @@ function render({ model, el }) {
     observer.disconnect();
     model.off("change:cards", redraw);
     model.off("change:zoom", rezoom);
+    model.off("msg:custom", announce);
   };
 }
 

@@ -41,7 +41,11 @@ class CardLayer:
     """Every card of the board on one map, as one marker and one widget."""
 
     def __init__(self, cards: dict[str, str], *, on_click: Callable[[str], None] | None = None,
-                 on_hover: Callable[[str], None] | None = None) -> None:
+                 on_hover: Callable[[str], None] | None = None, on_escape: Callable[[str], None] | None = None,
+                 on_reveal: Callable[[str], None] | None = None) -> None:
+        """``on_click(box)``: a click, or Enter / Space on a focused card; ``on_hover(box)``: the mouse over a
+        card, or a card focused; ``on_escape(box)``: Escape on a focused card; ``on_reveal(box)``: a card was
+        focused outside the map's view (bring it in)."""
         host = uuid.uuid4().hex
         self.marker = ipyleaflet.Marker(
             location=(0, 0), draggable=False, keyboard=False, name="boxes",
@@ -50,7 +54,7 @@ class CardLayer:
         geometry = {box: [*position(box), *CARDS[box]] for box in cards}
         self.widget = CardWidget(host=host, geometry=geometry, cards=dict(cards),
                                  layout=w.Layout(width="0px", height="0px"))
-        self._on_click, self._on_hover = on_click, on_hover
+        self._handlers = {"click": on_click, "hover": on_hover, "escape": on_escape, "reveal": on_reveal}
         self.widget.on_msg(self._message)
 
     def add_to(self, map_: ipyleaflet.Map) -> None:
@@ -76,10 +80,15 @@ class CardLayer:
             self.widget.send({"patch": patch})
         return patch
 
+    def announce(self, text: str) -> None:
+        """Say ``text`` in the page's polite live region (screen readers read it; nothing shows)."""
+        if text:
+            self.widget.send({"announce": text})
+
     def _message(self, _widget, content, _buffers) -> None:
         box = content.get("box") if isinstance(content, dict) else None
         if not isinstance(box, str) or box not in self.widget.geometry:
             return  # a page may send anything: only a box of this board is acted on
-        handler = {"click": self._on_click, "hover": self._on_hover}.get(content.get("event"))
+        handler = self._handlers.get(content.get("event"))
         if handler is not None:
             handler(box)

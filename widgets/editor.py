@@ -599,10 +599,10 @@ class Editor(w.VBox):
             badge = (f'<span class="ahd-badge" title="{escape("; ".join(p.message for p in problems))}">'
                      f'{escape(label)}</span>')
         label = escape("; ".join(described))
-        return (f'<div class="{" ".join(classes)}" data-box="{box_id}" role="button" title="{label}" '
-                f'aria-label="{label}">'
-                f'<span class="ahd-name">{escape(name)}</span><span class="ahd-row">{"".join(chips)}</span>'
-                f'{badge}</div>')
+        # the accessible name: the name as seen, then the rest of the description (as on the game's map)
+        return (f'<div class="{" ".join(classes)}" data-box="{box_id}" role="button" title="{label}">'
+                f'<span class="ahd-name">{escape(name)}</span><span class="ahd-row" aria-hidden="true">'
+                f'{"".join(chips)}</span>{layers.sr_rest(name, "; ".join(described))}{badge}</div>')
 
     def _box_html(self, box_id: str) -> str:
         box = self.board[box_id]

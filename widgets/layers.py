@@ -70,6 +70,8 @@ CSS = f"""<style>
 .ahd-card.ahd-port::after {{ content: ""; position: absolute; right: 1px; top: 1px; border-left: 4px solid transparent;
   border-right: 4px solid transparent; border-top: 6px solid #2b7bd6; }}
 .ahd-card:hover {{ outline: 2px solid #111; outline-offset: 1px; }}
+.ahd-card:focus-visible {{ outline: 3px solid #000; outline-offset: 2px; box-shadow: 0 0 0 5px #fff; z-index: 2; }}
+.ahd-sr, .ahd-live {{ position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }}
 .ahd-card.ahd-lit {{ background: #ffe6a8; box-shadow: 0 0 0 3px {LIT}; }}
 .ahd-card.ahd-selected {{ outline: 3px dashed {SELECTED}; outline-offset: 2px; }}
 .ahd-card.ahd-battle {{ border-color: {SELECTED}; border-style: solid; border-width: 3px; }}
@@ -259,10 +261,18 @@ def _chip(game: Game, side: Side, units: list, leaders: list) -> tuple[str, str]
     return (f'<span class="{" ".join(classes)}" title="{escape(title)}">{escape(text)}</span>', title)
 
 
+def sr_rest(name: str, description: str) -> str:
+    """The part of a card's accessible name after its visible name: the rest of the description, in a span
+    only screen readers read (the name is read from the card's visible text, so it is said once)."""
+    rest = description[len(name):] if description.startswith(name) else "; " + description
+    return f'<span class="ahd-sr">{escape(rest)}</span>'
+
+
 def card_html(game: Game, box_id: str, *, lit: bool = False, selected: bool = False,
               battles: set[str] | None = None, leaders: dict[str, list] | None = None) -> tuple[str, str]:
-    """A box's card (HTML) and its one-line description (the card's title and aria-label: a tooltip, and what
-    screen readers read)."""
+    """A box's card (HTML) and its one-line description (the card's title, a tooltip, and its accessible name:
+    the name as seen, then the rest of the description in text hidden from the eye; the counters as drawn
+    are hidden from screen readers, which read them in the description instead)."""
     box = game.board[box_id]
     battles = _battles(game) if battles is None else battles
     leaders_here = (_leaders(game) if leaders is None else leaders).get(box_id, [])
@@ -291,10 +301,10 @@ def card_html(game: Game, box_id: str, *, lit: bool = False, selected: bool = Fa
         described.append(_("Confederate value {value}").format(value=box.red_value))
     described += [_(f) for f, on in ((N_("fort"), box.fort), (N_("port"), box.port), (N_("battle"), box_id in battles),
                                      (N_("a click acts here"), lit), (N_("selected"), selected)) if on]
-    description = escape("; ".join(described))
-    html = (f'<div class="{" ".join(classes)}" data-box="{box_id}" role="button" title="{description}" '
-            f'aria-label="{description}"><span class="ahd-name">{escape(name)}</span>'
-            f'<span class="ahd-row">{"".join(row)}</span></div>')
+    description = "; ".join(described)
+    html = (f'<div class="{" ".join(classes)}" data-box="{box_id}" role="button" title="{escape(description)}">'
+            f'<span class="ahd-name">{escape(name)}</span><span class="ahd-row" aria-hidden="true">{"".join(row)}</span>'
+            f'{sr_rest(name, description)}</div>')
     return html, "; ".join(described)
 
 

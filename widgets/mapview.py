@@ -20,8 +20,8 @@ from ahd.core.i18n import Term, render
 
 from .i18n import N_, _
 from .cardlayer import CardLayer
-from .layers import (CENTER, CSS, DEFAULT_ZOOM, HEIGHT, WIDTH, cards, link_lines, river_arrows, side_word,
-                     state_outlines, unit_word, water_border_bars)
+from .layers import (CENTER, CSS, DEFAULT_ZOOM, HEIGHT, WIDTH, cards, link_lines, location, river_arrows,
+                     side_word, state_outlines, unit_word, water_border_bars)
 from .session import Session
 
 def legend_html() -> str:
@@ -105,7 +105,9 @@ class MapView:
         # every card in one widget (widgets/cardlayer.py): one marker hosts them, a patch redraws what changed
         self.layer = CardLayer({box: html for box, (html, _) in self._cards.items()},
                                on_click=lambda box: self._on_click(properties={"id": box}),
-                               on_hover=lambda box: self._on_hover(properties={"id": box}))
+                               on_hover=lambda box: self._on_hover(properties={"id": box}),
+                               on_escape=lambda _box: session.cancel_selection(),
+                               on_reveal=self._reveal)
         for layer in (self.links, self.arrows, self.water):
             self.map.add(layer)
         self.layer.add_to(self.map)
@@ -119,6 +121,11 @@ class MapView:
                                                             w.Box([self.legend], layout=w.Layout(width="55%"))])])
         session.observe(self._redraw, names=["version"])
         session.observe(self._show_info, names=["info"])
+        # what a screen reader hears (the page's polite live region): new log lines (every move, the
+        # computer's and a classmate's too, battles and their results), the prompt, the status line
+        # (a selection, a refusal with its rule)
+        self._told = len(session.log_lines)
+        session.observe(self._tell, names=["log_lines", "prompt", "status"])
 
     @property
     def layer_count(self) -> int:
@@ -147,6 +154,20 @@ class MapView:
         box = (properties or {}).get("id")
         if box:
             self.session.hover(box)
+
+    def _tell(self, change) -> None:
+        if change["name"] == "log_lines":
+            lines = change["new"]
+            fresh = lines[self._told:] if self._told <= len(lines) else lines[-1:]  # an undo shortens the log
+            self._told = len(lines)
+            for line in fresh[-12:]:  # a whole computer half-turn: its last dozen lines
+                self.layer.announce(line)
+        elif change["new"]:
+            self.layer.announce(change["new"])
+
+    def _reveal(self, box_id: str) -> None:
+        """A card focused by the keyboard outside the map's view: centre the map on it."""
+        self.map.center = location(box_id)
 
     def _fit(self, change=None) -> None:
         """Once the map has a size in the page: the largest zoom (in quarter steps) showing the whole board, or

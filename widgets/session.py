@@ -278,6 +278,14 @@ class Session(HasTraits):
             return
         raise refusal_for(game, box_id, self._plan)
 
+    @guarded
+    def cancel_selection(self) -> None:
+        """Escape on the map: drop the selected box (and the units picked in it)."""
+        if self.selected:
+            self._select("")
+            self._inform(lambda: _("Nothing selected."))
+            self.refresh()
+
     def _movers(self) -> list[str]:
         """The units a click on a lit box would move now: those picked, else every unit of the plan."""
         units = {unit for orders in self._plan.orders.values() for unit in orders}
