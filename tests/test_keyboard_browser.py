@@ -51,7 +51,8 @@ def keys_to(start: str, goal: str) -> list[str]:
 
 FOCUSED = "() => { const c = document.activeElement && document.activeElement.closest('.ahd-card'); " \
           "return c ? c.dataset.box : null; }"
-SAID = "() => [...document.querySelectorAll('.ahd-live p')].map(p => p.textContent)"
+#: What the page's live regions hold now (the map's log lines; the panel's prompt and status line)
+SAID = "() => [...document.querySelectorAll('[aria-live]')].map(e => e.textContent.trim())"
 
 
 def test_a_march_by_keyboard_alone_is_told_in_the_live_region():
@@ -80,12 +81,12 @@ def test_a_march_by_keyboard_alone_is_told_in_the_live_region():
             assert page.evaluate(FOCUSED) == "harpers_ferry"
             page.keyboard.press("Enter")
             page.locator('.ahd-card.ahd-selected[data-box="harpers_ferry"]').wait_for(state="attached", timeout=30_000)
-            page.wait_for_function(f"() => ({SAID})().some(t => t.startsWith(\"Harper's Ferry selected\"))",
+            page.wait_for_function(f"() => ({SAID})().some(t => t.includes(\"Harper's Ferry selected\"))",
                                    timeout=30_000)
             # Escape: nothing selected any more
             assert page.evaluate(FOCUSED) == "harpers_ferry"          # the card redrawn selected kept the focus
             page.keyboard.press("Escape")
-            page.wait_for_function(f"() => ({SAID})().includes('Nothing selected.')", timeout=30_000)
+            page.wait_for_function(f"() => ({SAID})().some(t => t.includes('Nothing selected.'))", timeout=30_000)
             assert page.locator(".ahd-card.ahd-selected").count() == 0
             # again, and march to Baltimore with Enter: the move is said (the log's line)
             page.keyboard.press("Enter")
@@ -100,7 +101,7 @@ def test_a_march_by_keyboard_alone_is_told_in_the_live_region():
             for key in keys_to("baltimore", "richmond"):
                 page.keyboard.press(key)
             page.keyboard.press("Enter")
-            page.wait_for_function(f"() => ({SAID})().some(t => t.startsWith('Not allowed'))", timeout=30_000)
+            page.wait_for_function(f"() => ({SAID})().some(t => t.includes('Not allowed') && t.includes('(4.b'))", timeout=30_000)
             said = page.evaluate(SAID)
             print("\nlive region:", json.dumps(said, ensure_ascii=False))
             page.goto("about:blank")

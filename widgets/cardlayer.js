@@ -148,6 +148,12 @@ function render({ model, el }) {
   }
 
   function scan() {
+    // elements the app marks "ahd-announce" (the prompt, the status line) are polite live regions: a
+    // screen reader reads them when they change, with no copy of their text elsewhere in the page
+    for (const said of document.querySelectorAll(".ahd-announce:not([aria-live])")) {
+      said.setAttribute("aria-live", "polite");
+      said.setAttribute("role", "status");
+    }
     for (const host of drawn.keys()) {
       if (!host.isConnected) drawn.delete(host);
     }
@@ -169,19 +175,21 @@ function render({ model, el }) {
     }
   }
 
-  // the live region: what the kernel announces (a prompt, a move, a battle's result, a refusal), read
-  // politely by screen readers; the last few lines are kept, hidden from the eye
+  // the live region of the game's new log lines (every move, the computer's and a classmate's too,
+  // battles and their results), read politely by screen readers and hidden from the eye; a line goes
+  // again once said, so the page holds no lasting copy of the log's text
   const live = document.createElement("div");
   live.className = "ahd-live";
   live.setAttribute("aria-live", "polite");
   live.setAttribute("role", "log");
   el.appendChild(live);
   function announce(msg) {
+    if (msg && msg.clear) live.replaceChildren();
     if (!msg || typeof msg.announce !== "string" || !msg.announce) return;
     const line = document.createElement("p");
     line.textContent = msg.announce;
     live.appendChild(line);
-    while (live.childElementCount > 6) live.removeChild(live.firstElementChild);
+    setTimeout(() => line.remove(), 5000);
   }
   model.on("msg:custom", announce);
 

@@ -85,6 +85,10 @@ class CardLayer:
         if text:
             self.widget.send({"announce": text})
 
+    def hush(self) -> None:
+        """Empty the live region (the page now speaks another language)."""
+        self.widget.send({"clear": True})
+
     def _message(self, _widget, content, _buffers) -> None:
         box = content.get("box") if isinstance(content, dict) else None
         if not isinstance(box, str) or box not in self.widget.geometry:

@@ -121,11 +121,11 @@ class MapView:
                                                             w.Box([self.legend], layout=w.Layout(width="55%"))])])
         session.observe(self._redraw, names=["version"])
         session.observe(self._show_info, names=["info"])
-        # what a screen reader hears (the page's polite live region): new log lines (every move, the
-        # computer's and a classmate's too, battles and their results), the prompt, the status line
-        # (a selection, a refusal with its rule)
+        # what a screen reader hears of the log: its new lines (every move, the computer's and a classmate's
+        # too, battles and their results) in the map's live region (the prompt and the status line are live
+        # regions of the panel's own)
         self._told = len(session.log_lines)
-        session.observe(self._tell, names=["log_lines", "prompt", "status"])
+        session.observe(self._tell, names=["log_lines"])
 
     @property
     def layer_count(self) -> int:
@@ -156,14 +156,11 @@ class MapView:
             self.session.hover(box)
 
     def _tell(self, change) -> None:
-        if change["name"] == "log_lines":
-            lines = change["new"]
-            fresh = lines[self._told:] if self._told <= len(lines) else lines[-1:]  # an undo shortens the log
-            self._told = len(lines)
-            for line in fresh[-12:]:  # a whole computer half-turn: its last dozen lines
-                self.layer.announce(line)
-        elif change["new"]:
-            self.layer.announce(change["new"])
+        lines = change["new"]
+        fresh = lines[self._told:] if self._told <= len(lines) else lines[-1:]  # an undo shortens the log
+        self._told = len(lines)
+        for line in fresh[-12:]:  # a whole computer half-turn: its last dozen lines
+            self.layer.announce(line)
 
     def _reveal(self, box_id: str) -> None:
         """A card focused by the keyboard outside the map's view: centre the map on it."""
@@ -202,6 +199,8 @@ class MapView:
     def relabel(self) -> None:
         """Say everything again in the current language (after ``set_language``): the cards (box names,
         their descriptions), the hovered box's state and the key. Only what changed is re-sent."""
+        self.layer.hush()
+        self._told = len(self.session.log_lines)
         self._redraw()
         self._show_info()
         self.legend.value = legend_html()

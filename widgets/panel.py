@@ -127,6 +127,8 @@ class Panel:
         self.header = w.HTML()
         self.prompt = w.HTML()
         self.status = w.HTML()
+        for said in (self.prompt, self.status):  # read by screen readers when they change (widgets/cardlayer.js)
+            said.add_class("ahd-announce")
         # players and bots
         players = [(_(PLAYER_WORDS.get(p, p)), p) for p in PLAYERS]
         self.union_player = w.Dropdown(options=players, value=session.union, description=_("Union"),
