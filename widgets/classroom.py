@@ -48,8 +48,10 @@ except ImportError:  # pragma: no cover - older servers do not check before the 
         return method
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from .i18n import _, _n, get_language
+from .kernel_socket import KernelSocketHandler
 from .paths import APPS, JUPYTER_DATA, NOTEBOOKS, TEMPLATE
 
 #: Environment variables a launcher (tests, scripts) may use to fix the tokens instead of random ones.
@@ -359,6 +361,8 @@ class AhdVoila(Voila):
         for handler in super().init_handlers():
             if handler[1] is TornadoVoilaHandler:
                 handler = (handler[0], AppHandler, *handler[2:])
+            elif handler[1] is VoilaKernelWebsocketHandler:  # its hang on legacy clients (kernel_socket.py)
+                handler = (handler[0], KernelSocketHandler, *handler[2:])
             handlers.append(handler)
         base = self.server_url
         ours = [(url_path_join(base, r"/api/kernels/?"), NoKernelListHandler)]
