@@ -54,3 +54,30 @@ def test_a_legacy_binary_frame_is_not_read_as_a_v1_header():
     assert v1_header(legacy) is None and v1_header(b"") is None and v1_header(b"\xff" * 40) is None
     assert time.monotonic() - started < 0.1
     assert v1_header(v1_frame(message))["msg_type"] == "comm_msg"
+
+
+def wait_for_kernels(server, count: int, seconds: float) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while len(server.kernel_pids()) != count and time.monotonic() < deadline:
+        time.sleep(0.25)
+    return server.kernel_pids()
+
+
+def test_one_browser_cannot_fill_the_class_and_a_page_that_never_connects_frees_its_place(room):
+    """Finding 3: any GET of /play started a kernel that lived >= 50 s, and the only cap was the class's: four
+    requests from one student kept everyone else on "The class is full". Now /play starts a kernel only for a
+    browser the start page has seen (its seat cookie), at most two per browser, and a kernel whose page has
+    not connected within the grace (here 10 s; the culler would wait 60 s) is ended."""
+    srv = room(students=3, cull="60,5", connect=10)
+    script = Browser(srv.port)  # no start page, no seat: no kernel
+    status, _ = script.request("GET", f"/play?token={srv.token}")
+    assert status == 302 and script.last_headers["Location"].startswith("/") and srv.kernel_pids() == []
+    hog, classmate = Browser(srv.port), Browser(srv.port)
+    assert hog.play(srv.token)[0] == 200 and hog.play(srv.token)[0] == 200
+    started = time.monotonic()
+    status, page, kernel = hog.play(srv.token)
+    assert status == 429 and kernel is None and "ahd-browser-full" in page and time.monotonic() - started < 3
+    assert len(srv.kernel_pids()) == 2
+    status, _, kernel = classmate.play(srv.token)
+    assert status == 200 and kernel
+    assert wait_for_kernels(srv, 0, 30) == []  # none of the three pages connected: all ended by the grace

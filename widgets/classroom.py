@@ -50,6 +50,7 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from .i18n import _
 from .kernel_socket import KernelSocketHandler
+from .seats import CONNECT_ENV, Seats, give_seat, seat_of
 from .paths import APPS, JUPYTER_DATA, NOTEBOOKS, TEMPLATE
 
 #: Environment variables a launcher (tests, scripts) may use to fix the tokens instead of random ones.
@@ -73,6 +74,8 @@ class ServeOptions:
     cull_idle: int = 120                  # seconds without activity nor connection before a kernel is culled
     cull_interval: int = 15
     iopub_timeout: int = 60
+    games_per_browser: int = 2            # classroom: games one browser may have at once (widgets/seats.py)
+    connect_grace: int = 20               # classroom: seconds a new game's page has to connect to its kernel
     tree: bool = False                    # app mode: serve every notebook of notebooks/ (voila's tree page)
     data: Path | None = None              # classroom: the server's own files (kernel connection files)
     games: Path | None = None             # app mode: the one folder the panel saves to and loads from
@@ -87,6 +90,11 @@ class ClassState:
     started_at: float = field(default_factory=time.time)
     joined: int = 0
     refused_full: int = 0
+    seats: Seats | None = None            # classroom: the games of each browser
+
+    def __post_init__(self):
+        if self.options.mode == "classroom" and self.seats is None:
+            self.seats = Seats(per_browser=self.options.games_per_browser, grace=self.options.connect_grace)
 
     def running(self, kernel_manager) -> int:
         return len(kernel_manager.list_kernel_ids())
@@ -97,8 +105,8 @@ class ClassState:
 
 
 # ------------------------------------------------------------------ pages (widgets/room_pages.py)
-from .room_pages import (STYLE, full_page, no_token_page, page, starting_page, teacher_page,  # noqa: E402,F401
-                         teacher_refused_page)
+from .room_pages import (STYLE, browser_full_page, full_page, no_token_page, page,  # noqa: E402,F401
+                         starting_page, teacher_page, teacher_refused_page)
 
 
 # ------------------------------------------------------------------ handlers
@@ -150,6 +158,8 @@ class StartHandler(_Ours, JupyterHandler):
             play += "?" + urlencode(kept)
         if self.refuse_when_full(play):
             return
+        if self.state.seats is not None:
+            give_seat(self)
         self.set_header("Cache-Control", "no-store")
         self.finish(starting_page(play))
 
@@ -176,6 +186,19 @@ class AppHandler(_Ours, TornadoVoilaHandler):
         if self.refuse_when_full(self.request.uri):
             return
         state = self.state
+        seats, seat = state.seats, None
+        if seats is not None:  # classroom: only a browser the start page has seen, a few games each
+            seat = seat_of(self)
+            if seat is None:
+                self.redirect_to_start()
+                return
+            if seats.full(seat, self.kernel_manager):
+                self.set_status(429)
+                self.set_header("Retry-After", "10")
+                self.set_header("Cache-Control", "no-store")
+                self.finish(browser_full_page(seats.count(seat, self.kernel_manager), self.request.uri))
+                return
+            seats.starting[seat] += 1
         state.starting += 1
         counted = True
         kernel_id = None
@@ -188,6 +211,8 @@ class AppHandler(_Ours, TornadoVoilaHandler):
                 if kernel_id is None:
                     found = KERNEL_ID.search(html)
                     kernel_id = found.group(1) if found else None
+                    if kernel_id and seat is not None:
+                        seats.started(seat, kernel_id)
                 if self._gone:
                     break
                 self.write(html)
@@ -199,9 +224,22 @@ class AppHandler(_Ours, TornadoVoilaHandler):
         finally:
             if counted:
                 state.starting -= 1
+            if seat is not None:
+                seats.starting[seat] -= 1
+                if not seats.starting[seat]:
+                    del seats.starting[seat]
             if self._gone and kernel_id and kernel_id in self.kernel_manager:
                 self.log.info("The page went away while its game was starting: kernel %s shut down", kernel_id)
                 await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+            elif kernel_id and seats is not None:
+                seats.expect_connection(self.kernel_manager, kernel_id, self.log)
+
+    def redirect_to_start(self) -> None:
+        """To the start page (which gives the browser its seat), keeping the link's arguments."""
+        from urllib.parse import urlencode
+        kept = {k: self.get_argument(k) for k in ("token", "join", "player") if self.get_argument(k, "")}
+        self.set_header("Cache-Control", "no-store")
+        self.redirect(self.base_url + ("?" + urlencode(kept) if kept else ""))
 
 
 class PlayHandler(AppHandler):
@@ -296,6 +334,9 @@ def public_host(host: str) -> str:
 
 
 def _cull_override(options: ServeOptions) -> None:
+    grace = os.environ.pop(CONNECT_ENV, "")
+    if grace:
+        options.connect_grace = int(grace)
     value = os.environ.pop(CULL_ENV, "")
     if value:
         parts = [int(x) for x in value.split(",")]

@@ -59,6 +59,12 @@ class KernelSocketHandler(VoilaKernelWebsocketHandler):
             return
         await super().get(kernel_id)
 
+    async def open(self, kernel_id):
+        seats = getattr(self.settings.get("ahd_state"), "seats", None)
+        if seats is not None:  # the page connected: its kernel outlives the grace (widgets/seats.py)
+            seats.connected.add(kernel_id)
+        await super().open(kernel_id)
+
     def write_message(self, message: bytes | str | dict[str, Any], binary: bool = False):
         if isinstance(message, bytes):
             header = v1_header(message) if self.selected_subprotocol == V1 else None

@@ -66,6 +66,20 @@ def full_page(state: "ClassState", running: int, retry_url: str) -> str:
                 refresh=20)
 
 
+def browser_full_page(games: int, retry_url: str) -> str:
+    """Shown instead of a new game to a browser that has its most games open already (widgets/seats.py)."""
+    title = _("Your games are already open")
+    have = _n("This browser already has {n} game open on this server, the most one browser may have.",
+              "This browser already has {n} games open on this server, the most one browser may have.", games)
+    # TRANSLATORS: {link} and {end} wrap "try again now" in a link
+    close = _("Close one of them (its tab or window) to start another. This page tries again by itself every "
+              "{seconds} seconds, or {link}try again now{end}.")
+    return page(_("{page} — A House Divided").format(page=title), f"""
+<h1 id="ahd-browser-full">{escape(title)}</h1>
+<p>{escape(have.format(n=games))}</p>
+<p>{escape(close).format(seconds=10, link=f'<a href="{escape(retry_url)}">', end="</a>")}</p>""", refresh=10)
+
+
 def no_token_page(mode: str) -> str:
     # TRANSLATORS: {end} is "?token=…", the end of the link (not translated)
     who = (escape(_("Ask your teacher for the class link (it ends in {end}), or type the code below."))

@@ -163,10 +163,12 @@ def leave_page(page, server: "VoilaServer", timeout_s: float = 30.0) -> list[int
 
 def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0,
           mode: str = "app", students: int | None = None, cull: str | None = None,
-          games: str | Path | None = None, log: Path | None = None, lang: str | None = None) -> VoilaServer:
+          games: str | Path | None = None, log: Path | None = None, lang: str | None = None,
+          connect: int | None = None) -> VoilaServer:
     """Start ``python -m widgets.cli app`` (or ``classroom`` on 127.0.0.1) with known random tokens and wait
     until it answers (polling a static file starts no kernel). ``cull``: "IDLE,INTERVAL" seconds; ``log``: a
-    file for the server's output; ``lang``: the app's language (``--lang``)."""
+    file for the server's output; ``lang``: the app's language (``--lang``); ``connect``: seconds a page has to
+    connect to its new kernel before the kernel is ended (classroom)."""
     port = port or free_port()
     command = [sys.executable, "-m", "widgets.cli", mode, f"--port={port}"]
     if mode == "app":
@@ -181,6 +183,8 @@ def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, ti
     env["HOUSE_DIVIDED_TEACHER_TOKEN"] = teacher
     if cull:
         env["HOUSE_DIVIDED_CULL"] = cull
+    if connect:
+        env["HOUSE_DIVIDED_CONNECT"] = str(connect)
     output = open(log, "w") if log else (subprocess.DEVNULL if quiet else None)  # noqa: SIM115
     process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT if log else output, env=env,
                                cwd=Path(__file__).resolve().parents[1])
