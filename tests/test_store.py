@@ -73,7 +73,7 @@ def test_create_join_wrong_or_expired_code_and_come_back(store):
     play([ann, bob], 30, random.Random(1))
     again = store.resume(ann.token.lower())
     assert again.side.value == "confederate" and again.seq == ann.seq
-    assert again.game.to_dict() == ann.game.to_dict()
+    assert Game.to_dict(again.game) == Game.to_dict(ann.game)
 
 
 def test_moves_are_checked_by_the_engine_before_they_are_stored_and_replay(store):
@@ -81,7 +81,7 @@ def test_moves_are_checked_by_the_engine_before_they_are_stored_and_replay(store
     bob = store.join(ann.code, "Bob")
     assert play([ann, bob], 400, random.Random(5)) > 100
     record = store.record(ann.game_id)
-    assert record == ann.game.to_dict() == bob.game.to_dict()
+    assert record == Game.to_dict(ann.game) == Game.to_dict(bob.game)
     replayed = Game.from_dict(json.loads(json.dumps(record)))
     assert replayed.to_dict() == record and str(replayed.state.turn) == str(ann.game.state.turn)
     count = store.count(ann.game_id)
@@ -120,7 +120,7 @@ def test_typed_in_dice_are_rolled_by_their_owner(store):
             seat.game.apply(rng.choice(seat.game.legal_actions()))
     ann.sync(), bob.sync()
     assert rolled > 5
-    assert Game.from_dict(store.record(ann.game_id)).to_dict() == ann.game.to_dict() == bob.game.to_dict()
+    assert Game.from_dict(store.record(ann.game_id)).to_dict() == Game.to_dict(ann.game) == Game.to_dict(bob.game)
 
 
 def test_two_racing_submits_exactly_one_is_accepted(tmp_path):
@@ -156,7 +156,7 @@ def test_two_racing_submits_exactly_one_is_accepted(tmp_path):
         # the loser catches up and both tabs hold the store's game
         for tab in tabs:
             tab.sync()
-        assert tabs[0].game.to_dict() == tabs[1].game.to_dict() == Store(path).record(first.game_id)
+        assert Game.to_dict(tabs[0].game) == Game.to_dict(tabs[1].game) == Store(path).record(first.game_id)
         results.append(outcome)
     assert len(results) >= 3
     store = Store(path)
@@ -306,7 +306,7 @@ def test_the_section_plays_a_classmate_and_refuses_the_other_side(tmp_path):
     assert "changed in another tab" in ann2.session.status
     ann2.sync()
     assert "changed in another tab" in ann2.session.status
-    assert ann2.session.game.to_dict() == ann.session.game.to_dict() == ann.store.record(ann.seat.game_id)
+    assert Game.to_dict(ann2.session.game) == Game.to_dict(ann.session.game) == ann.store.record(ann.seat.game_id)
     # a new game from the panel leaves the shared game (it stays stored)
     bob.session.new_game("short")
     bob.sync()
@@ -349,5 +349,32 @@ def test_the_bot_plays_only_this_pages_side(tmp_path):
     ann.session.bot_half_turn()  # a stand-in for Ann's half-turn: it stops where Bob decides, no error
     assert ann.session.status_kind == "info", ann.session.status
     ann.sync(), bob.sync()
-    assert ann.seat.seq > 0 and ann.seat.game.to_dict() == bob.seat.game.to_dict()
+    assert ann.seat.seq > 0 and Game.to_dict(ann.seat.game) == Game.to_dict(bob.seat.game)
     assert deciding_side(bob.seat.game) is bob.seat.side  # the Confederate decides now: the bot left it to Bob
+
+
+def test_a_download_of_a_shared_game_cannot_predict_its_dice(store):
+    """Security finding 4 (docs/security.md): "Save to my computer" held the shared game's seed, so a private
+    copy rolled exactly the dice the shared game would roll next. Now a shared game's record for download
+    holds the rolls as typed-in ones and a seed of its own; the store keeps the secret seed."""
+    ann = store.create(side="union", name="Ann", scenario="1861")
+    bob = store.join(ann.code, "Bob")
+    rng = random.Random(5)
+    play([ann, bob], 60, rng)
+    secret = store.record(ann.game_id)["seed"]
+    download = bob.game.to_json()  # what the panel's "Save to my computer" writes (session.to_json)
+    record = json.loads(download)
+    assert record["seed"] != secret and str(secret) not in download
+    assert record["actions"] and not any(a.get("auto") for a in record["actions"])
+    assert sum(a["type"] == "roll" for a in record["actions"]) >= 5  # the rolls as they fell are kept
+    copy = Game.from_json(download)
+    assert copy.state.turn == bob.game.state.turn and len(copy.record_actions()) == len(bob.game.record_actions())
+    # the next 30 dice the computer rolls: the shared game's and the private copy's (copies keep the dice to come)
+    def next_rolls(game):
+        ahead = game.copy()
+        return [ahead._draw() for _ in range(30)]
+    assert next_rolls(bob.game) == next_rolls(ann.game)  # both players' pages roll the same shared dice
+    assert next_rolls(copy) != next_rolls(bob.game)
+    # a single-player game keeps seed + actions: its own download replays its own dice
+    solo = ahd.new_game("1861", seed=11)
+    assert json.loads(solo.to_json())["seed"] == 11

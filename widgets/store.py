@@ -269,6 +269,8 @@ class Store:
         """A new game with its first player on ``side``; returns that player's seat (``seat.code`` is the
         join code for the classmate, ``seat.token`` the player's own code to come back with)."""
         side = Side.parse(side).value
+        if seed is None:  # the secret the shared game's dice follow from: never shown to the players
+            seed = secrets.randbits(128)
         game = ahd.new_game(scenario, options=options, seed=seed, dice=dice, play_on=play_on)
         head = game.to_dict()
         now = time.time() if now is None else now
@@ -571,6 +573,15 @@ class SharedGame(Game):
         if value is None:  # the generator rolls it (recorded as automatic)
             return self._seat.submit(Roll(1), lambda: Game.roll(self))
         return self._seat.submit(Roll(int(value)), lambda: Game.roll(self, value))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record a player may download ("Save to my computer"): the rolls as they fell, typed in, and a
+        seed of the copy's own. The shared game's seed stays in the store: the dice still to come follow
+        from it, so a record holding it let a private copy predict every roll (docs/security.md, finding 4)."""
+        record = Game.to_dict(self)
+        record["seed"] = secrets.randbits(63)
+        record["actions"] = [{k: v for k, v in action.items() if k != "auto"} for action in record["actions"]]
+        return record
 
     def plays_for(self, side: Side | str) -> bool:
         """True if this page plays ``side`` (its bots and stand-ins never decide for the other side)."""
