@@ -55,13 +55,13 @@ def test_create_join_wrong_or_expired_code_and_come_back(store):
     ann = store.create(side="confederate", name="Ann", scenario="short", seed=7, now=now)
     assert len(ann.code) == 6 and set(ann.code) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
     assert ann.opponent is None and ann.side.value == "confederate"
-    with pytest.raises(JoinError, match="no game has the code"):
+    with pytest.raises(JoinError, match="no open game has the code"):
         store.join("QQQQQQ", "Bob")
-    with pytest.raises(JoinError, match="expired"):
+    with pytest.raises(JoinError, match="no open game has the code"):
         store.join(ann.code, "Bob", now=now + 25 * 3600)
     bob = store.join(f" {ann.code[:3].lower()}-{ann.code[3:]} ", "Bob", now=now + 60)  # as typed: case, dash
     assert bob.side.value == "union" and bob.opponent == "Ann" and ann.opponent == "Bob"
-    with pytest.raises(JoinError, match="already has two players"):
+    with pytest.raises(JoinError, match="no open game has the code"):
         store.join(ann.code, "Cid")
     with pytest.raises(JoinError, match="no game on this server belongs to that personal code"):
         store.resume("ABCDE-FGHJK")
@@ -280,7 +280,7 @@ def _sections(tmp_path):
     ann.create()
     assert ann.seat is not None and ann.seat.code in ann.info.value and "<svg" in ann.info.value  # code + QR
     bob.join("WRONG1")
-    assert bob.seat is None and "no game has the code WRONG1" in bob.message.value
+    assert bob.seat is None and "no open game has the code WRONG1" in bob.message.value
     bob.join(ann.seat.code)
     assert bob.seat.side.value == "confederate" and bob.session.union == bob.session.confederate == "human"
     ann2.resume(ann.seat.token)  # Ann in a second tab
@@ -378,3 +378,37 @@ def test_a_download_of_a_shared_game_cannot_predict_its_dice(store):
     # a single-player game keeps seed + actions: its own download replays its own dice
     solo = ahd.new_game("1861", seed=11)
     assert json.loads(solo.to_json())["seed"] == 11
+
+
+def test_join_codes_cannot_be_guessed_fast_and_a_refusal_tells_no_game_apart(store):
+    """Security finding 6 (docs/security.md): join codes (31**6, 24 h) could be tried 19 times a second, and the
+    refusals told "no such game", "full" and "expired" apart. Now every refusal says the same, and a page
+    (5 in a minute) and the whole server (30 in a minute) are slowed down, right codes included."""
+    now = time.time()
+    ann = store.create(side="union", name="Ann", scenario="short", now=now)
+    full = store.create(side="union", name="Cid", scenario="short", now=now)
+    store.join(full.code, "Dan", now=now)
+    old = store.create(side="union", name="Eve", scenario="short", now=now - 25 * 3600)
+    said = set()
+    for code in ("QQQQQQ", full.code, old.code):
+        with pytest.raises(JoinError) as refused:
+            store.join(code, "Mal", now=now)
+        said.add(str(refused.value).replace(code, "CODE"))
+    assert len(said) == 1, said
+    for i in range(2):
+        with pytest.raises(JoinError, match="no open game"):
+            store.join(f"QQQQQ{i + 2}", "Mal", now=now)
+    with pytest.raises(JoinError, match="too many wrong codes"):  # the sixth try of this page in a minute
+        store.join(ann.code, "Mal", now=now + 1)
+    # other pages (each kernel has its own Store) share the server's limit: 30 wrong codes a minute in all
+    pages = [Store(store.path) for _ in range(6)]
+    for page in pages:
+        for i in range(5):
+            with pytest.raises(JoinError):
+                page.join(f"ZZZZZ{i + 2}", "Mal", now=now + 2)
+    fresh = Store(store.path)
+    with pytest.raises(JoinError, match="too many wrong codes"):
+        fresh.join(ann.code, "Bob", now=now + 3)
+    assert fresh.join(ann.code, "Bob", now=now + 63).side.value == "confederate"  # a minute later
+    for page in (*pages, fresh):
+        page.close()

@@ -57,6 +57,12 @@ ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 PLAYER_CODE_LENGTH = 10
 JOIN_HOURS = 24.0
+#: Wrong join or personal codes allowed in a minute, to one page (its kernel's Store) and to the whole server
+#: (every page, through the file): beyond them every code is refused for a while, right ones included, so a
+#: guess cannot be told apart (docs/security.md, finding 6).
+WRONG_CODES_PER_PAGE = 5
+WRONG_CODES_PER_SERVER = 30
+WRONG_CODES_WINDOW = 60.0
 SIDES = ("union", "confederate")
 
 SCHEMA = """
@@ -97,6 +103,8 @@ CREATE TABLE actions (
     PRIMARY KEY (game, seq)
 ) WITHOUT ROWID;
 """
+#: Added without a new schema version (an older program ignores it): when wrong codes were typed.
+WRONG_CODES_TABLE = "CREATE TABLE IF NOT EXISTS wrong_codes (at REAL NOT NULL)"
 
 
 class StoreError(AhdError, ValueError):
@@ -179,6 +187,7 @@ class Store:
     def __init__(self, path: str | Path, *, check: bool = False, create: bool = True) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
+        self._wrong: list[float] = []  # when this page typed wrong codes (the last minute's)
         if not create and not self.path.exists():
             raise StoreError(f"{self.path}: no game store there")
         try:
@@ -225,6 +234,11 @@ class Store:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")  # an accepted move is on disk before it is reported
         conn.execute("PRAGMA foreign_keys = ON")
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'wrong_codes'").fetchone():
+            try:
+                conn.execute(WRONG_CODES_TABLE)
+            except sqlite3.OperationalError:  # a read-only file: reading works, joining will say it is busy
+                pass
         if check:
             problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
@@ -296,46 +310,88 @@ class Store:
             return game_id, code
 
         self._write(work)
-        return self.resume(token)
+        return self._seat(token)
 
     def join(self, code: str, name: str = "", *, now: float | None = None) -> "Seat":
-        """Take the free side of the game whose join code is ``code``."""
+        """Take the free side of the game whose join code is ``code``. A wrong code (no such game, no free
+        side, expired: all said the same way) counts towards the limits of wrong codes a minute."""
         code = normalise_code(code)
         now = time.time() if now is None else now
         if not code:
             raise JoinError(_("type the game's code (6 letters and digits) that your classmate sees"))
         token = new_code(PLAYER_CODE_LENGTH)
 
-        def work(conn: sqlite3.Connection) -> None:
+        def work(conn: sqlite3.Connection) -> JoinError | None:
+            slowed = self._slowed(conn, now)
+            if slowed:
+                return slowed
             row = conn.execute("SELECT id, code_expires FROM games WHERE code = ?", (code,)).fetchone()
-            if row is None:
+            free = []
+            if row is not None and now <= row[1]:
+                taken = {side for (side,) in conn.execute("SELECT side FROM players WHERE game = ?", (row[0],))}
+                free = [s for s in SIDES if s not in taken]
+            if not free:
+                self._wrong_code(conn, now)
                 hint = (" " + _("(that looks like a personal code: use '{button}')").format(
                     button=_("Come back to my game")) if len(code) == PLAYER_CODE_LENGTH else "")
-                raise JoinError(_("no game has the code {code}{hint}: check it with your classmate (codes use the "
-                                  "letters and digits {alphabet})").format(code=code, hint=hint, alphabet=ALPHABET))
-            game_id, expires = row
-            taken = {side for (side,) in conn.execute("SELECT side FROM players WHERE game = ?", (game_id,))}
-            free = [s for s in SIDES if s not in taken]
-            if not free:
-                raise JoinError(_("the game {code} already has two players. To come back to your own game, use "
-                                  "your personal link or code").format(code=code))
-            if now > expires:
-                raise JoinError(_("the code {code} has expired ({when}): ask your classmate to create a new "
-                                  "game").format(code=code, when=time.strftime('%d %b %H:%M', time.localtime(expires))))
+                return JoinError(_("no open game has the code {code}{hint}: check it with your classmate (a code "
+                                   "lets one classmate join within {hours} hours; codes use the letters and digits "
+                                   "{alphabet}). To come back to your own game, use your personal link or code")
+                                 .format(code=code, hint=hint, hours=int(JOIN_HOURS), alphabet=ALPHABET))
+            game_id = row[0]
             conn.execute("INSERT INTO players (game, side, name, token_hash, joined) VALUES (?, ?, ?, ?, ?)",
                          (game_id, free[0], _clean_name(name, free[0]), _hash(token), now))
             conn.execute("UPDATE games SET last_activity = ? WHERE id = ?", (now, game_id))
+            return None
 
-        self._write(work)
-        return self.resume(token)
+        refused = self._write(work)  # a wrong code is counted (committed) before it is refused
+        if refused is not None:
+            raise refused
+        return self._seat(token)
+
+    def _slowed(self, conn: sqlite3.Connection, now: float) -> JoinError | None:
+        """A refusal if this page or the whole server typed too many wrong codes in the last minute."""
+        since = now - WRONG_CODES_WINDOW
+        self._wrong = [t for t in self._wrong if t > since]
+        conn.execute("DELETE FROM wrong_codes WHERE at <= ?", (since,))
+        server = conn.execute("SELECT COUNT(*) FROM wrong_codes WHERE at > ?", (since,)).fetchone()[0]
+        if len(self._wrong) >= WRONG_CODES_PER_PAGE:
+            return JoinError(_("too many wrong codes were typed on this page in the last minute: wait a minute, "
+                               "then type the code again"))
+        if server >= WRONG_CODES_PER_SERVER:
+            return JoinError(_("too many wrong codes were typed on this server in the last minute: wait a minute, "
+                               "then type the code again"))
+        return None
+
+    def _wrong_code(self, conn: sqlite3.Connection, now: float) -> None:
+        self._wrong.append(now)
+        conn.execute("INSERT INTO wrong_codes (at) VALUES (?)", (now,))
 
     def resume(self, token: str) -> "Seat":
-        """The seat of the player whose personal code is ``token`` (the game replayed from the store)."""
-        rows = self._read("SELECT game, side, name FROM players WHERE token_hash = ?", (_hash(token),))
-        if not rows:
-            raise JoinError(_("no game on this server belongs to that personal code: check it (it is in your "
-                              "personal link), or ask your classmate for the game's join code"))
-        game_id, side, name = rows[0]
+        """The seat of the player whose personal code is ``token`` (the game replayed from the store). A wrong
+        code counts towards the limits of wrong codes a minute, as a wrong join code does."""
+        now = time.time()
+
+        def work(conn: sqlite3.Connection) -> tuple | JoinError:
+            slowed = self._slowed(conn, now)
+            if slowed:
+                return slowed
+            row = conn.execute("SELECT game, side, name FROM players WHERE token_hash = ?", (_hash(token),)).fetchone()
+            if row is None:
+                self._wrong_code(conn, now)
+                return JoinError(_("no game on this server belongs to that personal code: check it (it is in your "
+                                   "personal link), or ask your classmate for the game's join code"))
+            return row
+
+        found = self._write(work)
+        if isinstance(found, JoinError):
+            raise found
+        return self._seat(token, *found)
+
+    def _seat(self, token: str, game_id: int | None = None, side: str = "", name: str = "") -> "Seat":
+        if game_id is None:  # a code just written (create, join): no limit to check
+            game_id, side, name = self._read("SELECT game, side, name FROM players WHERE token_hash = ?",
+                                             (_hash(token),))[0]
         game = self.replay(game_id)
         return Seat(self, game_id, Side.parse(side), name, normalise_code(token), game)
 
