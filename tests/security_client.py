@@ -84,14 +84,16 @@ def v1_frame(message: dict, channel: str = "shell") -> bytes:
     return serialize_msg_to_ws_v1(parts, channel)
 
 
-async def _probe(port: int, kernel_id: str, token: str, subprotocol: str | None, seconds: float) -> dict:
+async def _probe(port: int, kernel_id: str, token: str, subprotocol: str | None, seconds: float,
+                 cookies: dict[str, str]) -> dict:
     from tornado.httpclient import HTTPClientError, HTTPRequest
     from tornado.websocket import WebSocketClosedError, websocket_connect
     session = uuid.uuid4().hex
     url = f"ws://127.0.0.1:{port}/api/kernels/{kernel_id}/channels?session_id={session}&token={token}"
     result = {"connected": False, "status": None, "binary": 0, "text": 0}
     try:
-        ws = await websocket_connect(HTTPRequest(url, request_timeout=10),
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
+        ws = await websocket_connect(HTTPRequest(url, request_timeout=10, headers=headers),
                                      subprotocols=[subprotocol] if subprotocol else None)
     except HTTPClientError as exc:
         result["status"] = exc.code
@@ -120,7 +122,9 @@ async def _probe(port: int, kernel_id: str, token: str, subprotocol: str | None,
 
 
 def kernel_socket_probe(port: int, kernel_id: str, token: str, *, subprotocol: str | None,
-                        seconds: float = 3.0) -> dict:
+                        seconds: float = 3.0, browser: Browser | None = None) -> dict:
     """Connect to a kernel's channels as a script, ask for the widgets' states and count the frames that
-    come back within ``seconds``: {"connected", "status" (of a refused upgrade), "binary", "text"}."""
-    return asyncio.run(asyncio.wait_for(_probe(port, kernel_id, token, subprotocol, seconds), seconds + 15))
+    come back within ``seconds``: {"connected", "status" (of a refused upgrade), "binary", "text"}. With
+    ``browser``, its cookies are sent (its seat: the browser whose page started the kernel)."""
+    cookies = dict(browser.cookies) if browser else {}
+    return asyncio.run(asyncio.wait_for(_probe(port, kernel_id, token, subprotocol, seconds, cookies), seconds + 15))

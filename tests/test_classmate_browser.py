@@ -206,7 +206,7 @@ def test_two_students_play_each_other(tmp_path):
                     stored = reopened.record(game_id)
                     # no move lost: everything the pages had is in the store, in the same order
                     assert len(stored["actions"]) >= max(seen.values()) >= row.seq + 1
-                    assert stored["actions"][:row.seq] == before_kill["union"]["actions"]
+                    assert shown(stored)["actions"][:row.seq] == before_kill["union"]["actions"]
                     restarted = time.monotonic()
                     server = start_classroom(port, data, token, teacher, log)
                     for side_, page in pages.items():

@@ -32,11 +32,12 @@ def test_a_kernel_socket_without_voilas_subprotocol_cannot_hang_the_server(room)
     list of ~10**18 offsets on the main loop (every page froze). Now such a socket is refused, a v1 one works,
     and another page answers within 5 s."""
     srv = room(students=2)
-    status, _, kernel = Browser(srv.port).play(srv.token)
+    student = Browser(srv.port)
+    status, _, kernel = student.play(srv.token)
     assert status == 200 and kernel
-    v1 = kernel_socket_probe(srv.port, kernel, srv.token, subprotocol=V1, seconds=3)
+    v1 = kernel_socket_probe(srv.port, kernel, srv.token, subprotocol=V1, seconds=3, browser=student)
     assert v1["connected"] and v1["binary"] >= 1, v1  # voila's own protocol: the widgets' states come back
-    legacy = kernel_socket_probe(srv.port, kernel, srv.token, subprotocol=None, seconds=2)
+    legacy = kernel_socket_probe(srv.port, kernel, srv.token, subprotocol=None, seconds=2, browser=student)
     started = time.monotonic()
     status, page = Browser(srv.port).request("GET", f"/?token={srv.token}", timeout=5)
     assert status == 200 and "ahd-starting" in page and time.monotonic() - started < 5
@@ -81,3 +82,50 @@ def test_one_browser_cannot_fill_the_class_and_a_page_that_never_connects_frees_
     status, _, kernel = classmate.play(srv.token)
     assert status == 200 and kernel
     assert wait_for_kernels(srv, 0, 30) == []  # none of the three pages connected: all ended by the grace
+
+
+def test_a_student_who_learns_another_kernel_id_cannot_end_or_use_that_game(room):
+    """Finding 6: with the class token (token auth skips XSRF) anyone who learnt a kernel id could DELETE it
+    or POST voila's shutdown. Now only the browser that started a game (its seat) may end or connect to it,
+    and XSRF is checked even with the token."""
+    srv = room(students=3)
+    ann, bob = Browser(srv.port), Browser(srv.port)
+    status, _, kernel = ann.play(srv.token)
+    assert status == 200 and kernel and len(srv.kernel_pids()) == 1
+    bob.request("GET", f"/?token={srv.token}")  # Bob has a seat and the class token, not Ann's game
+    xsrf = {"X-XSRFToken": bob.cookies.get("_xsrf", "")}
+    for method, path in (("DELETE", f"/api/kernels/{kernel}?token={srv.token}"),
+                         ("POST", f"/voila/api/shutdown/{kernel}?token={srv.token}"),
+                         ("POST", f"/api/kernels/{kernel}/restart?token={srv.token}")):
+        status, _ = bob.request(method, path, body="" if method == "POST" else None, headers=xsrf)
+        assert status in (403, 404, 405), (method, path, status)
+    probe = kernel_socket_probe(srv.port, kernel, srv.token, subprotocol=V1, seconds=1, browser=bob)
+    assert not probe["connected"] and probe["status"] == 403, probe
+    assert kernel_socket_probe(srv.port, kernel, srv.token, subprotocol=V1, seconds=1, browser=ann)["connected"]
+    assert len(srv.kernel_pids()) == 1
+    # Ann herself: the token alone does not skip XSRF ...
+    status, _ = ann.request("POST", f"/voila/api/shutdown/{kernel}?token={srv.token}", body="",
+                            headers={"Cookie": "; ".join(f"{k}={v}" for k, v in ann.cookies.items() if k != "_xsrf")})
+    assert status == 403 and len(srv.kernel_pids()) == 1
+    # ... and with it (what her page's unload sends) her game ends
+    status, _ = ann.request("POST", f"/voila/api/shutdown/{kernel}", body=f"_xsrf={ann.cookies['_xsrf']}",
+                            headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 204 and wait_for_kernels(srv, 0, 10) == []
+
+
+def test_login_cookies_are_samesite_and_die_with_their_token(room, tmp_path):
+    """Finding 6: the login cookie had no SameSite (nor Secure behind TLS) and, with --data, still let a
+    browser in after the teacher restarted the class with a new token."""
+    first = room(data=tmp_path / "class")
+    student = Browser(first.port)
+    assert student.request("GET", f"/?token={first.token}")[0] == 200
+    cookies = student.set_cookie_headers()
+    login = [c for c in cookies if c.startswith("username-")]
+    assert login and all("SameSite=Lax" in c and "HttpOnly" in c for c in login), cookies
+    assert all("SameSite" in c for c in cookies), cookies
+    assert student.request("GET", "/")[0] == 200  # the cookie alone lets the student in
+    first.stop()
+    again = room(data=tmp_path / "class", port=first.port)  # the same --data, a new token
+    assert again.token != first.token
+    status, page = student.request("GET", "/")
+    assert status == 403 and "needs its link" in page

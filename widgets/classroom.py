@@ -47,11 +47,17 @@ except ImportError:  # pragma: no cover - older servers do not check before the 
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+from jupyter_server.services.kernels.handlers import KernelHandler
 
 from .i18n import _
-from .kernel_socket import KernelSocketHandler
+from .kernel_socket import KernelModelHandler, KernelSocketHandler, ShutdownHandler
 from .seats import CONNECT_ENV, Seats, give_seat, seat_of
 from .paths import APPS, JUPYTER_DATA, NOTEBOOKS, TEMPLATE
+
+#: voila's kernel routes and ours in their place (widgets/kernel_socket.py)
+KERNEL_ROUTES = {VoilaKernelWebsocketHandler: KernelSocketHandler, KernelHandler: KernelModelHandler,
+                 VoilaShutdownKernelHandler: ShutdownHandler}
 
 #: Environment variables a launcher (tests, scripts) may use to fix the tokens instead of random ones.
 #: They are removed from the server's environment at once, so kernels never see them.
@@ -78,7 +84,15 @@ class ServeOptions:
     connect_grace: int = 20               # classroom: seconds a new game's page has to connect to its kernel
     tree: bool = False                    # app mode: serve every notebook of notebooks/ (voila's tree page)
     data: Path | None = None              # classroom: the server's own files (kernel connection files)
+    public_url: str = ""                  # classroom: the URL printed and put in the QR code (behind a proxy)
+    certfile: Path | None = None          # HTTPS by jupyter_server itself (with keyfile)
+    keyfile: Path | None = None
     games: Path | None = None             # app mode: the one folder the panel saves to and loads from
+
+    @property
+    def tls(self) -> bool:
+        """True if students reach the pages over HTTPS (our own certificate, or a proxy's public URL)."""
+        return self.certfile is not None or self.public_url.lower().startswith("https://")
 
 
 @dataclass
@@ -294,8 +308,8 @@ class AhdVoila(Voila):
         for handler in super().init_handlers():
             if handler[1] is TornadoVoilaHandler:
                 handler = (handler[0], AppHandler, *handler[2:])
-            elif handler[1] is VoilaKernelWebsocketHandler:  # its hang on legacy clients (kernel_socket.py)
-                handler = (handler[0], KernelSocketHandler, *handler[2:])
+            elif handler[1] in KERNEL_ROUTES:  # kernel_socket.py: no hang, XSRF always, one browser's games
+                handler = (handler[0], KERNEL_ROUTES[handler[1]], *handler[2:])
             handlers.append(handler)
         base = self.server_url
         ours = [(url_path_join(base, r"/api/kernels/?"), NoKernelListHandler)]
@@ -386,7 +400,8 @@ def serve(options: ServeOptions) -> int:
             if not secret_file.exists():
                 secret_file.write_bytes(secrets.token_bytes(32))
                 os.chmod(secret_file, 0o600)
-            voila_extra["cookie_secret"] = secret_file.read_bytes()
+            # keyed by the token too: a new token (a restart with another class link) ends every login
+            voila_extra["cookie_secret"] = hmac.new(secret_file.read_bytes(), options.token.encode(), "sha256").digest()
     else:
         os.environ.pop("AHD_STORE", None)
         os.environ.pop("AHD_CLASS_URL", None)
@@ -405,8 +420,11 @@ def serve(options: ServeOptions) -> int:
         "token": options.token, "config_file_paths": [], "connection_dir_root": str(data),
         "identity_provider_class": AhdIdentityProvider, **voila_extra,
     }
+    secure = options.tls  # cookies only over HTTPS when the pages are served over HTTPS
+    cookie_flags = {"samesite": "Lax", **({"secure": True} if secure else {})}
     config = Config({
         "Voila": voila_config,
+        "IdentityProvider": {"cookie_options": dict(cookie_flags), "secure_cookie": secure or None},
         "VoilaConfiguration": {"template": TEMPLATE, "show_tracebacks": False, "strip_sources": True,
                                **({} if options.tree else {"file_allowlist": []})},
         "VoilaExecutor": {"iopub_timeout": options.iopub_timeout},
@@ -415,7 +433,8 @@ def serve(options: ServeOptions) -> int:
     })
     app = AhdVoila(config=config)
     # set on the app, not through the Config (which deep-copies its values: the store holds a lock)
-    app.tornado_settings = {"ahd_state": state, "ahd_join_url": join_url, "ahd_open_url": open_url,
+    app.tornado_settings = {"xsrf_cookie_kwargs": {"path": "/", **cookie_flags},
+                            "ahd_state": state, "ahd_join_url": join_url, "ahd_open_url": open_url,
                             "ahd_store": store}
     app.initialize([str(NOTEBOOKS if options.tree else APPS / "app.ipynb")])
 

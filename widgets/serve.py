@@ -164,11 +164,12 @@ def leave_page(page, server: "VoilaServer", timeout_s: float = 30.0) -> list[int
 def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0,
           mode: str = "app", students: int | None = None, cull: str | None = None,
           games: str | Path | None = None, log: Path | None = None, lang: str | None = None,
-          connect: int | None = None) -> VoilaServer:
+          connect: int | None = None, data: Path | None = None, extra: list[str] | None = None) -> VoilaServer:
     """Start ``python -m widgets.cli app`` (or ``classroom`` on 127.0.0.1) with known random tokens and wait
     until it answers (polling a static file starts no kernel). ``cull``: "IDLE,INTERVAL" seconds; ``log``: a
     file for the server's output; ``lang``: the app's language (``--lang``); ``connect``: seconds a page has to
-    connect to its new kernel before the kernel is ended (classroom)."""
+    connect to its new kernel before the kernel is ended (classroom); ``data``: the classroom's ``--data``;
+    ``extra``: more command-line options."""
     port = port or free_port()
     command = [sys.executable, "-m", "widgets.cli", mode, f"--port={port}"]
     if mode == "app":
@@ -177,6 +178,8 @@ def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, ti
     else:
         command += ["--host=127.0.0.1", f"--students={students or 30}"]
     command += [f"--lang={lang}"] if lang else []
+    command += [f"--data={data}"] if data else []
+    command += list(extra or [])
     env = dict(os.environ)
     token, teacher = secrets.token_urlsafe(9), secrets.token_urlsafe(16)
     env["HOUSE_DIVIDED_TOKEN"] = token
