@@ -129,3 +129,43 @@ def test_login_cookies_are_samesite_and_die_with_their_token(room, tmp_path):
     assert again.token != first.token
     status, page = student.request("GET", "/")
     assert status == 403 and "needs its link" in page
+
+
+PROBED = ["/voila/render/app.ipynb", "/voila/files/x.txt", "/voila/templates/lab/static/x.js", "/voila/static/nope.js",
+          "/voila/api/themes/x", "/voila/api/shutdown/{kernel}", "/voila/labextensions/x", "/api/kernels/{kernel}",
+          "/api/kernels/{kernel}/channels", "/login", "/logout", "/nonexistent", "/teacher", "/api/sessions"]
+
+
+def test_stray_requests_get_no_500_and_log_no_traceback(room, tmp_path):
+    """Finding 6: requests without a token to some of voila's routes gave 500s, and 404s logged ~40-line
+    tracebacks (jupyter_server's error templates do not render under voila): a student could flood the log."""
+    import uuid
+    log = tmp_path / "server.log"
+    srv = room(log=log)
+    student = Browser(srv.port)
+    kernel = str(uuid.uuid4())
+    statuses = []
+    for query in ("", f"?token={srv.token}"):
+        for path in PROBED:
+            for method in ("GET", "POST"):
+                status, _ = student.request(method, path.format(kernel=kernel) + query,
+                                            body="" if method == "POST" else None)
+                statuses.append((method, path, bool(query), status))
+    assert [s for s in statuses if s[3] >= 500] == []
+    time.sleep(0.5)
+    text = log.read_text()
+    assert "Traceback" not in text, text[text.find("Traceback") - 300:text.find("Traceback") + 1500]
+    assert len(text.splitlines()) < 3 * len(statuses) + 40  # about a line a request, not forty
+
+
+def test_every_page_has_a_content_security_policy(room):
+    """Finding 6: the CSP set only frame-ancestors. Now scripts, styles, sockets, plugins, forms and <base> are
+    kept to this server on every page (the browser tests run the app under it)."""
+    srv = room()
+    student = Browser(srv.port)
+    for path in (f"/?token={srv.token}", "/play", "/nonexistent-page", f"/teacher?key={srv.teacher_token}"):
+        student.request("GET", path)
+        policy = student.last_headers.get("Content-Security-Policy", "")
+        for rule in ("default-src 'self'", "script-src 'self'", "connect-src 'self'", "object-src 'none'",
+                     "base-uri 'self'", "form-action 'self'", "frame-ancestors 'self'"):
+            assert rule in policy, (path, rule, policy)

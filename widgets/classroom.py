@@ -51,6 +51,7 @@ from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from jupyter_server.services.kernels.handlers import KernelHandler
 
 from .i18n import _
+from .hardening import CSP, LogoutHandler, with_plain_errors
 from .kernel_socket import KernelModelHandler, KernelSocketHandler, ShutdownHandler
 from .seats import CONNECT_ENV, Seats, give_seat, seat_of
 from .paths import APPS, JUPYTER_DATA, NOTEBOOKS, TEMPLATE
@@ -312,7 +313,8 @@ class AhdVoila(Voila):
                 handler = (handler[0], KERNEL_ROUTES[handler[1]], *handler[2:])
             handlers.append(handler)
         base = self.server_url
-        ours = [(url_path_join(base, r"/api/kernels/?"), NoKernelListHandler)]
+        ours = [(url_path_join(base, r"/api/kernels/?"), NoKernelListHandler),
+                (url_path_join(base, r"/logout/?"), LogoutHandler)]
         if self.settings_state.options.mode == "classroom":
             ours.append((url_path_join(base, r"/teacher/?"), TeacherHandler))
             from .teacher_games import handlers as game_handlers  # the stored games, read-only
@@ -321,7 +323,7 @@ class AhdVoila(Voila):
             voila_page = next(h for h in handlers if h[1] is AppHandler)
             ours += [(url_path_join(base, "/"), StartHandler),
                      (url_path_join(base, "/play"), PlayHandler, *voila_page[2:])]
-        return ours + handlers
+        return [(route[0], with_plain_errors(route[1]), *route[2:]) for route in ours + handlers]
 
     @property
     def settings_state(self) -> ClassState:
@@ -434,6 +436,7 @@ def serve(options: ServeOptions) -> int:
     app = AhdVoila(config=config)
     # set on the app, not through the Config (which deep-copies its values: the store holds a lock)
     app.tornado_settings = {"xsrf_cookie_kwargs": {"path": "/", **cookie_flags},
+                            "headers": {"Content-Security-Policy": CSP},
                             "ahd_state": state, "ahd_join_url": join_url, "ahd_open_url": open_url,
                             "ahd_store": store}
     app.initialize([str(NOTEBOOKS if options.tree else APPS / "app.ipynb")])
