@@ -169,3 +169,62 @@ def test_every_page_has_a_content_security_policy(room):
         for rule in ("default-src 'self'", "script-src 'self'", "connect-src 'self'", "object-src 'none'",
                      "base-uri 'self'", "form-action 'self'", "frame-ancestors 'self'"):
             assert rule in policy, (path, rule, policy)
+
+
+def make_certificate(folder):
+    """A self-signed certificate for 127.0.0.1 (one day) and its key, as PEM files."""
+    import datetime
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+    import ipaddress
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+            .sign(key, hashes.SHA256()))
+    cert_file, key_file = folder / "cert.pem", folder / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    key_file.chmod(0o600)
+    return cert_file, key_file
+
+
+def test_https_on_loopback_and_the_link_behind_a_proxy(room, tmp_path):
+    """Finding 5: the classroom only spoke plain HTTP and always printed http://<address>:<port>/. Now
+    --certfile/--keyfile serve HTTPS (tornado's ssl_options, as jupyter_server does) and the link, the QR code
+    and the cookies follow; --public-url is what is printed and encoded when a proxy serves the class."""
+    import http.client
+    import ssl
+    import segno
+    cert, key = make_certificate(tmp_path)
+    log = tmp_path / "tls.log"
+    srv = room(extra=[f"--certfile={cert}", f"--keyfile={key}"], tls_ca=cert, log=log)
+    student = Browser(srv.port, scheme="https", context=ssl.create_default_context(cafile=str(cert)))
+    status, page = student.request("GET", f"/?token={srv.token}")
+    assert status == 200 and "ahd-starting" in page
+    cookies = student.set_cookie_headers()
+    assert cookies and all("Secure" in c and "SameSite=Lax" in c for c in cookies), cookies
+    with pytest.raises((http.client.HTTPException, OSError)):  # no plain HTTP on that port
+        Browser(srv.port).request("GET", f"/?token={srv.token}", timeout=5)
+    assert f"https://127.0.0.1:{srv.port}/?token={srv.token}" in log.read_text()
+
+    public = "https://games.school.example/house-divided/"
+    log2 = tmp_path / "proxy.log"
+    behind = room(extra=[f"--public-url={public}"], log=log2)
+    join = f"{public}?token={behind.token}"
+    assert join in log2.read_text()
+    teacher = Browser(behind.port)
+    status, page = teacher.request("GET", f"/teacher?key={behind.teacher_token}")
+    assert status == 200 and f'href="{join}"' in page
+    assert segno.make(join, error="m").svg_inline(scale=6, title="QR code of the join link") in page
+    student = Browser(behind.port)
+    assert student.request("GET", f"/?token={behind.token}")[0] == 200
+    cookies = student.set_cookie_headers()  # the proxy's page is HTTPS: the cookies say so
+    assert cookies and all("Secure" in c for c in cookies), cookies

@@ -325,6 +325,16 @@ class AhdVoila(Voila):
                      (url_path_join(base, "/play"), PlayHandler, *voila_page[2:])]
         return [(route[0], with_plain_errors(route[1]), *route[2:]) for route in ours + handlers]
 
+    ssl_context = None
+
+    def listen(self):
+        """voila's listen (which also runs the loop), with jupyter_server's kind of TLS (tornado's
+        ``ssl_options``) when given."""
+        if self.ssl_context is not None:
+            plain, context = self.app.listen, self.ssl_context
+            self.app.listen = lambda port, address="", **kwargs: plain(port, address, ssl_options=context, **kwargs)
+        return super().listen()
+
     @property
     def settings_state(self) -> ClassState:
         return self.tornado_settings["ahd_state"]
@@ -349,6 +359,36 @@ def public_host(host: str) -> str:
     return lan_address() if host in ("", "0.0.0.0", "::") else host
 
 
+def public_root(options: ServeOptions) -> str:
+    """The root URL printed and put in the QR code: ``--public-url`` (a proxy in front), else this machine's
+    address, ``https`` when we serve TLS ourselves."""
+    if options.public_url:
+        return options.public_url.rstrip("/") + "/"
+    scheme = "https" if options.certfile else "http"
+    return f"{scheme}://{public_host(options.host)}:{options.port}/"
+
+
+def tls_context(options: ServeOptions):
+    """The server's TLS context from ``--certfile``/``--keyfile`` (None without them); ValueError names the file
+    and the problem."""
+    if options.certfile is None and options.keyfile is None:
+        return None
+    if options.certfile is None or options.keyfile is None:
+        raise ValueError("--certfile and --keyfile go together (the certificate and its private key, PEM files)")
+    import ssl
+    for flag, path in (("--certfile", options.certfile), ("--keyfile", options.keyfile)):
+        if not Path(path).is_file():
+            raise ValueError(f"{flag} {path}: no such file")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(str(options.certfile), str(options.keyfile))
+    except (ssl.SSLError, OSError) as exc:
+        raise ValueError(f"--certfile {options.certfile} / --keyfile {options.keyfile}: not a certificate and its "
+                         f"private key in PEM ({getattr(exc, 'reason', None) or exc})") from None
+    return context
+
+
 def _cull_override(options: ServeOptions) -> None:
     grace = os.environ.pop(CONNECT_ENV, "")
     if grace:
@@ -362,6 +402,7 @@ def _cull_override(options: ServeOptions) -> None:
 
 def serve(options: ServeOptions) -> int:
     """Serve until Ctrl-C or SIGTERM (the kernels are shut down on the way out). Returns an exit code."""
+    ssl_context = tls_context(options)  # before anything starts: a bad certificate is a clear error
     options.token = options.token or os.environ.pop(TOKEN_ENV, "") or secrets.token_urlsafe(9)
     os.environ.pop(TOKEN_ENV, None)
     if options.mode == "classroom":
@@ -409,8 +450,7 @@ def serve(options: ServeOptions) -> int:
         os.environ.pop("AHD_CLASS_URL", None)
 
     state = ClassState(options)
-    host = public_host(options.host)
-    root = f"http://{host}:{options.port}/"
+    root = public_root(options)
     join_url = f"{root}?token={options.token}"  # the start page ("Starting your game…"), then /play
     if store is not None:
         os.environ[CLASS_URL_ENV] = join_url  # the kernels' join and personal links (students have this link)
@@ -435,6 +475,7 @@ def serve(options: ServeOptions) -> int:
     })
     app = AhdVoila(config=config)
     # set on the app, not through the Config (which deep-copies its values: the store holds a lock)
+    app.ssl_context = ssl_context
     app.tornado_settings = {"xsrf_cookie_kwargs": {"path": "/", **cookie_flags},
                             "headers": {"Content-Security-Policy": CSP},
                             "ahd_state": state, "ahd_join_url": join_url, "ahd_open_url": open_url,

@@ -73,6 +73,7 @@ def give_seat(handler) -> str:
     seat = seat_of(handler)
     if seat is None:
         seat = secrets.token_urlsafe(16)
-        handler.set_signed_cookie(SEAT_COOKIE, seat, expires_days=1, httponly=True, samesite="Lax",
-                                  secure=handler.request.protocol == "https", path=handler.base_url)
+        secure = handler.request.protocol == "https" or bool(handler.settings.get("xsrf_cookie_kwargs", {}).get("secure"))
+        handler.set_signed_cookie(SEAT_COOKIE, seat, expires_days=1, httponly=True, samesite="Lax", secure=secure,
+                                  path=handler.base_url)
     return seat
