@@ -221,10 +221,31 @@ def test_https_on_loopback_and_the_link_behind_a_proxy(room, tmp_path):
     join = f"{public}?token={behind.token}"
     assert join in log2.read_text()
     teacher = Browser(behind.port)
-    status, page = teacher.request("GET", f"/teacher?key={behind.teacher_token}")
+    status, page = teacher.request("GET", f"/teacher/join?key={behind.teacher_token}")
     assert status == 200 and f'href="{join}"' in page
     assert segno.make(join, error="m").svg_inline(scale=6, title="QR code of the join link") in page
     student = Browser(behind.port)
     assert student.request("GET", f"/?token={behind.token}")[0] == 200
     cookies = student.set_cookie_headers()  # the proxy's page is HTTPS: the cookies say so
     assert cookies and all("Secure" in c for c in cookies), cookies
+
+
+def test_the_teacher_key_leaves_the_url_and_the_projected_page_holds_no_secret(room):
+    """Finding 6: the teacher key stayed in the URL of the page teachers project (it showed the QR code). Now
+    the first visit moves the key into a cookie (and out of the address bar), the teacher's pages and links
+    carry no key, and the QR code is on a page of its own that holds no teacher secret."""
+    srv = room(students=3)
+    teacher = Browser(srv.port)
+    status, page = teacher.request("GET", f"/teacher?key={srv.teacher_token}")
+    assert status == 200 and "history.replaceState" in page
+    cookie = [c for c in teacher.set_cookie_headers() if c.startswith("ahd-teacher=")]
+    assert cookie and "HttpOnly" in cookie[0] and "SameSite=Strict" in cookie[0], teacher.set_cookie_headers()
+    status, page = teacher.request("GET", "/teacher")  # the cookie alone
+    assert status == 200 and srv.teacher_token not in page and "/teacher/join" in page
+    status, projected = teacher.request("GET", "/teacher/join")
+    assert status == 200 and "<svg" in projected and srv.join_url in projected
+    assert srv.teacher_token not in projected and "ahd-games" not in projected
+    student = Browser(srv.port)
+    student.request("GET", f"/?token={srv.token}")
+    for path in ("/teacher", "/teacher/join", f"/teacher?key={srv.token}"):
+        assert student.request("GET", path)[0] == 403, path

@@ -24,7 +24,6 @@ import hmac
 import os
 import re
 import secrets
-import socket
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -277,30 +276,6 @@ class NoKernelListHandler(APIHandler):
         return None
 
 
-class TeacherHandler(_Ours, JupyterHandler):
-    """``/teacher?key=…``: the join URL, its QR code and the games, behind the teacher's own token."""
-
-    def check_xsrf_cookie(self):
-        return None
-
-    @allow_unauthenticated  # the teacher's own token is checked here
-    async def get(self):
-        given = self.get_argument("key", "")
-        expected = self.state.options.teacher_token
-        if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
-            self.set_status(403)
-            self.finish(teacher_refused_page())
-            return
-        kernels = [dict(k) for k in self.kernel_manager.list_kernels()]
-        self.set_header("Cache-Control", "no-store")
-        html = teacher_page(self.state, self.settings["ahd_join_url"], kernels)
-        store = self.settings.get("ahd_store")
-        if store is not None:  # Play a classmate: the class's stored games (widgets/teacher_games.py)
-            from .teacher_games import games_section
-            html = html.replace("</main>", games_section(store, given) + "</main>")
-        self.finish(html)
-
-
 class AhdVoila(Voila):
     """voila with our handlers in front of its own."""
 
@@ -316,7 +291,9 @@ class AhdVoila(Voila):
         ours = [(url_path_join(base, r"/api/kernels/?"), NoKernelListHandler),
                 (url_path_join(base, r"/logout/?"), LogoutHandler)]
         if self.settings_state.options.mode == "classroom":
-            ours.append((url_path_join(base, r"/teacher/?"), TeacherHandler))
+            from .teacher import TeacherHandler, ProjectorHandler  # the teacher's pages, behind the teacher key
+            ours += [(url_path_join(base, r"/teacher/?"), TeacherHandler),
+                     (url_path_join(base, r"/teacher/join/?"), ProjectorHandler)]
             from .teacher_games import handlers as game_handlers  # the stored games, read-only
             ours += [(url_path_join(base, path), handler, {"page": page}) for path, handler in game_handlers()]
         if self.notebook_path:
@@ -345,48 +322,7 @@ class AhdVoila(Voila):
 
 
 # ------------------------------------------------------------------ running
-def lan_address() -> str:
-    """This machine's address on the local network (for the join URL when serving on every interface)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.255.255.255", 1))  # no packet is sent: this only picks the outgoing interface
-            return s.getsockname()[0]
-        except OSError:
-            return "127.0.0.1"
-
-
-def public_host(host: str) -> str:
-    return lan_address() if host in ("", "0.0.0.0", "::") else host
-
-
-def public_root(options: ServeOptions) -> str:
-    """The root URL printed and put in the QR code: ``--public-url`` (a proxy in front), else this machine's
-    address, ``https`` when we serve TLS ourselves."""
-    if options.public_url:
-        return options.public_url.rstrip("/") + "/"
-    scheme = "https" if options.certfile else "http"
-    return f"{scheme}://{public_host(options.host)}:{options.port}/"
-
-
-def tls_context(options: ServeOptions):
-    """The server's TLS context from ``--certfile``/``--keyfile`` (None without them); ValueError names the file
-    and the problem."""
-    if options.certfile is None and options.keyfile is None:
-        return None
-    if options.certfile is None or options.keyfile is None:
-        raise ValueError("--certfile and --keyfile go together (the certificate and its private key, PEM files)")
-    import ssl
-    for flag, path in (("--certfile", options.certfile), ("--keyfile", options.keyfile)):
-        if not Path(path).is_file():
-            raise ValueError(f"{flag} {path}: no such file")
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    try:
-        context.load_cert_chain(str(options.certfile), str(options.keyfile))
-    except (ssl.SSLError, OSError) as exc:
-        raise ValueError(f"--certfile {options.certfile} / --keyfile {options.keyfile}: not a certificate and its "
-                         f"private key in PEM ({getattr(exc, 'reason', None) or exc})") from None
-    return context
+from .room_net import lan_address, public_host, public_root, tls_context  # noqa: E402,F401
 
 
 def _cull_override(options: ServeOptions) -> None:

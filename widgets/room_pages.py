@@ -93,9 +93,7 @@ def no_token_page(mode: str) -> str:
 
 
 def teacher_page(state: "ClassState", join_url: str, kernels: list[dict[str, Any]]) -> str:
-    import segno  # the app extra
-
-    qr = segno.make(join_url, error="m").svg_inline(scale=6, title=_("QR code of the join link"))
+    """The teacher's own page (not for the projector: :func:`projector_page` is)."""
     cap = state.options.students
     now = time.time()
     games = _("{n} game(s) running") if cap is None else _("{n} game(s) running of at most {cap}")
@@ -110,6 +108,9 @@ def teacher_page(state: "ClassState", join_url: str, kernels: list[dict[str, Any
               "the panel) and opened again by upload, and stopping the server (Ctrl-C) ends them. This page "
               "refreshes every 10 seconds. Keep its link to yourself: it shows the class link.").format(
         seconds=state.options.cull_idle)
+    # TRANSLATORS: {link} and {end} wrap "the join page" in a link
+    projector = _("To show the class how to join, project {link}the join page{end}: its QR code and link, nothing "
+                  "else.")
     heads = "".join(f"<th>{escape(h)}</th>" for h in ("#", _("state"), _("open pages"), _("last activity")))
     rows = "".join(
         f"<tr><td>{i}</td><td>{escape(str(k.get('execution_state', '')))}</td><td>{k.get('connections', 0)}</td>"
@@ -118,12 +119,24 @@ def teacher_page(state: "ClassState", join_url: str, kernels: list[dict[str, Any
     return page(_("Teacher — A House Divided classroom"), f"""
 <h1>{escape(_("A House Divided — classroom"))}</h1>
 <p>{escape(_("Students join at:"))}<br><a class="url" id="ahd-join-url" href="{escape(join_url)}">{escape(join_url)}</a></p>
-{qr}
+<p id="ahd-projector-link">{escape(projector).format(link='<a href="/teacher/join">', end="</a>")}</p>
 <p id="ahd-games">{games};
 {escape(counts, quote=False)}</p>
 <table><tr>{heads}</tr>{rows}</table>
 <p>{escape(about, quote=False)}</p>""",
                 refresh=10)
+
+
+def projector_page(join_url: str) -> str:
+    """What the teacher projects: the join link and its QR code; no teacher key, no list of games."""
+    import segno  # the app extra
+
+    qr = segno.make(join_url, error="m").svg_inline(scale=6, title=_("QR code of the join link"))
+    title = _("Join the game")
+    return page(_("{page} — A House Divided").format(page=title), f"""
+<h1>{escape(title)}</h1>
+<p>{escape(_("Scan the QR code, or open:"))}<br><a class="url" id="ahd-join-url" href="{escape(join_url)}">{escape(join_url)}</a></p>
+{qr}""")
 
 
 def teacher_refused_page() -> str:
