@@ -412,3 +412,44 @@ def test_join_codes_cannot_be_guessed_fast_and_a_refusal_tells_no_game_apart(sto
     assert fresh.join(ann.code, "Bob", now=now + 63).side.value == "confederate"  # a minute later
     for page in (*pages, fresh):
         page.close()
+
+
+def test_a_page_cannot_create_games_without_end(store, monkeypatch):
+    """Security finding 6 (docs/security.md): there was no limit on the games a student creates. Now a page
+    creates at most 5 games in 10 minutes and the whole server at most GAMES_PER_SERVER_HOUR an hour."""
+    import widgets.store as store_module
+    now = time.time()
+    for i in range(5):
+        store.create(side="union", name="Ann", scenario="short", now=now + i)
+    with pytest.raises(JoinError, match="5 games in the last 10 minutes"):
+        store.create(side="union", name="Ann", scenario="short", now=now + 6)
+    assert store.create(side="union", name="Ann", scenario="short", now=now + 601).code  # 10 minutes later
+    monkeypatch.setattr(store_module, "GAMES_PER_SERVER_HOUR", 8)
+    other = Store(store.path)
+    other.create(side="union", name="Bob", scenario="short", now=now + 602)
+    other.create(side="union", name="Bob", scenario="short", now=now + 603)
+    with pytest.raises(JoinError, match="this server in the last hour"):
+        other.create(side="union", name="Bob", scenario="short", now=now + 604)
+    other.close()
+    assert len(store.games()) == 8
+
+
+def test_the_teachers_list_of_stored_games_comes_in_pages(store):
+    """Security finding 6: the teacher's list was rebuilt in full on every refresh (20,000 games: 3.75 s of the
+    server's only loop and 4 MB every 10 s). Now it shows 50 games a page, the most recent first."""
+    from widgets.teacher_games import PAGE_SIZE, games_section
+    first = store.create(side="union", name="Ann", scenario="short")
+    with store._lock:  # 119 more games, copied row by row (creating them would take seconds)
+        conn = store._conn
+        conn.execute("BEGIN IMMEDIATE")
+        for i in range(119):
+            conn.execute("INSERT INTO games (code, code_expires, scenario, options, seed, play_on, dice, created, "
+                         "last_activity) SELECT ?, code_expires, scenario, options, seed, play_on, dice, created, "
+                         "last_activity + ? FROM games WHERE id = ?", (f"C{i:05d}", i + 1, first.game_id))
+        conn.execute("COMMIT")
+    html = games_section(store)
+    assert PAGE_SIZE == 50 and html.count("class='ahd-stored-game'") == 50 and "<b>120</b>" in html
+    assert "C00118" in html and first.code not in html  # the most recent first
+    last = games_section(store, page=3)
+    assert last.count("class='ahd-stored-game'") == 20 and first.code in last
+    assert "/teacher?page=2" in last and "/teacher?page=4" not in last

@@ -63,6 +63,10 @@ JOIN_HOURS = 24.0
 WRONG_CODES_PER_PAGE = 5
 WRONG_CODES_PER_SERVER = 30
 WRONG_CODES_WINDOW = 60.0
+#: Games one page (its kernel's Store) may create in 10 minutes, and the whole server in an hour.
+GAMES_PER_PAGE = 5
+GAMES_PER_PAGE_WINDOW = 600.0
+GAMES_PER_SERVER_HOUR = 300
 SIDES = ("union", "confederate")
 
 SCHEMA = """
@@ -188,6 +192,7 @@ class Store:
         self.path = Path(path)
         self._lock = threading.RLock()
         self._wrong: list[float] = []  # when this page typed wrong codes (the last minute's)
+        self._created: list[float] = []  # when this page created games (the last 10 minutes')
         if not create and not self.path.exists():
             raise StoreError(f"{self.path}: no game store there")
         try:
@@ -291,8 +296,16 @@ class Store:
         token = new_code(PLAYER_CODE_LENGTH)
         name = _clean_name(name, side)
 
-        def work(conn: sqlite3.Connection) -> tuple[int, str]:
-            for _ in range(20):
+        def work(conn: sqlite3.Connection) -> JoinError | None:
+            self._created = [t for t in self._created if t > now - GAMES_PER_PAGE_WINDOW]
+            if len(self._created) >= GAMES_PER_PAGE:
+                return JoinError(_("this page has created {n} games in the last 10 minutes, the most it may: play "
+                                   "one of them, or wait a few minutes").format(n=GAMES_PER_PAGE))
+            recent = conn.execute("SELECT COUNT(*) FROM games WHERE created > ?", (now - 3600,)).fetchone()[0]
+            if recent >= GAMES_PER_SERVER_HOUR:
+                return JoinError(_("{n} games were created on this server in the last hour, the most it takes: ask "
+                                   "your teacher, or join a classmate's game").format(n=recent))
+            for _attempt in range(20):
                 code = new_code(CODE_LENGTH)
                 if not conn.execute("SELECT 1 FROM games WHERE code = ?", (code,)).fetchone():
                     break
@@ -307,9 +320,12 @@ class Store:
             first = game.record_actions()  # a game that starts with dice: the generator's rolls are recorded
             _insert(conn, game_id, 0, first, side, "create", now)
             _write_summary(conn, game_id, game, len(first), now)
-            return game_id, code
+            return None
 
-        self._write(work)
+        refused = self._write(work)
+        if refused is not None:
+            raise refused
+        self._created.append(now)
         return self._seat(token)
 
     def join(self, code: str, name: str = "", *, now: float | None = None) -> "Seat":
@@ -443,19 +459,25 @@ class Store:
     def count(self, game_id: int) -> int:
         return self._read("SELECT COUNT(*) FROM actions WHERE game = ?", (game_id,))[0][0]
 
-    def games(self) -> list[GameRow]:
-        """Every game, the most recently active first (the teacher's list)."""
+    def games(self, limit: int | None = None, offset: int = 0) -> list[GameRow]:
+        """Every game (or ``limit`` of them from ``offset``), the most recently active first (the teacher's list)."""
+        order = "ORDER BY last_activity DESC, id DESC" + (" LIMIT ? OFFSET ?" if limit is not None else "")
+        args: tuple = (limit, offset) if limit is not None else ()
         players: dict[int, dict[str, str]] = {}
-        for game_id, side, name in self._read("SELECT game, side, name FROM players"):
+        for game_id, side, name in self._read("SELECT game, side, name FROM players WHERE game IN "
+                                              f"(SELECT id FROM games {order})", args):
             players.setdefault(game_id, {})[side] = name
         rows = self._read("SELECT id, code, code_expires, scenario, dice, created, last_activity, seq, turn, "
-                          "to_move, union_max, confederate_max, outcome FROM games ORDER BY last_activity DESC")
+                          f"to_move, union_max, confederate_max, outcome FROM games {order}", args)
         out = []
         for row in rows:
             scenario = json.loads(row[3])
             out.append(GameRow(*row[:3], scenario if isinstance(scenario, str) else str(scenario.get("id", "custom")),
                                *row[4:], players=players.get(row[0], {})))
         return out
+
+    def game_count(self) -> int:
+        return self._read("SELECT COUNT(*) FROM games")[0][0]
 
     def records_zip(self) -> bytes:
         """Every game's record as JSON files in one zip (``CODE-union-NAME-vs-confederate-NAME.json``)."""

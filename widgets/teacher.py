@@ -42,8 +42,14 @@ class TeacherHandler(_Teacher):
         kernels = [dict(k) for k in self.kernel_manager.list_kernels()]
         html = teacher_page(self.settings["ahd_state"], self.settings["ahd_join_url"], kernels)
         store = self.settings.get("ahd_store")
-        if store is not None:  # Play a classmate: the class's stored games (widgets/teacher_games.py)
-            html = html.replace("</main>", games_section(store) + "</main>")
+        if store is not None:  # Play a classmate: a page of the class's stored games, read off the loop
+            from tornado.ioloop import IOLoop
+            try:
+                page = int(self.get_argument("page", "1"))
+            except ValueError:
+                page = 1
+            section = await IOLoop.current().run_in_executor(None, games_section, store, "", page)
+            html = html.replace("</main>", section + "</main>")
         if self.get_argument("key", ""):  # now in the cookie: out of the address bar
             html = html.replace("</main>", FORGET_KEY + "</main>")
         self.finish(html)

@@ -88,10 +88,18 @@ def is_teacher(handler) -> bool:
 FORGET_KEY = "<script>history.replaceState(null, '', location.pathname);</script>"
 
 
-def games_section(store: Store, key: str = "") -> str:
-    """The list of stored games, for the teacher page (its links carry no key: the cookie does)."""
+#: Stored games a page of the teacher's list shows (the most recently active first).
+PAGE_SIZE = 50
+
+
+def games_section(store: Store, key: str = "", page: int = 1) -> str:
+    """One page of the list of stored games, for the teacher page (its links carry no key: the cookie does).
+    Reads the store: the teacher page calls it off the server's loop."""
     try:
-        games = store.games()
+        total = store.game_count()
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(max(1, page), pages)
+        games = store.games(PAGE_SIZE, (page - 1) * PAGE_SIZE)
     except StoreError as exc:
         return f"<h2>{escape(_('Games against a classmate'))}</h2><p style='color:#b71c1c'>{escape(str(exc))}</p>"
     rows = "".join(
@@ -101,14 +109,23 @@ def games_section(store: Store, key: str = "") -> str:
         f"<td>{escape(g.outcome or _to_move(g.to_move))}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td></tr>"
         for g in games)
     stored = escape(_("{n} stored game(s) in {path}."), quote=False).format(
-        n=f"<b>{len(games)}</b>", path=f"<code>{escape(str(store.path))}</code>")
+        n=f"<b>{total}</b>", path=f"<code>{escape(str(store.path))}</code>")
+    pager = ""
+    if pages > 1:
+        # TRANSLATORS: the teacher's list of stored games, 50 to a page
+        pager = escape(_("Page {page} of {pages}.").format(page=page, pages=pages))
+        if page > 1:
+            pager += f" <a href='/teacher?page={page - 1}'>{escape(_('More recent games'))}</a>"
+        if page < pages:
+            pager += f" <a href='/teacher?page={page + 1}'>{escape(_('Older games'))}</a>"
+        pager = f"<p id='ahd-games-pages'>{pager}</p>"
     # TRANSLATORS: {link} and {end} wrap "Download all records" in a link
     download = escape(_("{link}Download all records{end} (a zip of JSON game records)."), quote=False).format(
         link=f"<a id='ahd-records-zip' href='/teacher/records.zip'>", end="</a>")
     heads = (_("game"), _side("union"), _side("confederate"), _("scenario"), _("turn"), _("army max U / C"),
              _("to move"), _("actions"), _("last activity"))
     return (f"<h2>{escape(_('Games against a classmate'))}</h2><p id='ahd-stored-games'>{stored} {download}</p>"
-            f"<table><tr>{''.join(f'<th>{escape(h)}</th>' for h in heads)}</tr>{rows}</table>")
+            f"{pager}<table><tr>{''.join(f'<th>{escape(h)}</th>' for h in heads)}</tr>{rows}</table>{pager}")
 
 
 class _TeacherOnly(JupyterHandler):
