@@ -85,15 +85,16 @@ def v1_frame(message: dict, channel: str = "shell") -> bytes:
 
 
 async def _probe(port: int, kernel_id: str, token: str, subprotocol: str | None, seconds: float,
-                 cookies: dict[str, str]) -> dict:
+                 cookies: dict[str, str], ssl_context=None) -> dict:
     from tornado.httpclient import HTTPClientError, HTTPRequest
     from tornado.websocket import WebSocketClosedError, websocket_connect
     session = uuid.uuid4().hex
-    url = f"ws://127.0.0.1:{port}/api/kernels/{kernel_id}/channels?session_id={session}&token={token}"
+    scheme = "wss" if ssl_context else "ws"
+    url = f"{scheme}://127.0.0.1:{port}/api/kernels/{kernel_id}/channels?session_id={session}&token={token}"
     result = {"connected": False, "status": None, "binary": 0, "text": 0}
     try:
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
-        ws = await websocket_connect(HTTPRequest(url, request_timeout=10, headers=headers),
+        ws = await websocket_connect(HTTPRequest(url, request_timeout=10, headers=headers, ssl_options=ssl_context),
                                      subprotocols=[subprotocol] if subprotocol else None)
     except HTTPClientError as exc:
         result["status"] = exc.code
@@ -127,4 +128,6 @@ def kernel_socket_probe(port: int, kernel_id: str, token: str, *, subprotocol: s
     come back within ``seconds``: {"connected", "status" (of a refused upgrade), "binary", "text"}. With
     ``browser``, its cookies are sent (its seat: the browser whose page started the kernel)."""
     cookies = dict(browser.cookies) if browser else {}
-    return asyncio.run(asyncio.wait_for(_probe(port, kernel_id, token, subprotocol, seconds, cookies), seconds + 15))
+    context = browser.context if browser is not None and browser.scheme == "https" else None
+    return asyncio.run(asyncio.wait_for(_probe(port, kernel_id, token, subprotocol, seconds, cookies, context),
+                                        seconds + 15))
