@@ -193,4 +193,10 @@ def test_publish_of_a_malformed_scenario_stops_with_the_loaders_message(tmp_path
 def test_classroom_options_are_checked():
     result = _cli("classroom", "--students", "0")
     assert result.returncode == 2 and "at least 1" in result.stderr
+    result = _cli("classroom", "--connect-grace", "1")
+    assert result.returncode == 2 and "--connect-grace must be at least 5" in result.stderr
+    result = _cli("classroom", "--public-url", "javascript:alert(1)")
+    assert result.returncode == 2 and "--public-url" in result.stderr and "Traceback" not in result.stderr
+    result = _cli("classroom", "--host", "127.0.0.1", "--certfile", "/nonexistent.pem", "--keyfile", "/x.pem")
+    assert result.returncode == 1 and "--certfile /nonexistent.pem: no such file" in result.stderr
     assert "--students" in _cli("classroom", "--help").stdout

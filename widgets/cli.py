@@ -69,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     room.add_argument("--certfile", type=Path, default=None, metavar="PEM",
                       help="serve HTTPS with this certificate (PEM; with --keyfile): the link and QR code use https")
     room.add_argument("--keyfile", type=Path, default=None, metavar="PEM", help="the certificate's private key (PEM)")
+    room.add_argument("--connect-grace", type=int, default=20, metavar="SECONDS",
+                      help="end a new game whose page has not connected to it this long after it was sent "
+                           "(default 20; raise it for a very busy machine)")
     room.add_argument("--cull-idle", type=int, default=50, metavar="SECONDS",
                       help="end a game whose page has been closed for this long (default 50: within about "
                            "a minute)")
@@ -114,6 +117,9 @@ def _serve(args: argparse.Namespace) -> int:
         if args.students < 1:
             print("error: --students must be at least 1", file=sys.stderr)
             return 2
+        if args.connect_grace < 5:
+            print("error: --connect-grace must be at least 5 seconds", file=sys.stderr)
+            return 2
         public = args.public_url.strip()
         if public and not re.fullmatch(r"https?://[^\s/?#'\"<>]+(/[^\s?#'\"<>]*)?", public):
             print(f"error: --public-url {public!r}: expected an http:// or https:// URL without ? or #, e.g. "
@@ -121,6 +127,7 @@ def _serve(args: argparse.Namespace) -> int:
             return 2
         options = ServeOptions(mode="classroom", host=args.host, port=args.port, students=args.students,
                                public_url=public, certfile=args.certfile, keyfile=args.keyfile,
+                               connect_grace=args.connect_grace,
                                data=args.data.expanduser().resolve() if args.data else None,
                                cull_idle=args.cull_idle, cull_interval=max(1, min(10, args.cull_idle // 3)))
     try:
