@@ -365,6 +365,7 @@ def test_a_download_of_a_shared_game_cannot_predict_its_dice(store):
     download = bob.game.to_json()  # what the panel's "Save to my computer" writes (session.to_json)
     record = json.loads(download)
     assert record["seed"] != secret and str(secret) not in download
+    assert bob.game.seed is None and str(secret) not in repr(bob.game)  # nor shown any other way
     assert record["actions"] and not any(a.get("auto") for a in record["actions"])
     assert sum(a["type"] == "roll" for a in record["actions"]) >= 5  # the rolls as they fell are kept
     copy = Game.from_json(download)

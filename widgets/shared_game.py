@@ -169,6 +169,14 @@ class SharedGame(Game):
         record["actions"] = [{k: v for k, v in action.items() if k != "auto"} for action in record["actions"]]
         return record
 
+    @property
+    def seed(self) -> None:  # type: ignore[override]
+        """None: the shared game's seed is the store's secret (the dice still to come follow from it)."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<SharedGame {self._scenario.id} {self.turn} {self.phasing.adjective} {self.decision}>"
+
     def plays_for(self, side: Side | str) -> bool:
         """True if this page plays ``side`` (its bots and stand-ins never decide for the other side)."""
         return Side.parse(side) is self._seat.side
