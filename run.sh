@@ -55,6 +55,21 @@ ensure_chromium() {
     fi
 }
 
+ensure_caddy() {
+    # Debian's Caddy for tests/test_security_caddy.py (docs/security.md's HTTPS recipe); install it when missing
+    if command -v caddy >/dev/null 2>&1; then return 0; fi
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "Installing Debian's caddy for the HTTPS recipe test (a few seconds)..."
+        if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy; } \
+                > .venv/caddy-install.log 2>&1; then
+            tail -20 .venv/caddy-install.log
+            echo "warning: installing caddy failed; the Caddy test will fail" >&2
+        fi
+    else
+        echo "warning: caddy is not installed (apt-get install caddy); the Caddy test will fail" >&2
+    fi
+}
+
 ensure_proxy() {
     # JupyterHub's proxy for tests/test_jupyterhub.py: configurable-http-proxy from npm, into .venv/node
     export PATH="$PWD/.venv/node/node_modules/.bin:$PATH"
@@ -77,6 +92,7 @@ case "${1:-}" in
     test)
         setup
         ensure_chromium
+        ensure_caddy
         ensure_proxy
         shift
         # the suite's English texts do not depend on the machine's locale (tests that want Spanish or

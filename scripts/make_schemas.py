@@ -27,7 +27,7 @@ from ahd.core.board import default_board  # noqa: E402
 from ahd.core.calendar import LAST_TURN  # noqa: E402
 from ahd.core.game import DICE_MODES, RECORD_FORMAT, RECORD_VERSION  # noqa: E402
 from ahd.core.options import SWITCHES  # noqa: E402
-from ahd.core.scenario import (BUILT_IN, ENDS, FORMAT, LEADERS, MAX_COUNTERS, MAX_STATED,  # noqa: E402
+from ahd.core.scenario import (BUILT_IN, ENDS, FORMAT, ID_PATTERN, LEADERS, MAX_COUNTERS, MAX_STATED,  # noqa: E402
                                SCENARIO_KEYS, UNIT_KEYS)
 from ahd.core.units import TYPE_ALIASES, UNIT_TYPES  # noqa: E402
 from ahd.core.victory import SCORE_TABLE  # noqa: E402
@@ -54,7 +54,7 @@ def scenario_schema() -> dict:
         "properties": {
             "format": {"const": FORMAT},
             "version": {"const": 1},
-            "id": {"type": "string", "minLength": 1},
+            "id": {"type": "string", "pattern": ID_PATTERN},
             "rule": {"type": "string"},
             "title": {"type": "string"},
             "description": {"type": "string"},

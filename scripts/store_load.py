@@ -101,7 +101,8 @@ def run_load(path: Path, *, games: int = 20, seconds: float = 60.0, poll: float 
     store = Store(path, check=True)
     players: list[tuple[str, int]] = []
     for index in range(games):
-        union = store.create(side="union", name=f"U{index}", seed=seed + index)
+        # each game created as if from a page of its own (a page may create only GAMES_PER_PAGE in 10 minutes)
+        union = Store(path).create(side="union", name=f"U{index}", seed=seed + index)
         confederate = store.join(union.code, f"C{index}")
         players += [(union.token, 3 * index), (union.token, 3 * index + 1), (confederate.token, 3 * index + 2)]
     stop_at = time.time() + seconds

@@ -69,7 +69,9 @@ def test_without_the_token_no_page_and_no_kernel_api_answers(server):
     assert request(server, "GET", "/teacher")[0] == 403
     assert request(server, "GET", f"/teacher?key={server.token}")[0] == 403
     status, body = request(server, "GET", f"/teacher?key={server.teacher_token}")
-    assert status == 200 and server.join_url.split("?")[1] in body and "<svg" in body
+    assert status == 200 and server.join_url.split("?")[1] in body and "/teacher/join" in body
+    status, projected = request(server, "GET", f"/teacher/join?key={server.teacher_token}")  # the QR code's page
+    assert status == 200 and server.join_url.split("?")[1] in projected and "<svg" in projected
     assert "0</b> game(s) running of at most <b>2</b>" in body
     assert server.kernel_pids() == []
 
@@ -191,4 +193,10 @@ def test_publish_of_a_malformed_scenario_stops_with_the_loaders_message(tmp_path
 def test_classroom_options_are_checked():
     result = _cli("classroom", "--students", "0")
     assert result.returncode == 2 and "at least 1" in result.stderr
+    result = _cli("classroom", "--connect-grace", "1")
+    assert result.returncode == 2 and "--connect-grace must be at least 5" in result.stderr
+    result = _cli("classroom", "--public-url", "javascript:alert(1)")
+    assert result.returncode == 2 and "--public-url" in result.stderr and "Traceback" not in result.stderr
+    result = _cli("classroom", "--host", "127.0.0.1", "--certfile", "/nonexistent.pem", "--keyfile", "/x.pem")
+    assert result.returncode == 1 and "--certfile /nonexistent.pem: no such file" in result.stderr
     assert "--students" in _cli("classroom", "--help").stdout

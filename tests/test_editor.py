@@ -263,6 +263,10 @@ def test_publish_gives_a_zip_of_the_publish_folder(tmp_path):
     editor = widgets.editor()
     editor.set(id="my scenario!", title="Published", last_turn=3, end="short")
     editor.add_unit("richmond", "confederate", "FV")
+    # an id is a safe name (docs/security.md, finding 2): refused with the loader's message, no zip
+    assert editor.publish_zip(tmp_path) is None and "id: expected 1 to 64 letters" in editor.status.value
+    assert list(tmp_path.iterdir()) == []
+    editor.set(id="my-scenario")
     archive = editor.publish_zip(tmp_path)
     assert archive == tmp_path / "my-scenario.zip" and archive.is_file()
     assert "data:application/zip;base64," in editor.publish_link.value

@@ -190,3 +190,12 @@ def test_position_keys_of_the_lasting_records():
             ahd.new_game(_position(**bad), seed=1)
     with pytest.raises(ahd.DataFileError, match="strength"):
         ahd.new_game(_position(units=[{"side": "union", "type": "FV", "box": "cairo", "strength": "half"}]))
+
+
+def test_a_position_of_a_scenario_with_the_longest_id_exports_to_a_valid_id():
+    """Ids are at most 64 characters (docs/security.md, finding 2): ``<id>@<turn>`` keeps within them."""
+    data = random_position(12).to_scenario()
+    data["id"] = "x" * 64
+    position = ahd.new_game(data, seed=1).to_scenario()
+    assert len(position["id"]) <= 64 and position["id"].startswith("x" * 60 + "@")
+    ahd.new_game(position, seed=1)  # loads

@@ -179,3 +179,35 @@ def test_the_publish_command(tmp_path):
     assert done.returncode != 0
     assert str(loader.value) in done.stderr
     assert not (tmp_path / "bad-app").exists()
+
+
+def _cells(out: Path, kind: str) -> list[str]:
+    notebook = json.loads((out / "app.ipynb").read_text())
+    return ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == kind]
+
+
+def test_a_scenarios_data_never_becomes_code_nor_html_in_the_published_app(tmp_path):
+    """Security finding 2 (docs/security.md): an id with a newline became a line of Python in app.ipynb, and
+    HTML in the title or description went raw into a markdown cell (a <script> reached the page)."""
+    data = json.loads(SCENARIO.read_text())
+    hostile = {**data, "id": "ok-id", "title": '<script>alert("title")</script><img src=x onerror=alert(1)>',
+               "description": "<script>alert('description')</script> [click](javascript:alert(1)) & <b>"}
+    plain = publish(data, tmp_path / "plain")
+    out = publish(hostile, tmp_path / "hostile")
+    assert _cells(out, "code") == _cells(plain, "code")  # the code reads scenario.json: no data in it
+    assert "scenario.json" in _cells(out, "code")[0] and data["id"] not in _cells(plain, "code")[0]
+    text = "\n".join(_cells(out, "markdown")) + (out / "README.md").read_text()
+    for raw in ("<script", "<img", "<b>", "](javascript:"):
+        assert raw not in text, raw
+    assert "&lt;script&gt;alert" in _cells(out, "markdown")[0]  # shown as text, not run
+    evil = "x)\nimport os; os.system('touch PWNED') # ("
+    for case in ({**data, "id": evil}, {**data, "id": "a b"}, {**data, "id": "../up"}):
+        with pytest.raises(ahd.AhdError, match=r"<scenario>: id: .*letters, digits"):
+            publish(case, tmp_path / "evil")
+        assert not (tmp_path / "evil").exists()
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**data, "id": evil}))
+    result = subprocess.run([sys.executable, "-m", "widgets.cli", "publish", str(bad), "--out", str(tmp_path / "o")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and "bad.json: id:" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "o").exists()

@@ -91,6 +91,8 @@ def _bad_scenarios():
         "control side misspelt": changed(lambda d: d.update(control={"confedrate": []})),
         "end missing": changed(lambda d: d.pop("end")),
         "score_turn 12": changed(lambda d: d.update(score_turn=12)),
+        "id with a newline": changed(lambda d: d.update(id="x)\nimport os # (")),
+        "id with a slash": changed(lambda d: d.update(id="../x")),
     }
 
 

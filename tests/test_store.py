@@ -55,13 +55,13 @@ def test_create_join_wrong_or_expired_code_and_come_back(store):
     ann = store.create(side="confederate", name="Ann", scenario="short", seed=7, now=now)
     assert len(ann.code) == 6 and set(ann.code) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
     assert ann.opponent is None and ann.side.value == "confederate"
-    with pytest.raises(JoinError, match="no game has the code"):
+    with pytest.raises(JoinError, match="no open game has the code"):
         store.join("QQQQQQ", "Bob")
-    with pytest.raises(JoinError, match="expired"):
+    with pytest.raises(JoinError, match="no open game has the code"):
         store.join(ann.code, "Bob", now=now + 25 * 3600)
     bob = store.join(f" {ann.code[:3].lower()}-{ann.code[3:]} ", "Bob", now=now + 60)  # as typed: case, dash
     assert bob.side.value == "union" and bob.opponent == "Ann" and ann.opponent == "Bob"
-    with pytest.raises(JoinError, match="already has two players"):
+    with pytest.raises(JoinError, match="no open game has the code"):
         store.join(ann.code, "Cid")
     with pytest.raises(JoinError, match="no game on this server belongs to that personal code"):
         store.resume("ABCDE-FGHJK")
@@ -73,7 +73,7 @@ def test_create_join_wrong_or_expired_code_and_come_back(store):
     play([ann, bob], 30, random.Random(1))
     again = store.resume(ann.token.lower())
     assert again.side.value == "confederate" and again.seq == ann.seq
-    assert again.game.to_dict() == ann.game.to_dict()
+    assert Game.to_dict(again.game) == Game.to_dict(ann.game)
 
 
 def test_moves_are_checked_by_the_engine_before_they_are_stored_and_replay(store):
@@ -81,7 +81,7 @@ def test_moves_are_checked_by_the_engine_before_they_are_stored_and_replay(store
     bob = store.join(ann.code, "Bob")
     assert play([ann, bob], 400, random.Random(5)) > 100
     record = store.record(ann.game_id)
-    assert record == ann.game.to_dict() == bob.game.to_dict()
+    assert record == Game.to_dict(ann.game) == Game.to_dict(bob.game)
     replayed = Game.from_dict(json.loads(json.dumps(record)))
     assert replayed.to_dict() == record and str(replayed.state.turn) == str(ann.game.state.turn)
     count = store.count(ann.game_id)
@@ -120,7 +120,7 @@ def test_typed_in_dice_are_rolled_by_their_owner(store):
             seat.game.apply(rng.choice(seat.game.legal_actions()))
     ann.sync(), bob.sync()
     assert rolled > 5
-    assert Game.from_dict(store.record(ann.game_id)).to_dict() == ann.game.to_dict() == bob.game.to_dict()
+    assert Game.from_dict(store.record(ann.game_id)).to_dict() == Game.to_dict(ann.game) == Game.to_dict(bob.game)
 
 
 def test_two_racing_submits_exactly_one_is_accepted(tmp_path):
@@ -156,7 +156,7 @@ def test_two_racing_submits_exactly_one_is_accepted(tmp_path):
         # the loser catches up and both tabs hold the store's game
         for tab in tabs:
             tab.sync()
-        assert tabs[0].game.to_dict() == tabs[1].game.to_dict() == Store(path).record(first.game_id)
+        assert Game.to_dict(tabs[0].game) == Game.to_dict(tabs[1].game) == Store(path).record(first.game_id)
         results.append(outcome)
     assert len(results) >= 3
     store = Store(path)
@@ -280,7 +280,7 @@ def _sections(tmp_path):
     ann.create()
     assert ann.seat is not None and ann.seat.code in ann.info.value and "<svg" in ann.info.value  # code + QR
     bob.join("WRONG1")
-    assert bob.seat is None and "no game has the code WRONG1" in bob.message.value
+    assert bob.seat is None and "no open game has the code WRONG1" in bob.message.value
     bob.join(ann.seat.code)
     assert bob.seat.side.value == "confederate" and bob.session.union == bob.session.confederate == "human"
     ann2.resume(ann.seat.token)  # Ann in a second tab
@@ -306,7 +306,7 @@ def test_the_section_plays_a_classmate_and_refuses_the_other_side(tmp_path):
     assert "changed in another tab" in ann2.session.status
     ann2.sync()
     assert "changed in another tab" in ann2.session.status
-    assert ann2.session.game.to_dict() == ann.session.game.to_dict() == ann.store.record(ann.seat.game_id)
+    assert Game.to_dict(ann2.session.game) == Game.to_dict(ann.session.game) == ann.store.record(ann.seat.game_id)
     # a new game from the panel leaves the shared game (it stays stored)
     bob.session.new_game("short")
     bob.sync()
@@ -349,5 +349,108 @@ def test_the_bot_plays_only_this_pages_side(tmp_path):
     ann.session.bot_half_turn()  # a stand-in for Ann's half-turn: it stops where Bob decides, no error
     assert ann.session.status_kind == "info", ann.session.status
     ann.sync(), bob.sync()
-    assert ann.seat.seq > 0 and ann.seat.game.to_dict() == bob.seat.game.to_dict()
+    assert ann.seat.seq > 0 and Game.to_dict(ann.seat.game) == Game.to_dict(bob.seat.game)
     assert deciding_side(bob.seat.game) is bob.seat.side  # the Confederate decides now: the bot left it to Bob
+
+
+def test_a_download_of_a_shared_game_cannot_predict_its_dice(store):
+    """Security finding 4 (docs/security.md): "Save to my computer" held the shared game's seed, so a private
+    copy rolled exactly the dice the shared game would roll next. Now a shared game's record for download
+    holds the rolls as typed-in ones and a seed of its own; the store keeps the secret seed."""
+    ann = store.create(side="union", name="Ann", scenario="1861")
+    bob = store.join(ann.code, "Bob")
+    rng = random.Random(5)
+    play([ann, bob], 60, rng)
+    secret = store.record(ann.game_id)["seed"]
+    download = bob.game.to_json()  # what the panel's "Save to my computer" writes (session.to_json)
+    record = json.loads(download)
+    assert record["seed"] != secret and str(secret) not in download
+    assert bob.game.seed is None and str(secret) not in repr(bob.game)  # nor shown any other way
+    assert record["actions"] and not any(a.get("auto") for a in record["actions"])
+    assert sum(a["type"] == "roll" for a in record["actions"]) >= 5  # the rolls as they fell are kept
+    copy = Game.from_json(download)
+    assert copy.state.turn == bob.game.state.turn and len(copy.record_actions()) == len(bob.game.record_actions())
+    # the next 30 dice the computer rolls: the shared game's and the private copy's (copies keep the dice to come)
+    def next_rolls(game):
+        ahead = game.copy()
+        return [ahead._draw() for _ in range(30)]
+    assert next_rolls(bob.game) == next_rolls(ann.game)  # both players' pages roll the same shared dice
+    assert next_rolls(copy) != next_rolls(bob.game)
+    # a single-player game keeps seed + actions: its own download replays its own dice
+    solo = ahd.new_game("1861", seed=11)
+    assert json.loads(solo.to_json())["seed"] == 11
+
+
+def test_join_codes_cannot_be_guessed_fast_and_a_refusal_tells_no_game_apart(store):
+    """Security finding 6 (docs/security.md): join codes (31**6, 24 h) could be tried 19 times a second, and the
+    refusals told "no such game", "full" and "expired" apart. Now every refusal says the same, and a page
+    (5 in a minute) and the whole server (30 in a minute) are slowed down, right codes included."""
+    now = time.time()
+    ann = store.create(side="union", name="Ann", scenario="short", now=now)
+    full = store.create(side="union", name="Cid", scenario="short", now=now)
+    store.join(full.code, "Dan", now=now)
+    old = store.create(side="union", name="Eve", scenario="short", now=now - 25 * 3600)
+    said = set()
+    for code in ("QQQQQQ", full.code, old.code):
+        with pytest.raises(JoinError) as refused:
+            store.join(code, "Mal", now=now)
+        said.add(str(refused.value).replace(code, "CODE"))
+    assert len(said) == 1, said
+    for i in range(2):
+        with pytest.raises(JoinError, match="no open game"):
+            store.join(f"QQQQQ{i + 2}", "Mal", now=now)
+    with pytest.raises(JoinError, match="too many wrong codes"):  # the sixth try of this page in a minute
+        store.join(ann.code, "Mal", now=now + 1)
+    # other pages (each kernel has its own Store) share the server's limit: 30 wrong codes a minute in all
+    pages = [Store(store.path) for _ in range(6)]
+    for page in pages:
+        for i in range(5):
+            with pytest.raises(JoinError):
+                page.join(f"ZZZZZ{i + 2}", "Mal", now=now + 2)
+    fresh = Store(store.path)
+    with pytest.raises(JoinError, match="too many wrong codes"):
+        fresh.join(ann.code, "Bob", now=now + 3)
+    assert fresh.join(ann.code, "Bob", now=now + 63).side.value == "confederate"  # a minute later
+    for page in (*pages, fresh):
+        page.close()
+
+
+def test_a_page_cannot_create_games_without_end(store, monkeypatch):
+    """Security finding 6 (docs/security.md): there was no limit on the games a student creates. Now a page
+    creates at most 5 games in 10 minutes and the whole server at most GAMES_PER_SERVER_HOUR an hour."""
+    import widgets.store as store_module
+    now = time.time()
+    for i in range(5):
+        store.create(side="union", name="Ann", scenario="short", now=now + i)
+    with pytest.raises(JoinError, match="5 games in the last 10 minutes"):
+        store.create(side="union", name="Ann", scenario="short", now=now + 6)
+    assert store.create(side="union", name="Ann", scenario="short", now=now + 601).code  # 10 minutes later
+    monkeypatch.setattr(store_module, "GAMES_PER_SERVER_HOUR", 8)
+    other = Store(store.path)
+    other.create(side="union", name="Bob", scenario="short", now=now + 602)
+    other.create(side="union", name="Bob", scenario="short", now=now + 603)
+    with pytest.raises(JoinError, match="this server in the last hour"):
+        other.create(side="union", name="Bob", scenario="short", now=now + 604)
+    other.close()
+    assert len(store.games()) == 8
+
+
+def test_the_teachers_list_of_stored_games_comes_in_pages(store):
+    """Security finding 6: the teacher's list was rebuilt in full on every refresh (20,000 games: 3.75 s of the
+    server's only loop and 4 MB every 10 s). Now it shows 50 games a page, the most recent first."""
+    from widgets.teacher_games import PAGE_SIZE, games_section
+    first = store.create(side="union", name="Ann", scenario="short")
+    with store._lock:  # 119 more games, copied row by row (creating them would take seconds)
+        conn = store._conn
+        conn.execute("BEGIN IMMEDIATE")
+        for i in range(119):
+            conn.execute("INSERT INTO games (code, code_expires, scenario, options, seed, play_on, dice, created, "
+                         "last_activity) SELECT ?, code_expires, scenario, options, seed, play_on, dice, created, "
+                         "last_activity + ? FROM games WHERE id = ?", (f"C{i:05d}", i + 1, first.game_id))
+        conn.execute("COMMIT")
+    html = games_section(store)
+    assert PAGE_SIZE == 50 and html.count("class='ahd-stored-game'") == 50 and "<b>120</b>" in html
+    assert "C00118" in html and first.code not in html  # the most recent first
+    last = games_section(store, page=3)
+    assert last.count("class='ahd-stored-game'") == 20 and first.code in last
+    assert "/teacher?page=2" in last and "/teacher?page=4" not in last

@@ -21,15 +21,12 @@ second token, with the join URL and its QR code and the games being played; savi
 from __future__ import annotations
 
 import hmac
-import json
 import os
 import re
 import secrets
-import socket
 import tempfile
 import time
 from dataclasses import dataclass, field
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -48,9 +45,19 @@ except ImportError:  # pragma: no cover - older servers do not check before the 
         return method
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+from jupyter_server.services.kernels.handlers import KernelHandler
 
-from .i18n import _, _n, get_language
+from .i18n import _
+from .hardening import CSP, LogoutHandler, with_plain_errors
+from .kernel_socket import KernelModelHandler, KernelSocketHandler, ShutdownHandler
+from .seats import CONNECT_ENV, Seats, give_seat, seat_of
 from .paths import APPS, JUPYTER_DATA, NOTEBOOKS, TEMPLATE
+
+#: voila's kernel routes and ours in their place (widgets/kernel_socket.py)
+KERNEL_ROUTES = {VoilaKernelWebsocketHandler: KernelSocketHandler, KernelHandler: KernelModelHandler,
+                 VoilaShutdownKernelHandler: ShutdownHandler}
 
 #: Environment variables a launcher (tests, scripts) may use to fix the tokens instead of random ones.
 #: They are removed from the server's environment at once, so kernels never see them.
@@ -73,9 +80,19 @@ class ServeOptions:
     cull_idle: int = 120                  # seconds without activity nor connection before a kernel is culled
     cull_interval: int = 15
     iopub_timeout: int = 60
+    games_per_browser: int = 2            # classroom: games one browser may have at once (widgets/seats.py)
+    connect_grace: int = 20               # classroom: seconds a new game's page has to connect to its kernel
     tree: bool = False                    # app mode: serve every notebook of notebooks/ (voila's tree page)
     data: Path | None = None              # classroom: the server's own files (kernel connection files)
+    public_url: str = ""                  # classroom: the URL printed and put in the QR code (behind a proxy)
+    certfile: Path | None = None          # HTTPS by jupyter_server itself (with keyfile)
+    keyfile: Path | None = None
     games: Path | None = None             # app mode: the one folder the panel saves to and loads from
+
+    @property
+    def tls(self) -> bool:
+        """True if students reach the pages over HTTPS (our own certificate, or a proxy's public URL)."""
+        return self.certfile is not None or self.public_url.lower().startswith("https://")
 
 
 @dataclass
@@ -87,6 +104,11 @@ class ClassState:
     started_at: float = field(default_factory=time.time)
     joined: int = 0
     refused_full: int = 0
+    seats: Seats | None = None            # classroom: the games of each browser
+
+    def __post_init__(self):
+        if self.options.mode == "classroom" and self.seats is None:
+            self.seats = Seats(per_browser=self.options.games_per_browser, grace=self.options.connect_grace)
 
     def running(self, kernel_manager) -> int:
         return len(kernel_manager.list_kernel_ids())
@@ -96,112 +118,9 @@ class ClassState:
         return cap is not None and self.running(kernel_manager) + self.starting >= cap
 
 
-# ------------------------------------------------------------------ pages
-STYLE = """<style>
-body { font-family: system-ui, sans-serif; margin: 0; background: #f5f3ee; color: #222; }
-main { max-width: 42em; margin: 10vh auto; padding: 2em; background: #fff; border-radius: 8px;
-       box-shadow: 0 1px 6px rgba(0,0,0,.15); font-size: 18px; line-height: 1.5; }
-h1 { font-size: 28px; margin-top: 0; } code, .url { font-size: 16px; word-break: break-all; }
-.spinner { width: 48px; height: 48px; border: 6px solid #d7d2c4; border-top-color: #1f4e9c;
-           border-radius: 50%; animation: spin 1s linear infinite; margin: 1em 0; }
-@keyframes spin { to { transform: rotate(360deg); } }
-table { border-collapse: collapse; } td, th { padding: 2px 10px; text-align: left; border-bottom: 1px solid #ddd; }
-</style>"""
-
-
-def page(title: str, body: str, *, refresh: int | None = None) -> str:
-    """A page of the server, in the server's language (``house-divided classroom --lang``: ``AHD_LANG``)."""
-    meta = f'<meta http-equiv="refresh" content="{refresh}">' if refresh else ""
-    return (f'<!DOCTYPE html><html lang="{get_language()}"><head><meta charset="utf-8"><title>{escape(title)}</title>'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
-            f'{meta}{STYLE}</head>'
-            f"<body><main>{body}</main></body></html>")
-
-
-def starting_page(play_url: str) -> str:
-    """Shown at once; the browser keeps showing it while the next page (voila's) starts the kernel."""
-    starting = _("Starting your game…")
-    return page(_("{page} — A House Divided").format(page=starting), f"""
-<h1 id="ahd-starting">{escape(starting)}</h1><div class="spinner" role="status" aria-label="{escape(_("starting"))}"></div>
-<p>{escape(_("This takes a few seconds, up to a minute when the whole class starts at once. Please wait: "
-             "reloading starts it all over again."))}</p>
-<noscript><p><a href="{escape(play_url)}">{escape(_("Open your game"))}</a></p></noscript>
-<script>window.addEventListener("load", function () {{
-  window.setTimeout(function () {{ window.location.replace({json.dumps(play_url)}); }}, 0); }});</script>""")
-
-
-def full_page(state: ClassState, running: int, retry_url: str) -> str:
-    cap = state.options.students
-    minutes = max(1, round((state.options.cull_idle + state.options.cull_interval) / 60))
-    full = _("The class is full")
-    playing = _n("{running} of {cap} game is being played on this server, the most it takes.",
-                 "{running} of {cap} games are being played on this server, the most it takes.", cap or 0)
-    frees = _("A place frees up when someone closes their game (at the latest about {minutes} minute(s) after a "
-              "window is closed).")
-    # TRANSLATORS: {link} and {end} wrap "try again now" in a link
-    retry = _("This page tries again by itself every {seconds} seconds, or {link}try again now{end}.")
-    # TRANSLATORS: {option} is the command-line option --students (not translated)
-    teacher = _("Teacher: start the server with a larger {option} if the machine has the memory for it.")
-    return page(_("{page} — A House Divided").format(page=full), f"""
-<h1 id="ahd-class-full">{escape(full)}</h1>
-<p>{escape(playing.format(running=running, cap=cap))}</p>
-<p>{escape(frees.format(minutes=minutes))} {escape(retry).format(seconds=20, link=f'<a href="{escape(retry_url)}">', end="</a>")}</p>
-<p>{escape(teacher).format(option="<code>--students</code>")}</p>""",
-                refresh=20)
-
-
-def no_token_page(mode: str) -> str:
-    # TRANSLATORS: {end} is "?token=…", the end of the link (not translated)
-    who = (escape(_("Ask your teacher for the class link (it ends in {end}), or type the code below."))
-           if mode == "classroom" else
-           escape(_("Open the link that {command} printed (it ends in {end}), or type the token below.")).format(
-               command="<code>house-divided app</code>", end="{end}")).format(end="<code>?token=…</code>")
-    return page(_("A House Divided — link needed"), f"""
-<h1 id="ahd-no-token">{escape(_("This game needs its link"))}</h1><p>{who}</p>
-<form method="get" action="./"><label>{escape(_("Code:"))} <input name="token" autocomplete="off" size="24"></label>
-<button type="submit">{escape(_("Join"))}</button></form>""")
-
-
-def teacher_page(state: ClassState, join_url: str, kernels: list[dict[str, Any]]) -> str:
-    import segno  # the app extra
-
-    qr = segno.make(join_url, error="m").svg_inline(scale=6, title=_("QR code of the join link"))
-    cap = state.options.students
-    now = time.time()
-    games = _("{n} game(s) running") if cap is None else _("{n} game(s) running of at most {cap}")
-    games = escape(games).format(n=f"<b>{len(kernels)}</b>", cap=f"<b>{cap}</b>")
-    minutes_ago = round((now - state.started_at) / 60)
-    counts = _("{starting} starting; {joined} started since the server started {minutes} minutes ago; "
-               "{refused} time(s) a student saw \"the class is full\".").format(
-        starting=state.starting, joined=state.joined, minutes=minutes_ago, refused=state.refused_full)
-    about = _("A game whose window was closed is ended after about {seconds} s without a connection. Games "
-              "against a classmate (\"Play a classmate\") are kept in the server's game store (listed below); "
-              "other games are saved by download to each student's own computer (\"Save to my computer\" in "
-              "the panel) and opened again by upload, and stopping the server (Ctrl-C) ends them. This page "
-              "refreshes every 10 seconds. Keep its link to yourself: it shows the class link.").format(
-        seconds=state.options.cull_idle)
-    heads = "".join(f"<th>{escape(h)}</th>" for h in ("#", _("state"), _("open pages"), _("last activity")))
-    rows = "".join(
-        f"<tr><td>{i}</td><td>{escape(str(k.get('execution_state', '')))}</td><td>{k.get('connections', 0)}</td>"
-        f"<td>{escape(str(k.get('last_activity', ''))[:19].replace('T', ' '))} UTC</td></tr>"
-        for i, k in enumerate(kernels, start=1))
-    return page(_("Teacher — A House Divided classroom"), f"""
-<h1>{escape(_("A House Divided — classroom"))}</h1>
-<p>{escape(_("Students join at:"))}<br><a class="url" id="ahd-join-url" href="{escape(join_url)}">{escape(join_url)}</a></p>
-{qr}
-<p id="ahd-games">{games};
-{escape(counts, quote=False)}</p>
-<table><tr>{heads}</tr>{rows}</table>
-<p>{escape(about, quote=False)}</p>""",
-                refresh=10)
-
-
-def teacher_refused_page() -> str:
-    """The 403 page of the teacher's pages, without (or with a wrong) teacher key."""
-    title = _("Teacher page")
-    text = escape(_("This page needs the teacher link printed by {command} in its terminal.")).format(
-        command="<code>house-divided classroom</code>")
-    return page(_("{page} — A House Divided").format(page=title), f"<h1>{escape(title)}</h1><p>{text}</p>")
+# ------------------------------------------------------------------ pages (widgets/room_pages.py)
+from .room_pages import (STYLE, browser_full_page, full_page, no_token_page, page,  # noqa: E402,F401
+                         starting_page, teacher_page, teacher_refused_page)
 
 
 # ------------------------------------------------------------------ handlers
@@ -253,6 +172,8 @@ class StartHandler(_Ours, JupyterHandler):
             play += "?" + urlencode(kept)
         if self.refuse_when_full(play):
             return
+        if self.state.seats is not None:
+            give_seat(self)
         self.set_header("Cache-Control", "no-store")
         self.finish(starting_page(play))
 
@@ -279,6 +200,19 @@ class AppHandler(_Ours, TornadoVoilaHandler):
         if self.refuse_when_full(self.request.uri):
             return
         state = self.state
+        seats, seat = state.seats, None
+        if seats is not None:  # classroom: only a browser the start page has seen, a few games each
+            seat = seat_of(self)
+            if seat is None:
+                self.redirect_to_start()
+                return
+            if seats.full(seat, self.kernel_manager):
+                self.set_status(429)
+                self.set_header("Retry-After", "10")
+                self.set_header("Cache-Control", "no-store")
+                self.finish(browser_full_page(seats.count(seat, self.kernel_manager), self.request.uri))
+                return
+            seats.starting[seat] += 1
         state.starting += 1
         counted = True
         kernel_id = None
@@ -291,6 +225,8 @@ class AppHandler(_Ours, TornadoVoilaHandler):
                 if kernel_id is None:
                     found = KERNEL_ID.search(html)
                     kernel_id = found.group(1) if found else None
+                    if kernel_id and seat is not None:
+                        seats.started(seat, kernel_id)
                 if self._gone:
                     break
                 self.write(html)
@@ -302,9 +238,22 @@ class AppHandler(_Ours, TornadoVoilaHandler):
         finally:
             if counted:
                 state.starting -= 1
+            if seat is not None:
+                seats.starting[seat] -= 1
+                if not seats.starting[seat]:
+                    del seats.starting[seat]
             if self._gone and kernel_id and kernel_id in self.kernel_manager:
                 self.log.info("The page went away while its game was starting: kernel %s shut down", kernel_id)
                 await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+            elif kernel_id and seats is not None:
+                seats.expect_connection(self.kernel_manager, kernel_id, self.log)
+
+    def redirect_to_start(self) -> None:
+        """To the start page (which gives the browser its seat), keeping the link's arguments."""
+        from urllib.parse import urlencode
+        kept = {k: self.get_argument(k) for k in ("token", "join", "player") if self.get_argument(k, "")}
+        self.set_header("Cache-Control", "no-store")
+        self.redirect(self.base_url + ("?" + urlencode(kept) if kept else ""))
 
 
 class PlayHandler(AppHandler):
@@ -327,30 +276,6 @@ class NoKernelListHandler(APIHandler):
         return None
 
 
-class TeacherHandler(_Ours, JupyterHandler):
-    """``/teacher?key=…``: the join URL, its QR code and the games, behind the teacher's own token."""
-
-    def check_xsrf_cookie(self):
-        return None
-
-    @allow_unauthenticated  # the teacher's own token is checked here
-    async def get(self):
-        given = self.get_argument("key", "")
-        expected = self.state.options.teacher_token
-        if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
-            self.set_status(403)
-            self.finish(teacher_refused_page())
-            return
-        kernels = [dict(k) for k in self.kernel_manager.list_kernels()]
-        self.set_header("Cache-Control", "no-store")
-        html = teacher_page(self.state, self.settings["ahd_join_url"], kernels)
-        store = self.settings.get("ahd_store")
-        if store is not None:  # Play a classmate: the class's stored games (widgets/teacher_games.py)
-            from .teacher_games import games_section
-            html = html.replace("</main>", games_section(store, given) + "</main>")
-        self.finish(html)
-
-
 class AhdVoila(Voila):
     """voila with our handlers in front of its own."""
 
@@ -359,18 +284,33 @@ class AhdVoila(Voila):
         for handler in super().init_handlers():
             if handler[1] is TornadoVoilaHandler:
                 handler = (handler[0], AppHandler, *handler[2:])
+            elif handler[1] in KERNEL_ROUTES:  # kernel_socket.py: no hang, XSRF always, one browser's games
+                handler = (handler[0], KERNEL_ROUTES[handler[1]], *handler[2:])
             handlers.append(handler)
         base = self.server_url
-        ours = [(url_path_join(base, r"/api/kernels/?"), NoKernelListHandler)]
+        ours = [(url_path_join(base, r"/api/kernels/?"), NoKernelListHandler),
+                (url_path_join(base, r"/logout/?"), LogoutHandler)]
         if self.settings_state.options.mode == "classroom":
-            ours.append((url_path_join(base, r"/teacher/?"), TeacherHandler))
+            from .teacher import TeacherHandler, ProjectorHandler  # the teacher's pages, behind the teacher key
+            ours += [(url_path_join(base, r"/teacher/?"), TeacherHandler),
+                     (url_path_join(base, r"/teacher/join/?"), ProjectorHandler)]
             from .teacher_games import handlers as game_handlers  # the stored games, read-only
             ours += [(url_path_join(base, path), handler, {"page": page}) for path, handler in game_handlers()]
         if self.notebook_path:
             voila_page = next(h for h in handlers if h[1] is AppHandler)
             ours += [(url_path_join(base, "/"), StartHandler),
                      (url_path_join(base, "/play"), PlayHandler, *voila_page[2:])]
-        return ours + handlers
+        return [(route[0], with_plain_errors(route[1]), *route[2:]) for route in ours + handlers]
+
+    ssl_context = None
+
+    def listen(self):
+        """voila's listen (which also runs the loop), with jupyter_server's kind of TLS (tornado's
+        ``ssl_options``) when given."""
+        if self.ssl_context is not None:
+            plain, context = self.app.listen, self.ssl_context
+            self.app.listen = lambda port, address="", **kwargs: plain(port, address, ssl_options=context, **kwargs)
+        return super().listen()
 
     @property
     def settings_state(self) -> ClassState:
@@ -382,21 +322,13 @@ class AhdVoila(Voila):
 
 
 # ------------------------------------------------------------------ running
-def lan_address() -> str:
-    """This machine's address on the local network (for the join URL when serving on every interface)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.255.255.255", 1))  # no packet is sent: this only picks the outgoing interface
-            return s.getsockname()[0]
-        except OSError:
-            return "127.0.0.1"
-
-
-def public_host(host: str) -> str:
-    return lan_address() if host in ("", "0.0.0.0", "::") else host
+from .room_net import lan_address, public_host, public_root, tls_context  # noqa: E402,F401
 
 
 def _cull_override(options: ServeOptions) -> None:
+    grace = os.environ.pop(CONNECT_ENV, "")
+    if grace:
+        options.connect_grace = int(grace)
     value = os.environ.pop(CULL_ENV, "")
     if value:
         parts = [int(x) for x in value.split(",")]
@@ -406,6 +338,7 @@ def _cull_override(options: ServeOptions) -> None:
 
 def serve(options: ServeOptions) -> int:
     """Serve until Ctrl-C or SIGTERM (the kernels are shut down on the way out). Returns an exit code."""
+    ssl_context = tls_context(options)  # before anything starts: a bad certificate is a clear error
     options.token = options.token or os.environ.pop(TOKEN_ENV, "") or secrets.token_urlsafe(9)
     os.environ.pop(TOKEN_ENV, None)
     if options.mode == "classroom":
@@ -446,14 +379,14 @@ def serve(options: ServeOptions) -> int:
             if not secret_file.exists():
                 secret_file.write_bytes(secrets.token_bytes(32))
                 os.chmod(secret_file, 0o600)
-            voila_extra["cookie_secret"] = secret_file.read_bytes()
+            # keyed by the token too: a new token (a restart with another class link) ends every login
+            voila_extra["cookie_secret"] = hmac.new(secret_file.read_bytes(), options.token.encode(), "sha256").digest()
     else:
         os.environ.pop("AHD_STORE", None)
         os.environ.pop("AHD_CLASS_URL", None)
 
     state = ClassState(options)
-    host = public_host(options.host)
-    root = f"http://{host}:{options.port}/"
+    root = public_root(options)
     join_url = f"{root}?token={options.token}"  # the start page ("Starting your game…"), then /play
     if store is not None:
         os.environ[CLASS_URL_ENV] = join_url  # the kernels' join and personal links (students have this link)
@@ -465,8 +398,11 @@ def serve(options: ServeOptions) -> int:
         "token": options.token, "config_file_paths": [], "connection_dir_root": str(data),
         "identity_provider_class": AhdIdentityProvider, **voila_extra,
     }
+    secure = options.tls  # cookies only over HTTPS when the pages are served over HTTPS
+    cookie_flags = {"samesite": "Lax", **({"secure": True} if secure else {})}
     config = Config({
         "Voila": voila_config,
+        "IdentityProvider": {"cookie_options": dict(cookie_flags), "secure_cookie": secure or None},
         "VoilaConfiguration": {"template": TEMPLATE, "show_tracebacks": False, "strip_sources": True,
                                **({} if options.tree else {"file_allowlist": []})},
         "VoilaExecutor": {"iopub_timeout": options.iopub_timeout},
@@ -475,7 +411,10 @@ def serve(options: ServeOptions) -> int:
     })
     app = AhdVoila(config=config)
     # set on the app, not through the Config (which deep-copies its values: the store holds a lock)
-    app.tornado_settings = {"ahd_state": state, "ahd_join_url": join_url, "ahd_open_url": open_url,
+    app.ssl_context = ssl_context
+    app.tornado_settings = {"xsrf_cookie_kwargs": {"path": "/", **cookie_flags},
+                            "headers": {"Content-Security-Policy": CSP},
+                            "ahd_state": state, "ahd_join_url": join_url, "ahd_open_url": open_url,
                             "ahd_store": store}
     app.initialize([str(NOTEBOOKS if options.tree else APPS / "app.ipynb")])
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -62,6 +63,15 @@ def _parser() -> argparse.ArgumentParser:
                       help="folder for the server's own files: kernel connection files and the game store "
                            "games.sqlite3 of 'Play a classmate' (games survive a restart with the same --data); "
                            "default: a new private temporary folder, removed on exit")
+    room.add_argument("--public-url", default="", metavar="URL",
+                      help="the URL students open, printed and put in the QR code, when a proxy serves this "
+                           "server (e.g. https://games.school.example/); docs/security.md has a Caddy recipe")
+    room.add_argument("--certfile", type=Path, default=None, metavar="PEM",
+                      help="serve HTTPS with this certificate (PEM; with --keyfile): the link and QR code use https")
+    room.add_argument("--keyfile", type=Path, default=None, metavar="PEM", help="the certificate's private key (PEM)")
+    room.add_argument("--connect-grace", type=int, default=20, metavar="SECONDS",
+                      help="end a new game whose page has not connected to it this long after it was sent "
+                           "(default 20; raise it for a very busy machine)")
     room.add_argument("--cull-idle", type=int, default=50, metavar="SECONDS",
                       help="end a game whose page has been closed for this long (default 50: within about "
                            "a minute)")
@@ -107,7 +117,17 @@ def _serve(args: argparse.Namespace) -> int:
         if args.students < 1:
             print("error: --students must be at least 1", file=sys.stderr)
             return 2
+        if args.connect_grace < 5:
+            print("error: --connect-grace must be at least 5 seconds", file=sys.stderr)
+            return 2
+        public = args.public_url.strip()
+        if public and not re.fullmatch(r"https?://[^\s/?#'\"<>]+(/[^\s?#'\"<>]*)?", public):
+            print(f"error: --public-url {public!r}: expected an http:// or https:// URL without ? or #, e.g. "
+                  f"https://games.school.example/", file=sys.stderr)
+            return 2
         options = ServeOptions(mode="classroom", host=args.host, port=args.port, students=args.students,
+                               public_url=public, certfile=args.certfile, keyfile=args.keyfile,
+                               connect_grace=args.connect_grace,
                                data=args.data.expanduser().resolve() if args.data else None,
                                cull_idle=args.cull_idle, cull_interval=max(1, min(10, args.cull_idle // 3)))
     try:

@@ -13,8 +13,10 @@ The scenario is validated by the engine's loader first: a bad scenario raises th
 """
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -150,6 +152,21 @@ def _post_build() -> str:
             "cp binder/jupyter_server_config.json \"$config_d/house-divided-app.json\"\n")
 
 
+#: The app's code cell: always the same text. Nothing of the scenario is ever formatted into code (the
+#: notebook reads scenario.json, as data); an id with a newline once became a line of Python here.
+CODE = (f"import widgets\n\n"
+        f"# the scenario file next to this notebook\n"
+        f"app = widgets.play(\"{SCENARIO_FILE}\", union=\"human\", confederate=\"heuristic\")\n"
+        f"app")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~-])")
+
+
+def text_for_markdown(text: str) -> str:
+    """A scenario's title or description as plain text in a markdown cell (or README.md): HTML escaped (no
+    tag of the file reaches the page) and markdown's punctuation backslash-escaped (no link, no image)."""
+    return html.escape(_MARKDOWN_SPECIAL.sub(r"\\\1", text), quote=True)
+
+
 def _notebook(scenario: Scenario) -> str:
     def cell(kind: str, source: str) -> dict:
         lines = source.splitlines(keepends=True)
@@ -157,16 +174,13 @@ def _notebook(scenario: Scenario) -> str:
             return {"cell_type": "markdown", "metadata": {}, "source": lines}
         return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": lines}
 
-    intro = (f"# {scenario.title}\n\n{scenario.description}\n\n" if scenario.description else
-             f"# {scenario.title}\n\n")
+    title, description = text_for_markdown(scenario.title), text_for_markdown(scenario.description)
+    intro = f"# {title}\n\n{description}\n\n" if scenario.description else f"# {title}\n\n"
     intro += ("Play by clicking on the map: click one of your boxes to march from it, then a lit box to go "
               "there. Hover over a lit box holding enemy units to see the odds of that attack. The charts "
               "below the map show the battle odds, the chance that the Union wins the war, and both sides' "
               "army maxima.")
-    code = (f"import widgets\n\n"
-            f"# the scenario file next to this notebook ({scenario.id})\n"
-            f"app = widgets.play(\"{SCENARIO_FILE}\", union=\"human\", confederate=\"heuristic\")\n"
-            f"app")
+    code = CODE
     notebook = {
         "cells": [cell("markdown", intro), cell("code", code)],
         "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
@@ -181,9 +195,9 @@ def _notebook(scenario: Scenario) -> str:
 
 def _readme(scenario: Scenario, version: str) -> str:
     requirement = f"{DISTRIBUTION}[app]=={version}"
-    return f"""# {scenario.title}
+    return f"""# {text_for_markdown(scenario.title)}
 
-{scenario.description}
+{text_for_markdown(scenario.description)}
 
 A scenario of **A House Divided** (the board wargame of the American Civil War, 1861–1865), published
 as its own app with `house-divided publish`: open it and play by clicking on the map, against the

@@ -38,11 +38,12 @@ class VoilaServer:
     token: str = ""
     teacher_token: str = ""
     mode: str = "app"
+    scheme: str = "http"
 
     @property
     def url(self) -> str:
         """The server's root, without the token (a request to it is refused)."""
-        return f"http://127.0.0.1:{self.port}/"
+        return f"{self.scheme}://127.0.0.1:{self.port}/"
 
     @property
     def join_url(self) -> str:
@@ -163,10 +164,15 @@ def leave_page(page, server: "VoilaServer", timeout_s: float = 30.0) -> list[int
 
 def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0,
           mode: str = "app", students: int | None = None, cull: str | None = None,
-          games: str | Path | None = None, log: Path | None = None, lang: str | None = None) -> VoilaServer:
+          games: str | Path | None = None, log: Path | None = None, lang: str | None = None,
+          connect: int | None = None, data: Path | None = None, extra: list[str] | None = None,
+          tls_ca: Path | None = None) -> VoilaServer:
     """Start ``python -m widgets.cli app`` (or ``classroom`` on 127.0.0.1) with known random tokens and wait
     until it answers (polling a static file starts no kernel). ``cull``: "IDLE,INTERVAL" seconds; ``log``: a
-    file for the server's output; ``lang``: the app's language (``--lang``)."""
+    file for the server's output; ``lang``: the app's language (``--lang``); ``connect``: seconds a page has to
+    connect to its new kernel before the kernel is ended (classroom); ``data``: the classroom's ``--data``;
+    ``extra``: more command-line options; ``tls_ca``: the server serves HTTPS (``--certfile``) with a certificate
+    this file verifies."""
     port = port or free_port()
     command = [sys.executable, "-m", "widgets.cli", mode, f"--port={port}"]
     if mode == "app":
@@ -175,22 +181,31 @@ def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, ti
     else:
         command += ["--host=127.0.0.1", f"--students={students or 30}"]
     command += [f"--lang={lang}"] if lang else []
+    command += [f"--data={data}"] if data else []
+    command += list(extra or [])
     env = dict(os.environ)
     token, teacher = secrets.token_urlsafe(9), secrets.token_urlsafe(16)
     env["HOUSE_DIVIDED_TOKEN"] = token
     env["HOUSE_DIVIDED_TEACHER_TOKEN"] = teacher
     if cull:
         env["HOUSE_DIVIDED_CULL"] = cull
+    if connect:
+        env["HOUSE_DIVIDED_CONNECT"] = str(connect)
     output = open(log, "w") if log else (subprocess.DEVNULL if quiet else None)  # noqa: SIM115
     process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT if log else output, env=env,
                                cwd=Path(__file__).resolve().parents[1])
-    server = VoilaServer(process, port, tree, token, teacher if mode == "classroom" else "", mode)
+    server = VoilaServer(process, port, tree, token, teacher if mode == "classroom" else "", mode,
+                         "https" if tls_ca else "http")
+    context = None
+    if tls_ca:
+        import ssl
+        context = ssl.create_default_context(cafile=str(tls_ca))
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"house-divided {mode} exited with code {process.returncode}")
         try:
-            with urllib.request.urlopen(server.url + "voila/static/voila.js", timeout=2):
+            with urllib.request.urlopen(server.url + "voila/static/voila.js", timeout=2, context=context):
                 return server
         except OSError:
             time.sleep(0.2)

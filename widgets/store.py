@@ -35,12 +35,10 @@ from typing import Any, Callable
 
 import ahd
 from ahd import Game
-from ahd.core.actions import Action, Roll, action_from_dict
-from ahd.core.errors import AhdError, IllegalActionError
-from ahd.core.i18n import Msg, language
+from ahd.core.errors import AhdError
+from ahd.core.i18n import language
 from ahd.core.sides import CHANCE, Side
 
-from . import i18n as app_i18n
 from .i18n import _
 
 #: Schema version written in the file (``PRAGMA user_version``); a file with a larger one is refused.
@@ -57,6 +55,16 @@ ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 PLAYER_CODE_LENGTH = 10
 JOIN_HOURS = 24.0
+#: Wrong join or personal codes allowed in a minute, to one page (its kernel's Store) and to the whole server
+#: (every page, through the file): beyond them every code is refused for a while, right ones included, so a
+#: guess cannot be told apart (docs/security.md, finding 6).
+WRONG_CODES_PER_PAGE = 5
+WRONG_CODES_PER_SERVER = 30
+WRONG_CODES_WINDOW = 60.0
+#: Games one page (its kernel's Store) may create in 10 minutes, and the whole server in an hour.
+GAMES_PER_PAGE = 5
+GAMES_PER_PAGE_WINDOW = 600.0
+GAMES_PER_SERVER_HOUR = 300
 SIDES = ("union", "confederate")
 
 SCHEMA = """
@@ -97,6 +105,8 @@ CREATE TABLE actions (
     PRIMARY KEY (game, seq)
 ) WITHOUT ROWID;
 """
+#: Added without a new schema version (an older program ignores it): when wrong codes were typed.
+WRONG_CODES_TABLE = "CREATE TABLE IF NOT EXISTS wrong_codes (at REAL NOT NULL)"
 
 
 class StoreError(AhdError, ValueError):
@@ -179,6 +189,8 @@ class Store:
     def __init__(self, path: str | Path, *, check: bool = False, create: bool = True) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
+        self._wrong: list[float] = []  # when this page typed wrong codes (the last minute's)
+        self._created: list[float] = []  # when this page created games (the last 10 minutes')
         if not create and not self.path.exists():
             raise StoreError(f"{self.path}: no game store there")
         try:
@@ -225,6 +237,11 @@ class Store:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")  # an accepted move is on disk before it is reported
         conn.execute("PRAGMA foreign_keys = ON")
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'wrong_codes'").fetchone():
+            try:
+                conn.execute(WRONG_CODES_TABLE)
+            except sqlite3.OperationalError:  # a read-only file: reading works, joining will say it is busy
+                pass
         if check:
             problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
@@ -269,14 +286,24 @@ class Store:
         """A new game with its first player on ``side``; returns that player's seat (``seat.code`` is the
         join code for the classmate, ``seat.token`` the player's own code to come back with)."""
         side = Side.parse(side).value
+        if seed is None:  # the secret the shared game's dice follow from: never shown to the players
+            seed = secrets.randbits(128)
         game = ahd.new_game(scenario, options=options, seed=seed, dice=dice, play_on=play_on)
         head = game.to_dict()
         now = time.time() if now is None else now
         token = new_code(PLAYER_CODE_LENGTH)
         name = _clean_name(name, side)
 
-        def work(conn: sqlite3.Connection) -> tuple[int, str]:
-            for _ in range(20):
+        def work(conn: sqlite3.Connection) -> JoinError | None:
+            self._created = [t for t in self._created if t > now - GAMES_PER_PAGE_WINDOW]
+            if len(self._created) >= GAMES_PER_PAGE:
+                return JoinError(_("this page has created {n} games in the last 10 minutes, the most it may: play "
+                                   "one of them, or wait a few minutes").format(n=GAMES_PER_PAGE))
+            recent = conn.execute("SELECT COUNT(*) FROM games WHERE created > ?", (now - 3600,)).fetchone()[0]
+            if recent >= GAMES_PER_SERVER_HOUR:
+                return JoinError(_("{n} games were created on this server in the last hour, the most it takes: ask "
+                                   "your teacher, or join a classmate's game").format(n=recent))
+            for _attempt in range(20):
                 code = new_code(CODE_LENGTH)
                 if not conn.execute("SELECT 1 FROM games WHERE code = ?", (code,)).fetchone():
                     break
@@ -291,49 +318,94 @@ class Store:
             first = game.record_actions()  # a game that starts with dice: the generator's rolls are recorded
             _insert(conn, game_id, 0, first, side, "create", now)
             _write_summary(conn, game_id, game, len(first), now)
-            return game_id, code
+            return None
 
-        self._write(work)
-        return self.resume(token)
+        refused = self._write(work)
+        if refused is not None:
+            raise refused
+        self._created.append(now)
+        return self._seat(token)
 
     def join(self, code: str, name: str = "", *, now: float | None = None) -> "Seat":
-        """Take the free side of the game whose join code is ``code``."""
+        """Take the free side of the game whose join code is ``code``. A wrong code (no such game, no free
+        side, expired: all said the same way) counts towards the limits of wrong codes a minute."""
         code = normalise_code(code)
         now = time.time() if now is None else now
         if not code:
             raise JoinError(_("type the game's code (6 letters and digits) that your classmate sees"))
         token = new_code(PLAYER_CODE_LENGTH)
 
-        def work(conn: sqlite3.Connection) -> None:
+        def work(conn: sqlite3.Connection) -> JoinError | None:
+            slowed = self._slowed(conn, now)
+            if slowed:
+                return slowed
             row = conn.execute("SELECT id, code_expires FROM games WHERE code = ?", (code,)).fetchone()
-            if row is None:
+            free = []
+            if row is not None and now <= row[1]:
+                taken = {side for (side,) in conn.execute("SELECT side FROM players WHERE game = ?", (row[0],))}
+                free = [s for s in SIDES if s not in taken]
+            if not free:
+                self._wrong_code(conn, now)
                 hint = (" " + _("(that looks like a personal code: use '{button}')").format(
                     button=_("Come back to my game")) if len(code) == PLAYER_CODE_LENGTH else "")
-                raise JoinError(_("no game has the code {code}{hint}: check it with your classmate (codes use the "
-                                  "letters and digits {alphabet})").format(code=code, hint=hint, alphabet=ALPHABET))
-            game_id, expires = row
-            taken = {side for (side,) in conn.execute("SELECT side FROM players WHERE game = ?", (game_id,))}
-            free = [s for s in SIDES if s not in taken]
-            if not free:
-                raise JoinError(_("the game {code} already has two players. To come back to your own game, use "
-                                  "your personal link or code").format(code=code))
-            if now > expires:
-                raise JoinError(_("the code {code} has expired ({when}): ask your classmate to create a new "
-                                  "game").format(code=code, when=time.strftime('%d %b %H:%M', time.localtime(expires))))
+                return JoinError(_("no open game has the code {code}{hint}: check it with your classmate (a code "
+                                   "lets one classmate join within {hours} hours; codes use the letters and digits "
+                                   "{alphabet}). To come back to your own game, use your personal link or code")
+                                 .format(code=code, hint=hint, hours=int(JOIN_HOURS), alphabet=ALPHABET))
+            game_id = row[0]
             conn.execute("INSERT INTO players (game, side, name, token_hash, joined) VALUES (?, ?, ?, ?, ?)",
                          (game_id, free[0], _clean_name(name, free[0]), _hash(token), now))
             conn.execute("UPDATE games SET last_activity = ? WHERE id = ?", (now, game_id))
+            return None
 
-        self._write(work)
-        return self.resume(token)
+        refused = self._write(work)  # a wrong code is counted (committed) before it is refused
+        if refused is not None:
+            raise refused
+        return self._seat(token)
+
+    def _slowed(self, conn: sqlite3.Connection, now: float) -> JoinError | None:
+        """A refusal if this page or the whole server typed too many wrong codes in the last minute."""
+        since = now - WRONG_CODES_WINDOW
+        self._wrong = [t for t in self._wrong if t > since]
+        conn.execute("DELETE FROM wrong_codes WHERE at <= ?", (since,))
+        server = conn.execute("SELECT COUNT(*) FROM wrong_codes WHERE at > ?", (since,)).fetchone()[0]
+        if len(self._wrong) >= WRONG_CODES_PER_PAGE:
+            return JoinError(_("too many wrong codes were typed on this page in the last minute: wait a minute, "
+                               "then type the code again"))
+        if server >= WRONG_CODES_PER_SERVER:
+            return JoinError(_("too many wrong codes were typed on this server in the last minute: wait a minute, "
+                               "then type the code again"))
+        return None
+
+    def _wrong_code(self, conn: sqlite3.Connection, now: float) -> None:
+        self._wrong.append(now)
+        conn.execute("INSERT INTO wrong_codes (at) VALUES (?)", (now,))
 
     def resume(self, token: str) -> "Seat":
-        """The seat of the player whose personal code is ``token`` (the game replayed from the store)."""
-        rows = self._read("SELECT game, side, name FROM players WHERE token_hash = ?", (_hash(token),))
-        if not rows:
-            raise JoinError(_("no game on this server belongs to that personal code: check it (it is in your "
-                              "personal link), or ask your classmate for the game's join code"))
-        game_id, side, name = rows[0]
+        """The seat of the player whose personal code is ``token`` (the game replayed from the store). A wrong
+        code counts towards the limits of wrong codes a minute, as a wrong join code does."""
+        now = time.time()
+
+        def work(conn: sqlite3.Connection) -> tuple | JoinError:
+            slowed = self._slowed(conn, now)
+            if slowed:
+                return slowed
+            row = conn.execute("SELECT game, side, name FROM players WHERE token_hash = ?", (_hash(token),)).fetchone()
+            if row is None:
+                self._wrong_code(conn, now)
+                return JoinError(_("no game on this server belongs to that personal code: check it (it is in your "
+                                   "personal link), or ask your classmate for the game's join code"))
+            return row
+
+        found = self._write(work)
+        if isinstance(found, JoinError):
+            raise found
+        return self._seat(token, *found)
+
+    def _seat(self, token: str, game_id: int | None = None, side: str = "", name: str = "") -> "Seat":
+        if game_id is None:  # a code just written (create, join): no limit to check
+            game_id, side, name = self._read("SELECT game, side, name FROM players WHERE token_hash = ?",
+                                             (_hash(token),))[0]
         game = self.replay(game_id)
         return Seat(self, game_id, Side.parse(side), name, normalise_code(token), game)
 
@@ -385,19 +457,25 @@ class Store:
     def count(self, game_id: int) -> int:
         return self._read("SELECT COUNT(*) FROM actions WHERE game = ?", (game_id,))[0][0]
 
-    def games(self) -> list[GameRow]:
-        """Every game, the most recently active first (the teacher's list)."""
+    def games(self, limit: int | None = None, offset: int = 0) -> list[GameRow]:
+        """Every game (or ``limit`` of them from ``offset``), the most recently active first (the teacher's list)."""
+        order = "ORDER BY last_activity DESC, id DESC" + (" LIMIT ? OFFSET ?" if limit is not None else "")
+        args: tuple = (limit, offset) if limit is not None else ()
         players: dict[int, dict[str, str]] = {}
-        for game_id, side, name in self._read("SELECT game, side, name FROM players"):
+        for game_id, side, name in self._read("SELECT game, side, name FROM players WHERE game IN "
+                                              f"(SELECT id FROM games {order})", args):
             players.setdefault(game_id, {})[side] = name
         rows = self._read("SELECT id, code, code_expires, scenario, dice, created, last_activity, seq, turn, "
-                          "to_move, union_max, confederate_max, outcome FROM games ORDER BY last_activity DESC")
+                          f"to_move, union_max, confederate_max, outcome FROM games {order}", args)
         out = []
         for row in rows:
             scenario = json.loads(row[3])
             out.append(GameRow(*row[:3], scenario if isinstance(scenario, str) else str(scenario.get("id", "custom")),
                                *row[4:], players=players.get(row[0], {})))
         return out
+
+    def game_count(self) -> int:
+        return self._read("SELECT COUNT(*) FROM games")[0][0]
 
     def records_zip(self) -> bytes:
         """Every game's record as JSON files in one zip (``CODE-union-NAME-vs-confederate-NAME.json``)."""
@@ -436,166 +514,11 @@ def _write_summary(conn: sqlite3.Connection, game_id: int, game: Game, seq: int,
                   game.army_max(Side.CONFEDERATE), outcome, now, game_id))
 
 
-class Seat:
-    """One player's place in one game: the game as the store holds it (``game``, a :class:`SharedGame` whose
-    ``apply`` and ``roll`` submit to the store) and the number of stored actions it holds (``seq``)."""
-
-    def __init__(self, store: Store, game_id: int, side: Side, name: str, token: str, game: Game) -> None:
-        self.store = store
-        self.game_id = game_id
-        self.side = side
-        self.name = name
-        self.token = token
-        self.tab = secrets.token_hex(4)  # this seat (one page): another seat of the same player is "another tab"
-        self.code = store.code_of(game_id)
-        self.seq = len(game.record_actions())
-        self.revision = 0  # bumped whenever the game changes (a submit or actions from the store)
-        self.conflict: MovedFirst | None = None  # the last lost race, until the next sync
-        game.__class__ = SharedGame
-        game._seat = self
-        self.game: SharedGame = game  # type: ignore[assignment]
-
-    @property
-    def opponent(self) -> str | None:
-        """The other player's name, or None while nobody has joined."""
-        return self.store.players(self.game_id).get(self.side.enemy.value)
-
-    # ------------------------------------------------------------ submitting
-    def submit(self, action: Action, do: Callable[[], Any] | None = None) -> Any:
-        """Store ``action`` if it is legal now, this player's to make, and ``seq`` is still the next number;
-        ``do`` applies it to the local game (default: ``Game.apply``). Raises IllegalActionError (nothing
-        stored, nothing changed), :class:`MovedFirst` (lost a race: call :meth:`sync`) or StoreError."""
-        game = self.game
-        deciding = deciding_side(game)
-        if deciding is not None and deciding is not self.side:
-            # a message in the app's catalog, kept with its parameters (said again in another language)
-            app = ("widgets", str(app_i18n.LOCALE_DIR))  # the folder as it is now (tests point it elsewhere)
-            other = self.opponent or Msg("your classmate", domain=app)
-            if game.current_player == CHANCE:
-                text = Msg("it is the {side} side's turn to roll this die ({other} decides); you play the {mine} "
-                           "side, wait for their move", side=deciding, other=other, mine=self.side, domain=app)
-            else:
-                text = Msg("it is the {side} side's turn to move ({other} decides); you play the {mine} side, wait "
-                           "for their move", side=deciding, other=other, mine=self.side, domain=app)
-            raise IllegalActionError("3.a", text)
-        error = game.why_not(action)  # the engine checks it against the stored position, before anything is stored
-        if error is not None:
-            raise error
-        start = self.seq
-        if len(game.record_actions()) != start:
-            raise StoreError(_("{path}: this page's game is out of step with the store; reload the page").format(
-                path=self.store.path))
-        result: list[Any] = []
-
-        def work(conn: sqlite3.Connection) -> int:
-            row = conn.execute("SELECT side, tab FROM actions WHERE game = ? AND seq = ?",
-                               (self.game_id, start)).fetchone()
-            if row is not None:
-                raise self._lost_race(row[0], row[1])
-            result.append(do() if do is not None else Game.apply(game, action))
-            try:
-                new = game.record_actions(start)
-                now = time.time()
-                _insert(conn, self.game_id, start, new, self.side.value, self.tab, now)
-                _write_summary(conn, self.game_id, game, start + len(new), now)
-                return len(new)
-            except BaseException:
-                game._rewind(start)
-                raise
-
-        try:
-            added = self.store._write(work)
-        except sqlite3.IntegrityError:  # a racing writer got there first (cannot happen under the write lock)
-            game._rewind(start) if len(game.record_actions()) != start else None
-            raise self._lost_race("", "") from None
-        except sqlite3.DatabaseError as exc:
-            if len(game.record_actions()) != start:
-                game._rewind(start)
-            raise StoreError(_("{path}: the move was not stored: {error}").format(path=self.store.path, error=exc)) from None
-        self.seq = start + added
-        self.revision += 1
-        return result[0]
-
-    def _lost_race(self, side: str, tab: str) -> MovedFirst:
-        mine = side == self.side.value
-        if mine:
-            text = _("this game changed in another tab or window (yours): that move was made there first, so this "
-                     "one was not played; the board now shows the game as it is")
-        else:
-            text = _("{other} moved first, so your move was not played; the board now shows their move").format(
-                other=self.opponent or _("your classmate"))
-        self.conflict = MovedFirst(text, other_tab=mine)
-        return self.conflict
-
-    # ------------------------------------------------------------ catching up
-    def sync(self) -> list[tuple[Action, str]]:
-        """Apply the actions stored since ``seq`` (a classmate's moves, another tab's) to the local game;
-        returns them with the side that submitted each (the generator's rolls left out)."""
-        rows = self.store.actions_since(self.game_id, self.seq)
-        game = self.game
-        applied: list[tuple[Action, str]] = []
-        for seq, raw, side, _tab in rows:
-            if seq != self.seq:
-                raise StoreError(f"{self.store.path}: game {self.code} has a gap at action {self.seq}")
-            raw = dict(raw)
-            auto = bool(raw.pop("auto", False))
-            action = action_from_dict(raw)
-            if not auto:
-                error = game.why_not(action)
-                if error is not None:
-                    raise StoreError(f"{self.store.path}: game {self.code}'s action {seq} ({action}) is illegal "
-                                     f"in its position: {error}")
-            game._replay_one(action, auto)
-            self.seq += 1
-            if not auto:
-                applied.append((action, side))
-        if rows:
-            self.revision += 1
-        return applied
-
-
-class SharedGame(Game):
-    """A game held by a :class:`Seat`: ``apply`` and ``roll`` go through the store (checked by the engine,
-    refused for the other side's decisions, refused when the store has moved on); moves cannot be taken
-    back and the dice mode is the one agreed at creation. Copies (for previews and lookahead) are plain
-    games that submit nothing."""
-
-    _seat: Seat
-
-    def apply(self, action: Action) -> None:
-        self._seat.submit(action)
-
-    def roll(self, value: int | None = None) -> int:
-        if self.current_player != CHANCE:
-            raise IllegalActionError("0.3", Msg("no die is to be rolled now"))  # the engine's own words
-        if value is None:  # the generator rolls it (recorded as automatic)
-            return self._seat.submit(Roll(1), lambda: Game.roll(self))
-        return self._seat.submit(Roll(int(value)), lambda: Game.roll(self, value))
-
-    def plays_for(self, side: Side | str) -> bool:
-        """True if this page plays ``side`` (its bots and stand-ins never decide for the other side)."""
-        return Side.parse(side) is self._seat.side
-
-    def can_undo(self) -> bool:
-        return False
-
-    def undo(self) -> Action:
-        raise AhdError(_("a move in a game with a classmate cannot be taken back"))
-
-    @property
-    def dice(self) -> str:
-        return self._dice
-
-    @dice.setter
-    def dice(self, mode: str) -> None:
-        if getattr(self, "_seat", None) is not None and mode != self._dice:
-            raise AhdError((_("the dice of a game with a classmate are the ones agreed when it was created "
-                              "(rolled by the computer)") if self._dice == "auto" else
-                            _("the dice of a game with a classmate are the ones agreed when it was created "
-                              "(typed in)")))
-        Game.dice.fset(self, mode)
-
-
 def store_path(data: str | Path) -> Path:
     """The store file of a data folder."""
     return Path(data) / FILE_NAME
+
+
+# one player's seat in a stored game, and the game it holds (widgets/shared_game.py; imported last: it uses
+# the names above)
+from .shared_game import Seat, SharedGame  # noqa: E402,F401

@@ -1,22 +1,23 @@
-"""The teacher's view of the class's stored games (Play a classmate), behind the teacher's token:
+"""The teacher's view of the class's stored games (Play a classmate), behind the teacher's token (given once
+as ``?key=…``, then kept in a cookie: :func:`is_teacher`; no link carries it):
 
-- ``/teacher?key=…`` lists every game (added to the classroom's teacher page by :func:`games_section`):
+- ``/teacher`` lists every game (added to the classroom's teacher page by :func:`games_section`):
   players, scenario, turn, army maxima, whose move, last activity;
-- ``/teacher/game/ID?key=…`` shows one game read-only: the board as it stands now (``Game._repr_svg_``,
+- ``/teacher/game/ID`` shows one game read-only: the board as it stands now (``Game._repr_svg_``,
   drawn on the server: no kernel), the players and the end of the log; ``?format=json`` downloads its record;
-- ``/teacher/records.zip?key=…`` downloads every record (JSON files in one zip).
+- ``/teacher/records.zip`` downloads every record (JSON files in one zip).
 
 A student's token is refused (403) on all of them.
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import re
 import time
 from html import escape
 from typing import Callable
-from urllib.parse import quote
 
 from jupyter_server.base.handlers import JupyterHandler
 
@@ -60,28 +61,71 @@ def _to_move(text: str) -> str:
     return _("over") if text == "over" else text
 
 
-def games_section(store: Store, key: str) -> str:
-    """The list of stored games, for the teacher page."""
+#: The teacher's cookie (signed, HttpOnly, SameSite=Strict, only under /teacher): set when the key comes in a
+#: URL, so that the pages teachers project never show the key (docs/security.md, finding 6).
+TEACHER_COOKIE = "ahd-teacher"
+
+
+def is_teacher(handler) -> bool:
+    """True if the request carries the teacher's key (``?key=``: the cookie is set then) or the cookie."""
+    expected = handler.settings["ahd_state"].options.teacher_token
+    if not expected:
+        return False
+    mark = hashlib.sha256(b"ahd-teacher:" + expected.encode()).hexdigest()  # dies with the key
+    given = handler.get_argument("key", "")
+    if given:
+        if not hmac.compare_digest(given.encode(), expected.encode()):
+            return False
+        secure = handler.request.protocol == "https" or bool(handler.settings.get("xsrf_cookie_kwargs", {}).get("secure"))
+        handler.set_signed_cookie(TEACHER_COOKIE, mark, expires_days=1, httponly=True, samesite="Strict",
+                                  secure=secure, path="/teacher")
+        return True
+    value = handler.get_signed_cookie(TEACHER_COOKIE, max_age_days=1)
+    return value is not None and hmac.compare_digest(value, mark.encode())
+
+
+#: A script that takes the key out of the address bar (and the history) once it is in the cookie.
+FORGET_KEY = "<script>history.replaceState(null, '', location.pathname);</script>"
+
+
+#: Stored games a page of the teacher's list shows (the most recently active first).
+PAGE_SIZE = 50
+
+
+def games_section(store: Store, key: str = "", page: int = 1) -> str:
+    """One page of the list of stored games, for the teacher page (its links carry no key: the cookie does).
+    Reads the store: the teacher page calls it off the server's loop."""
     try:
-        games = store.games()
+        total = store.game_count()
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(max(1, page), pages)
+        games = store.games(PAGE_SIZE, (page - 1) * PAGE_SIZE)
     except StoreError as exc:
         return f"<h2>{escape(_('Games against a classmate'))}</h2><p style='color:#b71c1c'>{escape(str(exc))}</p>"
-    k = quote(key)
     rows = "".join(
-        f"<tr class='ahd-stored-game'><td><a href='/teacher/game/{g.id}?key={k}'>{escape(g.code)}</a></td>"
+        f"<tr class='ahd-stored-game'><td><a href='/teacher/game/{g.id}'>{escape(g.code)}</a></td>"
         + "".join(f"<td>{escape(g.players.get(side, '—'))}</td>" for side in SIDES)
         + f"<td>{escape(g.scenario)}</td><td>{escape(_turn(g.turn))}</td><td>{g.union_max} / {g.confederate_max}</td>"
         f"<td>{escape(g.outcome or _to_move(g.to_move))}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td></tr>"
         for g in games)
     stored = escape(_("{n} stored game(s) in {path}."), quote=False).format(
-        n=f"<b>{len(games)}</b>", path=f"<code>{escape(str(store.path))}</code>")
+        n=f"<b>{total}</b>", path=f"<code>{escape(str(store.path))}</code>")
+    pager = ""
+    if pages > 1:
+        # TRANSLATORS: the teacher's list of stored games, 50 to a page
+        pager = escape(_("Page {page} of {pages}.").format(page=page, pages=pages))
+        if page > 1:
+            pager += f" <a href='/teacher?page={page - 1}'>{escape(_('More recent games'))}</a>"
+        if page < pages:
+            pager += f" <a href='/teacher?page={page + 1}'>{escape(_('Older games'))}</a>"
+        pager = f"<p id='ahd-games-pages'>{pager}</p>"
     # TRANSLATORS: {link} and {end} wrap "Download all records" in a link
     download = escape(_("{link}Download all records{end} (a zip of JSON game records)."), quote=False).format(
-        link=f"<a id='ahd-records-zip' href='/teacher/records.zip?key={k}'>", end="</a>")
+        link=f"<a id='ahd-records-zip' href='/teacher/records.zip'>", end="</a>")
     heads = (_("game"), _side("union"), _side("confederate"), _("scenario"), _("turn"), _("army max U / C"),
              _("to move"), _("actions"), _("last activity"))
     return (f"<h2>{escape(_('Games against a classmate'))}</h2><p id='ahd-stored-games'>{stored} {download}</p>"
-            f"<table><tr>{''.join(f'<th>{escape(h)}</th>' for h in heads)}</tr>{rows}</table>")
+            f"{pager}<table><tr>{''.join(f'<th>{escape(h)}</th>' for h in heads)}</tr>{rows}</table>{pager}")
 
 
 class _TeacherOnly(JupyterHandler):
@@ -95,12 +139,10 @@ class _TeacherOnly(JupyterHandler):
         return None
 
     def teacher(self) -> str | None:
-        """The teacher's key if given and right; else the 403 page has been sent."""
+        """An empty string (no key to put in links) for the teacher; else None, the 403 page having been sent."""
         page = self.page
-        given = self.get_argument("key", "")
-        expected = self.settings["ahd_state"].options.teacher_token
-        if expected and hmac.compare_digest(given.encode(), expected.encode()) and self.store is not None:
-            return given
+        if is_teacher(self) and self.store is not None:
+            return ""
         self.set_status(403)
         title = _("Teacher page")
         text = escape(_("This page needs the teacher link printed by {command} in its terminal."),
@@ -170,18 +212,20 @@ class GameHandler(_TeacherOnly):
             union=game.army_max("union"), confederate=game.army_max("confederate"), n=len(record["actions"]))
         # TRANSLATORS: {link} and {end} wrap "Download this record" in a link; {replay} is widgets.ReplayApp
         download = escape(_("{link}Download this record{end} (open it in the app or {replay} to step through it)"),
-                          quote=False).format(link=f"<a href='?key={quote(key)}&format=json'>", end="</a>",
+                          quote=False).format(link="<a href='?format=json'>", end="</a>",
                                               replay="<code>widgets.ReplayApp</code>")
         title = _("Game {code}").format(code=code)
         body = (f"<h1 id='ahd-teacher-game'>{escape(title)}</h1><p>{who}<br>{escape(game.scenario.id)}; "
                 f"{escape(state)}; {escape(facts, quote=False)}</p>"
-                f"<p>{download} · <a href='/teacher?key={quote(key)}'>{escape(_('All games'))}</a></p>"
+                f"<p>{download} · <a href='/teacher'>{escape(_('All games'))}</a></p>"
                 f"<div style='max-width:100%;overflow:auto'>{svg}</div>"
                 f"<h2>{escape(_('The end of the log'))}</h2><ol start='{max(1, len(game.log) - 39)}'>{log}</ol>"
                 f"<p>{escape(_('Read-only: this page shows the game as it is stored; it refreshes every 10 seconds.'))}"
                 f"</p>")
         html = page(_("{page} — A House Divided").format(page=title), body, refresh=10).replace(
             "max-width: 42em", "max-width: 90em")
+        if self.get_argument("key", ""):
+            html = html.replace("</main>", FORGET_KEY + "</main>")
         self.finish(html)
 
 

@@ -60,11 +60,11 @@ def position_to_scenario(game: "Game") -> dict[str, Any]:
     turn = s.turn
     data: dict[str, Any] = {
         "format": FORMAT, "version": 1,
-        "id": f"{sc.id.split('@')[0]}@{turn}",
+        "id": f"{sc.id.split('@')[0][:60]}@{turn}",  # within the 64 characters of an id
         "rule": sc.rule,
         "title": f"{sc.title.split(' — ')[0]} — position of {Turn.of(turn)}",
         "description": f"Position exported at the start of {Turn.of(turn)} from a game of scenario {sc.id!r} "
-                       f"(seed {game.seed}, {len(game.history)} recorded actions).",
+                       f"({'' if game.seed is None else f'seed {game.seed}, '}{len(game.history)} recorded actions).",
         "start_turn": turn,
     }
     if turn == sc.start_turn and sc.first_turn_marches:

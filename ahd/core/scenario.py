@@ -14,6 +14,7 @@ A malformed file raises DataFileError naming the file, the key and the problem.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -158,6 +159,20 @@ class Scenario:
 
 def _fail(path: str, key: str, problem: str) -> DataFileError:
     return DataFileError(path, key, problem)
+
+
+#: What a scenario id may be: it names files and folders (publish, the editor's downloads) and is shown in
+#: pages, so no spaces, slashes, quotes, newlines or markup (docs/security.md, finding 2).
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$"
+_ID = re.compile(ID_PATTERN)
+
+
+def _scenario_id(data: dict, path: str) -> str:
+    value = _get(data, "id", str, path)
+    if not _ID.fullmatch(value):
+        raise _fail(path, "id", f"expected 1 to 64 letters, digits, '-', '_', '.' or '@' (starting with a letter or "
+                                f"digit), got {_short(value)}")
+    return value
 
 
 def _get(data: dict, key: str, kind: type, path: str, where: str = "") -> Any:
@@ -410,7 +425,7 @@ def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scen
         if box not in marked:
             raise _fail(path, f"cavalry_held[{j}]", f"{box!r} is not given to a side in \"control\" (9.b)")
     return Scenario(
-        id=_get(data, "id", str, path), rule=_get(data, "rule", str, path), title=_get(data, "title", str, path),
+        id=_scenario_id(data, path), rule=_get(data, "rule", str, path), title=_get(data, "title", str, path),
         description=str(data.get("description", "")), start_turn=start, first_turn_marches=marches,
         last_turn=last, end=end, units=tuple(placements), control=tuple(control), score_turn=score_turn,
         leaders=tuple(leaders), stated_maxima=stated, source=path, data=data, march_roll=march_roll,
