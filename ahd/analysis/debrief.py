@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.board import VICTORY_CITIES
+from ..core.errors import RecordError
 from ..core.game import Game
 from ..core.i18n import Msg, Msgn
 from ..core.replay import _record
@@ -208,40 +209,76 @@ def _worth_raiding(state, box: str, raider: Side) -> bool:
     return box in WATCHED or enemy_value > 0
 
 
+class _Run:
+    """One debrief's pass over a record: the game's own replay calls ``step`` for every action."""
+
+    def __init__(self, snapshots: bool) -> None:
+        self.snapshots = snapshots
+        self.watcher: _Watcher | None = None
+        self.maxima: list[tuple[float, int, int]] = []
+        self.odds: list[tuple[float, float]] = []
+        self.pictures: dict[int, str] = {}
+        self.key: tuple | None = None
+        self.index = 0
+
+    def start(self, game: Game) -> _Watcher:
+        if self.watcher is None:
+            self.watcher = _Watcher(game)
+        return self.watcher
+
+    def half_turn(self, game: Game) -> None:
+        s = game.state
+        if (s.turn, s.phasing) != self.key and s.outcome is None:
+            self.key = (s.turn, s.phasing)
+            x = s.turn + (0.5 if s.phasing is Side.CONFEDERATE else 0.0)
+            self.maxima.append((x, s.army_max(Side.UNION), s.army_max(Side.CONFEDERATE)))
+            self.odds.append((x, live_value(s, game.scenario, game.play_on)))
+            self.start(game).half_turn(self.index)
+
+    def step(self, game: Game, action: Any, auto: bool) -> None:
+        watcher = self.start(game)
+        self.half_turn(game)
+        before, logged = len(watcher.points), len(game._engine.events)
+        Game._replay_one(game, action, auto)
+        self.index += 1
+        names = {e.message.params["box"].text for e in game._engine.events[logged:]
+                 if e.kind == "control" and isinstance(e.message, Msg) and "reverts" in e.message.msgid}
+        watcher.after(self.index, {b for b in WATCHED if game.board.name(b) in names})
+        if self.snapshots and len(watcher.points) > before and watcher.points[-1].kind in ("city", "washington"):
+            self.pictures[len(watcher.points) - 1] = game_svg(game)
+
+
+def _replayed(source: "Game | str | Path | dict[str, Any]", run: _Run) -> tuple[Game, dict[str, Any]]:
+    """Replay (and validate) the record once, with ``run`` watching every action."""
+    def replay_one(game: Game, action: Any, auto: bool) -> None:
+        run.step(game, action, auto)
+
+    watched = type("WatchedGame", (Game,), {"_replay_one": replay_one})
+    if isinstance(source, Game):
+        data = source.to_dict()
+        return watched.from_dict(data), data
+    if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        try:
+            text = Path(source).read_bytes()
+        except OSError as exc:
+            raise RecordError(f"cannot read the record: {exc.strerror or exc}", path=source) from None
+        game = watched._from_record(text, source)
+        return game, game.to_dict()
+    data = _record(source)
+    return watched.from_dict(data), data
+
+
 def debrief(source: "Game | str | Path | dict[str, Any]", *, snapshots: bool = True) -> Debrief:
     """The debrief of a game (finished or not) from a Game, a record (dict or JSON text) or a record file.
-    A bad record raises ``RecordError`` naming the key and the problem (and the file, given a path)."""
-    data = _record(source)
-    final = source if isinstance(source, Game) else Game.from_dict(data)
-    actions = final._history
-    game = Game.from_dict(dict(final.to_dict(), actions=[], dice="manual"))
-    watcher = _Watcher(game)
-    maxima: list[tuple[float, int, int]] = []
-    odds: list[tuple[float, float]] = []
-    pictures: dict[int, str] = {}
-    key = None
-    for index in range(len(actions) + 1):
-        s = game.state
-        if (s.turn, s.phasing) != key and s.outcome is None:
-            key = (s.turn, s.phasing)
-            x = s.turn + (0.5 if s.phasing is Side.CONFEDERATE else 0.0)
-            maxima.append((x, s.army_max(Side.UNION), s.army_max(Side.CONFEDERATE)))
-            odds.append((x, live_value(s, game.scenario, game.play_on)))
-            watcher.half_turn(index)
-        if index == len(actions):
-            break
-        action, auto = actions[index]
-        before, logged = len(watcher.points), len(game._engine.events)
-        game._replay_one(action, auto)
-        reverted = {e.message.params["box"].text for e in game._engine.events[logged:]
-                    if e.kind == "control" and isinstance(e.message, Msg) and "reverts" in e.message.msgid}
-        watcher.after(index + 1, {b for b in WATCHED if game.board.name(b) in reverted})
-        if snapshots and len(watcher.points) > before and watcher.points[-1].kind in ("city", "washington"):
-            pictures[len(watcher.points) - 1] = game_svg(game)
-    s = game.state
+    A bad record raises ``RecordError`` naming the file (given a path), the key and the problem."""
+    run = _Run(snapshots)
+    game, data = _replayed(source, run)
+    watcher = run.start(game)
+    run.half_turn(game)
+    s, pictures, odds = game.state, run.pictures, run.odds
     if s.outcome is not None:
         o = s.outcome
-        watcher.point("end", o.rule, o.as_msg(), len(actions), side=o.winner)
+        watcher.point("end", o.rule, o.as_msg(), run.index, side=o.winner)
         p = 1.0 if o.winner is Side.UNION else 0.0 if o.winner is Side.CONFEDERATE else 0.5
         odds.append((s.turn + (1.0 if s.phasing is Side.CONFEDERATE else 0.5), p))
         if snapshots:
@@ -249,12 +286,10 @@ def debrief(source: "Game | str | Path | dict[str, Any]", *, snapshots: bool = T
     largest = sorted(watcher.battles, key=lambda b: (-b.engaged, -b.lost, b.index))[:LARGEST_BATTLES]
     points = sorted(watcher.points + largest, key=lambda p: (p.index, KINDS.index(p.kind)))
     order = {id(p): i for i, p in enumerate(points)}
-    pictures = {order[id(watcher.points[i])]: svg for i, svg in pictures.items()}
-    pictures = _choose(pictures, points)
+    pictures = _choose({order[id(watcher.points[i])]: svg for i, svg in pictures.items()}, points)
     result = Debrief(game.scenario.title_term, data["scenario"] if isinstance(data["scenario"], str) else "custom",
-                     tuple(sorted(game.options.enabled)),
-                     s.outcome, s.turn, tuple(points), tuple(watcher.battles), tuple(maxima), tuple(odds),
-                     (), pictures, (), dict(watcher.first_union),
+                     tuple(sorted(game.options.enabled)), s.outcome, s.turn, tuple(points), tuple(watcher.battles),
+                     tuple(run.maxima), tuple(odds), (), pictures, (), dict(watcher.first_union),
                      frozenset(b for b, side in watcher.initial.items() if side is Side.UNION))
     result = _with_comparisons(result, watcher, game)
     from .debrief_questions import questions
