@@ -107,6 +107,7 @@ class _Watcher:
         self.leaders = {name: leader.on_map for name, leader in s.leaders.items()}
         self.leader = _leader(s)
         self.threat = False
+        self.when: tuple[int, Side] | None = None
         self.raided: set[tuple[str, Side]] = set()   # raids are noted once per box and side
         self.reverted: set[str] = set()              # and so are the reversions they cause
         self.first_union: dict[str, int] = {}
@@ -114,10 +115,19 @@ class _Watcher:
 
     def point(self, kind: str, rule: str, message: Msg, index: int, **extra: Any) -> None:
         s = self.game.state
-        self.points.append(TurningPoint(kind, s.turn, s.phasing, rule, message, index, **extra))
+        turn, phasing = self.when or (s.turn, s.phasing)
+        self.points.append(TurningPoint(kind, turn, phasing, rule, message, index, **extra))
 
-    def after(self, index: int, reverted: set[str]) -> None:
-        """Compare the position after recorded action ``index - 1`` with the one before it."""
+    def after(self, index: int, reverted: set[str], when: tuple[int, Side]) -> None:
+        """Compare the position after recorded action ``index - 1`` with the one before it; what changed
+        happened in the half-turn ``when`` (the action's: its control update may have begun the next)."""
+        self.when = when
+        try:
+            self._after(index, reverted)
+        finally:
+            self.when = None
+
+    def _after(self, index: int, reverted: set[str]) -> None:
         s = self.game.state
         board = s.board
         if s.battle is not self.battle:
@@ -150,10 +160,16 @@ class _Watcher:
                 self.raided.add((box, raider))
                 self.point("raid", "9.b", Msg("{side} cavalry holds {box}, a city of the enemy", side=raider,
                                               box=board.term(box)), index, box=box, side=raider)
+        for box in sorted(reverted - set(WATCHED) - self.reverted):   # a raid on a recruiting city ends (9.b)
+            if any(s.board.boxes[box].value_for(side) for side in Side):
+                self.reverted.add(box)
+                self.point("raid", "9.b", Msg("{city} reverts to {side} control: the cavalry that held it left",
+                                              city=board.term(box), side=s.control[box]), index, box=box,
+                           side=s.control[box])
         self.held = set(s.cavalry_held)
         for box in TRACKED:   # firmly: a raid's cavalry-held city is not yet taken
             if box not in self.first_union and s.control[box] is Side.UNION and box not in s.cavalry_held:
-                self.first_union[box] = s.turn
+                self.first_union[box] = self.when[0] if self.when else s.turn
             self.control[box] = s.control[box]
         for name, leader in s.leaders.items():
             if leader.on_map and not self.leaders[name]:
@@ -238,12 +254,13 @@ class _Run:
     def step(self, game: Game, action: Any, auto: bool) -> None:
         watcher = self.start(game)
         self.half_turn(game)
-        before, logged = len(watcher.points), len(game._engine.events)
+        before, logged, when = len(watcher.points), len(game._engine.events), (game.state.turn, game.state.phasing)
         Game._replay_one(game, action, auto)
         self.index += 1
         names = {e.message.params["box"].text for e in game._engine.events[logged:]
                  if e.kind == "control" and isinstance(e.message, Msg) and "reverts" in e.message.msgid}
-        watcher.after(self.index, {b for b in WATCHED if game.board.name(b) in names})
+        watcher.after(self.index, {b for b in game.board.boxes if game.board.name(b) in names} if names else set(),
+                      when)
         if self.snapshots and len(watcher.points) > before and watcher.points[-1].kind in ("city", "washington"):
             self.pictures[len(watcher.points) - 1] = game_svg(game)
 
