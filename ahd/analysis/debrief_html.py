@@ -21,7 +21,7 @@ BLUE, GREY, RED = "#1f4e9c", "#4d4d4d", "#b22222"
 SIDE_COLOUR = {Side.UNION: BLUE, Side.CONFEDERATE: GREY, None: "#777"}
 
 CSS = """
-:root { color-scheme: light; }
+:root { color-scheme: light; } * { box-sizing: border-box; }
 body { font-family: "DejaVu Serif", Georgia, "Times New Roman", serif; color: #111; background: #fff;
        max-width: 60rem; margin: 1.5rem auto; padding: 0 1rem; line-height: 1.4; }
 h1 { font-size: 1.7rem; margin: 0 0 .3rem; } h2 { font-size: 1.25rem; margin: 1.6rem 0 .5rem;
