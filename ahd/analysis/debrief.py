@@ -346,7 +346,7 @@ def _with_comparisons(d: Debrief, watcher: _Watcher, game: Game) -> Debrief:
                 turn = d.first_union[row.box]
                 said = Msg("taken by the Union on turn {turn}", turn=turn)
             elif now is not None:
-                said = Msg("{side} at the end (turn {turn})", side=now, turn=d.last_turn)
+                said = Msg("held by the {side} side at the end (turn {turn})", side=now, turn=d.last_turn)
         elif row.kind == "capital":
             taken = next((p for p in d.points if p.kind == "washington" and p.rule == "11.b"
                           and p.side is Side.CONFEDERATE and "takes" in p.message.msgid), None)

@@ -63,7 +63,8 @@ def _turn(turn: int, lang: str) -> str:
 def _side(side: Side | None, lang: str) -> str:
     if side is None:
         return ""
-    return f'<span class="side-{side.value}">{_t(side, lang)}</span>'
+    name = _label("union" if side is Side.UNION else "confederacy", lang)
+    return f'<span class="side-{side.value}">{name}</span>'
 
 
 def line_chart(series: Sequence[tuple[str, str, Sequence[tuple[float, float]]]], *, y_max: float,
@@ -122,7 +123,7 @@ LABELS = {
     "real": Msg("In the real war"), "when": Msg("When"), "game": Msg("In your game"),
     "maxima": Msg("Army maxima per half-turn (7.c); turns below"),
     "odds": Msg("The Union's chance to win the war (live war odds); turns below"),
-    "union": Msg("Union"),
+    "union": Msg("Union"), "confederacy": Msg("Confederacy"),
     "charts": Msg("The race of the army maxima and the war odds"),
     "maxima_note": Msg("The Confederacy wins at once if its maximum exceeds the Union's (11.b)."),
     "odds_note": Msg("The war odds are a model fitted on games between computer players: what such games usually "
@@ -180,7 +181,7 @@ def render_debrief(d: Debrief, lang: str = "en") -> str:
                    f'<td class="game">{_t(c.game, lang)}</td></tr>')
     out.append("</tbody></table></section>")
 
-    u_label, c_label = _t(Side.UNION, lang), _t(Side.CONFEDERATE, lang)
+    u_label, c_label = t("union"), t("confederacy")
     maxima = line_chart([(u_label, BLUE, [(x, u) for x, u, _ in d.maxima]),
                          (c_label, GREY, [(x, c) for x, _, c in d.maxima])],
                         y_max=max([40] + [max(u, c) + 5 for _, u, c in d.maxima]), y_label=t("maxima"))
