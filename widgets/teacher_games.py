@@ -4,7 +4,8 @@
   players, scenario, turn, army maxima, whose move, last activity;
 - ``/teacher/game/ID?key=…`` shows one game read-only: the board as it stands now (``Game._repr_svg_``,
   drawn on the server: no kernel), the players and the end of the log; ``?format=json`` downloads its record;
-- ``/teacher/records.zip?key=…`` downloads every record (JSON files in one zip).
+- ``/teacher/records.zip?key=…`` downloads every record (JSON files in one zip);
+- each game's debrief and the class summary (``widgets.teacher_debrief``).
 
 A student's token is refused (403) on all of them.
 """
@@ -25,6 +26,7 @@ from ahd.core.sides import Side
 
 from .i18n import _
 from .store import SIDES, Store, StoreError
+from . import teacher_debrief
 
 
 def _when(seconds: float) -> str:
@@ -71,7 +73,8 @@ def games_section(store: Store, key: str) -> str:
         f"<tr class='ahd-stored-game'><td><a href='/teacher/game/{g.id}?key={k}'>{escape(g.code)}</a></td>"
         + "".join(f"<td>{escape(g.players.get(side, '—'))}</td>" for side in SIDES)
         + f"<td>{escape(g.scenario)}</td><td>{escape(_turn(g.turn))}</td><td>{g.union_max} / {g.confederate_max}</td>"
-        f"<td>{escape(g.outcome or _to_move(g.to_move))}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td></tr>"
+        f"<td>{escape(g.outcome or _to_move(g.to_move))}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td>"
+        f"<td><a class='ahd-debrief-link' href='/teacher/game/{g.id}/debrief?key={k}'>{escape(_('Debrief'))}</a></td></tr>"
         for g in games)
     stored = escape(_("{n} stored game(s) in {path}."), quote=False).format(
         n=f"<b>{len(games)}</b>", path=f"<code>{escape(str(store.path))}</code>")
@@ -79,8 +82,9 @@ def games_section(store: Store, key: str) -> str:
     download = escape(_("{link}Download all records{end} (a zip of JSON game records)."), quote=False).format(
         link=f"<a id='ahd-records-zip' href='/teacher/records.zip?key={k}'>", end="</a>")
     heads = (_("game"), _side("union"), _side("confederate"), _("scenario"), _("turn"), _("army max U / C"),
-             _("to move"), _("actions"), _("last activity"))
-    return (f"<h2>{escape(_('Games against a classmate'))}</h2><p id='ahd-stored-games'>{stored} {download}</p>"
+             _("to move"), _("actions"), _("last activity"), _("Debrief"))
+    return (f"<h2>{escape(_('Games against a classmate'))}</h2><p id='ahd-stored-games'>{stored} {download} "
+            f"{teacher_debrief.links(key)}</p>"
             f"<table><tr>{''.join(f'<th>{escape(h)}</th>' for h in heads)}</tr>{rows}</table>")
 
 
@@ -175,7 +179,8 @@ class GameHandler(_TeacherOnly):
         title = _("Game {code}").format(code=code)
         body = (f"<h1 id='ahd-teacher-game'>{escape(title)}</h1><p>{who}<br>{escape(game.scenario.id)}; "
                 f"{escape(state)}; {escape(facts, quote=False)}</p>"
-                f"<p>{download} · <a href='/teacher?key={quote(key)}'>{escape(_('All games'))}</a></p>"
+                f"<p>{download} · {teacher_debrief.links(key, int(game_id))} · "
+                f"<a href='/teacher?key={quote(key)}'>{escape(_('All games'))}</a></p>"
                 f"<div style='max-width:100%;overflow:auto'>{svg}</div>"
                 f"<h2>{escape(_('The end of the log'))}</h2><ol start='{max(1, len(game.log) - 39)}'>{log}</ol>"
                 f"<p>{escape(_('Read-only: this page shows the game as it is stored; it refreshes every 10 seconds.'))}"
@@ -202,4 +207,5 @@ class RecordsHandler(_TeacherOnly):
 
 
 def handlers() -> list[tuple[str, type]]:
-    return [(r"/teacher/game/(\d+)/?", GameHandler), (r"/teacher/records\.zip", RecordsHandler)]
+    return [(r"/teacher/game/(\d+)/?", GameHandler), (r"/teacher/records\.zip", RecordsHandler),
+            *teacher_debrief.handlers(_TeacherOnly, _allow)]
