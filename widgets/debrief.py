@@ -30,6 +30,19 @@ def frame_html(page: str, title: str) -> str:
             f"border:1px solid #ccc;background:#fff'></iframe>")
 
 
+def debrief_frame(source: Any, lang: str | None = None) -> w.HTML:
+    """The debrief of a game (a Game, a record or a record file) as a widget, for a notebook."""
+    page = render_debrief(debrief(source), lang or get_language())
+    return w.HTML(frame_html(page, _("Debrief")), layout=w.Layout(width="100%"))
+
+
+def summary_frame(records: Any, lang: str | None = None) -> w.HTML:
+    """The class summary of ``records`` ((name, record) pairs) as a widget, for a notebook."""
+    from ahd.analysis.class_summary import render_summary, summarize
+    page = render_summary(summarize(records), lang or get_language())
+    return w.HTML(frame_html(page, _("Class summary")), layout=w.Layout(width="100%"))
+
+
 class DebriefView:
     """A button bar (Debrief, Hide, Download) over the debrief of ``session.game``; ``widget`` is what to show.
     ``page`` holds the last debrief's HTML (or the message of a game that cannot be debriefed)."""
