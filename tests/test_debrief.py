@@ -19,14 +19,17 @@ from ahd.core.calendar import Turn, turn_of_date
 from ahd.core.i18n import Msg, render
 from ahd.core.sides import Side
 
+from ahd.core.positions import pass_until, to_confederate_movement
 from conftest import make_game
 
 U, C = Side.UNION, Side.CONFEDERATE
-SCENARIOS = ("1861", "short", "1862", "1863", "1864")
+#: Every scenario, and the campaign with every optional and advanced rule (leaders arrive: AO-8.2.0).
+SCENARIOS = ("1861", "short", "1862", "1863", "1864", "1861 everything")
 
 
 def _seeded(scenario: str, seed: int = 11) -> ahd.Game:
-    game = ahd.new_game(scenario, seed=seed)
+    name, _, preset = scenario.partition(" ")
+    game = ahd.new_game(name, seed=seed, options=preset or None)
     return play(game, make_bot("heuristic", seed), make_bot("heuristic", seed + 1))
 
 
@@ -65,6 +68,10 @@ def test_every_turning_point_of_the_log_appears(games, scenario):
             else:
                 assert any(k in ("city", "washington") and t == event.turn and b == box and s is after
                            for k, t, b, s in points), (scenario, event.text)
+    arrivals = [e for e in game.log if e.kind == "leader" and "arrives at" in getattr(e.message, "msgid", "")]
+    assert [(p.turn, p.box) for p in d.points if p.kind == "leader" and p.rule == "AO-8.2.0"] == [
+        (e.turn, _box_id(game, _params(e)["box"])) for e in arrivals]
+    assert bool(arrivals) is ("AO-8.2" in game.state.options)
     battles = [e for e in game.log if e.kind == "battle" and getattr(e.message, "msgid", "").startswith("Battle at")]
     assert len(d.battles) == len(battles)
     assert [b.box for b in d.battles] == [_box_id(game, _params(e)["box"]) for e in battles]
@@ -79,7 +86,8 @@ def test_every_turning_point_of_the_log_appears(games, scenario):
     assert end.side is game.outcome.winner
     assert render(end.message, "en") == render(game.outcome.as_msg(), "en")
     # the maxima race, per half-turn, as the game had them
-    assert d.maxima[0][1:] == (ahd.new_game(scenario).army_max(U), ahd.new_game(scenario).army_max(C))
+    first = ahd.Game.from_dict(dict(game.to_dict(), actions=[]))
+    assert d.maxima[0][1:] == (first.army_max(U), first.army_max(C))
     assert [x for x, _, _ in d.maxima] == sorted(x for x, _, _ in d.maxima)
     assert all(0.0 <= p <= 1.0 for _, p in d.odds)
     assert d.odds[-1][1] == (1.0 if game.outcome.winner is U else 0.0)
@@ -125,6 +133,25 @@ def test_a_city_taken_by_the_union_is_compared_with_the_real_war():
     assert memphis.history.turn == 10 and memphis.game_turn == 2
     assert any(p.kind == "city" and p.box == "memphis" and p.side is U for p in d.points)
     assert any("took Memphis on turn 2, 8 turns before" in render(q, "en") for q in d.questions)
+
+
+@pytest.mark.rule("11.b")
+def test_the_capture_of_washington_ends_the_game_and_is_asked_about():
+    """Confederate infantry at Manassas Junction marches into an empty Washington: the update ending the
+    Confederate half-turn gives it to the Confederacy, which wins at once (11.b (1))."""
+    game = make_game([("confederate", "FV", "manassas_junction"), ("union", "MF", "chicago")])
+    to_confederate_movement(game)
+    game.apply(ahd.BeginMarch("manassas_junction"))
+    game.apply(next(a for a in game.legal_actions() if isinstance(a, ahd.Move) and a.path[-1] == "washington"))
+    pass_until(game, lambda g: g.is_over)
+    assert game.outcome.winner is C and game.outcome.rule == "11.b"
+    d = debrief(game)
+    taken = [p for p in d.points if p.captures_washington]
+    assert [(p.turn, p.phasing, p.side, p.rule) for p in taken] == [(2, C, C, "11.b")]
+    capital = next(c for c in d.comparisons if c.history.kind == "capital")
+    assert capital.game_turn == 2 and render(capital.game, "en") == "taken by the Confederacy on turn 2"
+    assert any("On turn 2 of your game: The Confederacy takes Washington." in render(q, "en") for q in d.questions)
+    assert render(d.questions[0], "it").startswith("Al turno 2 della vostra partita: La Confederazione prende")
 
 
 # ---------------------------------------------------------------------------- the real war: one table

@@ -16,7 +16,7 @@ discussion questions (``ahd.analysis.debrief_questions``). ``ahd.analysis.debrie
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +29,14 @@ from ..core.sides import Side
 from ..core.state import Outcome
 from ..core.svg import game_svg
 from ..odds.war import live_value
+from .debrief_questions import questions
 from .history import HistoricalEvent, history
 
 KINDS = ("city", "washington", "battle", "maxima", "raid", "leader", "end")
 LARGEST_BATTLES = 3
 MAX_SNAPSHOTS = 6
 WATCHED = VICTORY_CITIES + ("washington",)
+WASHINGTON_TAKEN = Msg("The Confederacy takes Washington")
 #: Boxes whose first Union capture is compared with the real war: the watched ones and the history table's.
 TRACKED = tuple(dict.fromkeys(WATCHED + tuple(r.box for r in history() if r.box is not None)))
 
@@ -58,6 +60,11 @@ class TurningPoint:
     @property
     def x(self) -> float:
         return self.turn + (0.5 if self.phasing is Side.CONFEDERATE else 0.0)
+
+    @property
+    def captures_washington(self) -> bool:
+        """The Confederacy took Washington (11.b), as against a threat to it."""
+        return self.kind == "washington" and self.message.msgid == WASHINGTON_TAKEN.msgid
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +117,7 @@ class _Watcher:
         self.when: tuple[int, Side] | None = None
         self.raided: set[tuple[str, Side]] = set()   # raids are noted once per box and side
         self.reverted: set[str] = set()              # and so are the reversions they cause
+        self.arrived: set[str] = {name for name, leader in s.leaders.items() if leader.on_map}
         self.first_union: dict[str, int] = {}
         self.initial = {box: s.control[box] for box in TRACKED}
 
@@ -141,8 +149,7 @@ class _Watcher:
                 continue
             if box == "washington":
                 if after is Side.CONFEDERATE:
-                    self.point("washington", "11.b", Msg("The Confederacy takes Washington"), index, box=box,
-                               side=after)
+                    self.point("washington", "11.b", WASHINGTON_TAKEN, index, box=box, side=after)
                 else:
                     self.point("washington", "9.a", Msg("The Union takes Washington back"), index, box=box,
                                side=after)
@@ -173,9 +180,15 @@ class _Watcher:
             self.control[box] = s.control[box]
         for name, leader in s.leaders.items():
             if leader.on_map and not self.leaders[name]:
-                self.point("leader", "AO-8.2.0", Msg("{leader} arrives at {box}", leader=leader.title,
-                                                     box=board.term(leader.location)), index,
-                           box=leader.location, side=leader.side)
+                if name in self.arrived:   # removed when left alone with the enemy, back now
+                    self.point("leader", "AO-8.2.2", Msg("{leader} returns at {box}", leader=leader.title,
+                                                         box=board.term(leader.location)), index,
+                               box=leader.location, side=leader.side)
+                else:
+                    self.arrived.add(name)
+                    self.point("leader", "AO-8.2.0", Msg("{leader} arrives at {box}", leader=leader.title,
+                                                         box=board.term(leader.location)), index,
+                               box=leader.location, side=leader.side)
             self.leaders[name] = leader.on_map
 
     def half_turn(self, index: int) -> None:
@@ -309,12 +322,10 @@ def debrief(source: "Game | str | Path | dict[str, Any]", *, snapshots: bool = T
                      tuple(run.maxima), tuple(odds), (), pictures, (), dict(watcher.first_union),
                      frozenset(b for b, side in watcher.initial.items() if side is Side.UNION))
     result = _with_comparisons(result, watcher, game)
-    from .debrief_questions import questions
     return _replace(result, questions=questions(result))
 
 
 def _replace(d: Debrief, **changes: Any) -> Debrief:
-    from dataclasses import replace
     return replace(d, **changes)
 
 
@@ -348,8 +359,7 @@ def _with_comparisons(d: Debrief, watcher: _Watcher, game: Game) -> Debrief:
             elif now is not None:
                 said = Msg("held by the {side} side at the end (turn {turn})", side=now, turn=d.last_turn)
         elif row.kind == "capital":
-            taken = next((p for p in d.points if p.kind == "washington" and p.rule == "11.b"
-                          and p.side is Side.CONFEDERATE and "takes" in p.message.msgid), None)
+            taken = next((p for p in d.points if p.captures_washington), None)
             threat = next((p for p in d.points if p.kind == "washington" and p.side is Side.CONFEDERATE), None)
             if taken is not None:
                 turn, said = taken.turn, Msg("taken by the Confederacy on turn {turn}", turn=taken.turn)

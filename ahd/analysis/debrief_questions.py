@@ -39,7 +39,8 @@ def questions(d: "Debrief") -> tuple[Msg, ...]:
             out.append(Msg("The real Union took {city} on {date} (turn {real}); your Union took it only on turn {turn}. "
                            "What held it, on the board and in the war?", city=board.term(c.history.box),
                            date=c.history.when, real=c.history.turn, turn=c.game_turn))
-    washington = [p for p in d.points if p.kind == "washington" and p.side is Side.CONFEDERATE]
+    washington = ([p for p in d.points if p.captures_washington]
+                  or [p for p in d.points if p.kind == "washington" and p.side is Side.CONFEDERATE])
     if washington:
         p = washington[0]
         out.append(Msg("On turn {turn} of your game: {event}. The real Confederacy never took Washington, though "
