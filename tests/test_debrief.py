@@ -155,6 +155,15 @@ def test_the_capture_of_washington_ends_the_game_and_is_asked_about():
 
 
 # ---------------------------------------------------------------------------- the real war: one table
+def test_a_game_just_begun_still_gets_three_questions():
+    d = debrief(ahd.new_game("1861", seed=1))
+    assert d.points == () and d.outcome is None and d.battles == ()
+    assert len(d.questions) == 3 and len(set(d.questions)) == 3
+    richmond = next(c for c in d.comparisons if c.history.id == "richmond")
+    assert richmond.game_turn is None and render(richmond.game, "en") == "not taken by the Union yet (turn 1)"
+    assert "The game is not over: this debrief stops at Turn 1 (July 1861)." in render_debrief(d, "en")
+
+
 def test_the_historical_rows_come_from_one_table_with_sources():
     rows = history()
     raw = json.loads((history_module.resources.files("ahd") / "data" / "history.json").read_text("utf-8"))

@@ -356,6 +356,8 @@ def _with_comparisons(d: Debrief, watcher: _Watcher, game: Game) -> Debrief:
             elif row.box in d.first_union:
                 turn = d.first_union[row.box]
                 said = Msg("taken by the Union on turn {turn}", turn=turn)
+            elif d.outcome is None:
+                said = Msg("not taken by the Union yet (turn {turn})", turn=d.last_turn)
             elif now is not None:
                 said = Msg("held by the {side} side at the end (turn {turn})", side=now, turn=d.last_turn)
         elif row.kind == "capital":

@@ -7,6 +7,7 @@ Every text is escaped; the words are the engine's catalog's, in ``lang``.
 """
 from __future__ import annotations
 
+import math
 import re
 from html import escape
 from typing import Iterable, Sequence
@@ -182,10 +183,13 @@ def render_debrief(d: Debrief, lang: str = "en") -> str:
     out.append("</tbody></table></section>")
 
     u_label, c_label = t("union"), t("confederacy")
+    x_max = min(41, 5 * math.ceil(max(d.last_turn, 2) / 5) + 1)   # the turns played, in steps of five
     maxima = line_chart([(u_label, BLUE, [(x, u) for x, u, _ in d.maxima]),
                          (c_label, GREY, [(x, c) for x, _, c in d.maxima])],
-                        y_max=max([40] + [max(u, c) + 5 for _, u, c in d.maxima]), y_label=t("maxima"))
-    odds = line_chart([(t("union"), BLUE, list(d.odds))], y_max=1.0, percent=True, guides=(0.5,), y_label=t("odds"))
+                        y_max=max([40] + [max(u, c) + 5 for _, u, c in d.maxima]), y_label=t("maxima"),
+                        x_max=x_max)
+    odds = line_chart([(t("union"), BLUE, list(d.odds))], y_max=1.0, percent=True, guides=(0.5,), y_label=t("odds"),
+                      x_max=x_max)
     out.append(f"<section id='charts'><h2>{t('charts')}</h2><div class='charts'>"
                f"<figure>{maxima}<figcaption>{t('maxima_note')}</figcaption></figure>"
                f"<figure>{odds}<figcaption>{t('odds_note')}</figcaption></figure></div></section>")

@@ -15,6 +15,16 @@ MIN_QUESTIONS, MAX_QUESTIONS = 3, 5
 GAP = 4
 
 
+#: Questions for any game, asked when the game itself gives fewer than three.
+GENERAL = (
+    Msg("Look at the army maxima chart: when did one side pull ahead, and what happened on the board just before?"),
+    Msg("Pick one city of the table that fell at a very different time in your game and in the real war. What "
+        "explains the difference: the rules, the players, or chance?"),
+    Msg("What does the game leave out of the real war (training new armies, finding generals, supply, politics and "
+        "elections)? Which of them would have changed your game the most?"),
+)
+
+
 def questions(d: "Debrief") -> tuple[Msg, ...]:
     """Questions about this game's turning points set against the real war, most telling first."""
     board = default_board()
@@ -67,10 +77,8 @@ def questions(d: "Debrief") -> tuple[Msg, ...]:
         else:
             out.append(Msg("Your game ended on turn {turn}: {reason}. What does the army maximum stand for, and why "
                            "did the recruiting cities matter so much?", turn=d.outcome.turn, reason=d.outcome.message))
-    if len(out) < MIN_QUESTIONS:
-        out.append(Msg("Look at the army maxima chart: when did one side pull ahead, and what happened on the board "
-                       "just before?"))
-    if len(out) < MIN_QUESTIONS:
-        out.append(Msg("Pick one city of the table that fell at a very different time in your game and in the real "
-                       "war. What explains the difference: the rules, the players, or chance?"))
+    for general in GENERAL:   # a game with little to say yet: questions that fit any game
+        if len(out) >= MIN_QUESTIONS:
+            break
+        out.append(general)
     return tuple(out[:MAX_QUESTIONS])
