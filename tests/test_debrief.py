@@ -89,6 +89,19 @@ def test_every_turning_point_of_the_log_appears(games, scenario):
     first = ahd.Game.from_dict(dict(game.to_dict(), actions=[]))
     assert d.maxima[0][1:] == (first.army_max(U), first.army_max(C))
     assert [x for x, _, _ in d.maxima] == sorted(x for x, _, _ in d.maxima)
+    leads, changes = [], []   # the maxima race: a point wherever the chart's leader changes (ties keep the lead)
+    for x, u, c in d.maxima:
+        lead = U if u > c else C if c > u else None
+        if lead is not None and leads and lead is not leads[-1]:
+            changes.append((x, lead))
+        if lead is not None:
+            leads.append(lead)
+    race = [(p.x, p.message.params["u_max"] - p.message.params["c_max"]) for p in d.points
+            if p.kind == "maxima" and p.rule == "7.c"]
+    gaps = [(x, u - c) for x, u, c in d.maxima]
+    assert sorted(g for _, g in race) == [min(g for _, g in gaps), max(g for _, g in gaps)]
+    assert all(point in gaps for point in race)     # at the half-turn the chart shows it
+    assert [(p.x, p.side) for p in d.points if p.kind == "maxima" and p.rule == "9.d"] == changes
     assert all(0.0 <= p <= 1.0 for _, p in d.odds)
     assert d.odds[-1][1] == (1.0 if game.outcome.winner is U else 0.0)
     assert 3 <= len(d.questions) <= 5

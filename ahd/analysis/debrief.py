@@ -245,6 +245,7 @@ class _Run:
         self.snapshots = snapshots
         self.watcher: _Watcher | None = None
         self.maxima: list[tuple[float, int, int]] = []
+        self.maxima_at: list[int] = []      # the recorded actions before each sample of ``maxima``
         self.odds: list[tuple[float, float]] = []
         self.pictures: dict[int, str] = {}
         self.key: tuple | None = None
@@ -261,6 +262,7 @@ class _Run:
             self.key = (s.turn, s.phasing)
             x = s.turn + (0.5 if s.phasing is Side.CONFEDERATE else 0.0)
             self.maxima.append((x, s.army_max(Side.UNION), s.army_max(Side.CONFEDERATE)))
+            self.maxima_at.append(self.index)
             self.odds.append((x, live_value(s, game.scenario, game.play_on)))
             self.start(game).half_turn(self.index)
 
@@ -314,7 +316,7 @@ def debrief(source: "Game | str | Path | dict[str, Any]", *, snapshots: bool = T
         if snapshots:
             pictures[len(watcher.points) - 1] = game_svg(game)
     largest = sorted(watcher.battles, key=lambda b: (-b.engaged, -b.lost, b.index))[:LARGEST_BATTLES]
-    points = sorted(watcher.points + largest, key=lambda p: (p.index, KINDS.index(p.kind)))
+    points = sorted(watcher.points + largest + _race(run), key=lambda p: (p.index, KINDS.index(p.kind)))
     order = {id(p): i for i, p in enumerate(points)}
     pictures = _choose({order[id(watcher.points[i])]: svg for i, svg in pictures.items()}, points)
     result = Debrief(game.scenario.title_term, data["scenario"] if isinstance(data["scenario"], str) else "custom",
@@ -323,6 +325,23 @@ def debrief(source: "Game | str | Path | dict[str, Any]", *, snapshots: bool = T
                      frozenset(b for b, side in watcher.initial.items() if side is Side.UNION))
     result = _with_comparisons(result, watcher, game)
     return _replace(result, questions=questions(result))
+
+
+def _race(run: _Run) -> list[TurningPoint]:
+    """The army maxima race (7.c, 11.b): the half-turns where the Union's lead was widest and narrowest."""
+    gaps = [u - c for _, u, c in run.maxima]
+    if len(gaps) < 3 or min(gaps) == max(gaps):
+        return []
+    out = []
+    for gap, message in ((max(gaps), Msg("The Union's widest lead in the army maxima race: {u_max} against {c_max}")),
+                         (min(gaps), Msg("The army maxima race at its closest: {u_max} (Union) against {c_max} "
+                                         "(Confederate)"))):
+        i = gaps.index(gap)
+        x, u, c = run.maxima[i]
+        phasing = Side.CONFEDERATE if x % 1 else Side.UNION
+        out.append(TurningPoint("maxima", int(x), phasing, "7.c", Msg(message.msgid, u_max=u, c_max=c),
+                                run.maxima_at[i], side=Side.UNION if u > c else Side.CONFEDERATE if c > u else None))
+    return out
 
 
 def _replace(d: Debrief, **changes: Any) -> Debrief:
