@@ -18,6 +18,7 @@ from ahd.cli import main as ahd_main
 from ahd.core.calendar import Turn, turn_of_date
 from ahd.core.i18n import Msg, render
 from ahd.core.sides import Side
+from ahd.core.svg import game_svg
 
 from ahd.core.positions import pass_until, to_confederate_movement
 from conftest import make_game
@@ -264,3 +265,19 @@ def test_report_writes_the_page_and_refuses_a_bad_record_in_one_line(tmp_path, c
     (tmp_path / "empty.json").write_text("")
     assert ahd_main(["report", str(tmp_path / "empty.json")]) == 1
     assert str(tmp_path / "empty.json") in capsys.readouterr().err
+
+
+def test_the_board_pictures_speak_the_pages_language():
+    game = ahd.new_game("1861", seed=1)
+    english = game_svg(game)
+    assert ">Philadelphia<" in english and ">road<" in english and "Union control" in english
+    for lang, words in {"es": (">Filadelfia<", ">carretera<", "mitad de turno de la Unión", "controlada por caballería"),
+                        "it": (">Filadelfia<", ">strada<", "mezzo turno dell'Unione", "tenuto dalla cavalleria")}.items():
+        said = game_svg(game, lang)
+        assert all(w in said for w in words), lang
+        assert ">Philadelphia<" not in said and ">road<" not in said
+        width = float(re.search(r'viewBox="\S+ \S+ (\S+) ', said).group(1))
+        lefts = [float(x) for x in re.findall(r'<text x="(-?[\d.]+)" y="[\d.]+" font-size="22" fill="#333">', said)]
+        texts = re.findall(r'<text x="-?[\d.]+" y="[\d.]+" font-size="22" fill="#333">([^<]*)<', said)
+        left = float(re.search(r'viewBox="(\S+) ', said).group(1))
+        assert all(x + 12 * len(t) <= left + width for x, t in zip(lefts, texts)), lang   # the legend fits

@@ -90,13 +90,14 @@ class Debrief:
     maxima: tuple[tuple[float, int, int], ...]  # (x, Union maximum, Confederate maximum) per half-turn
     odds: tuple[tuple[float, float], ...]       # (x, Union's live war odds) per half-turn, and at the end
     comparisons: tuple[Comparison, ...]
-    snapshots: dict[int, str] = field(default_factory=dict)   # index of a point -> SVG of the board
+    snapshots: dict[int, Game] = field(default_factory=dict)  # index of a point -> the game then (its board)
     questions: tuple[Msg, ...] = ()
     first_union: dict[str, int] = field(default_factory=dict)  # box -> first turn the Union took it
     union_at_start: frozenset[str] = frozenset()                # tracked boxes the Union held at the start
 
-    def snapshot_of(self, point: TurningPoint) -> str | None:
-        return self.snapshots.get(self.points.index(point))
+    def snapshot_svg(self, index: int, lang: str | None = None) -> str:
+        """The board at turning point ``index`` (a key of ``snapshots``) as SVG, said in ``lang``."""
+        return game_svg(self.snapshots[index], lang)
 
 
 class _Watcher:
@@ -247,7 +248,7 @@ class _Run:
         self.maxima: list[tuple[float, int, int]] = []
         self.maxima_at: list[int] = []      # the recorded actions before each sample of ``maxima``
         self.odds: list[tuple[float, float]] = []
-        self.pictures: dict[int, str] = {}
+        self.pictures: dict[int, Game] = {}
         self.key: tuple | None = None
         self.index = 0
 
@@ -277,7 +278,7 @@ class _Run:
         watcher.after(self.index, {b for b in game.board.boxes if game.board.name(b) in names} if names else set(),
                       when)
         if self.snapshots and len(watcher.points) > before and watcher.points[-1].kind in ("city", "washington"):
-            self.pictures[len(watcher.points) - 1] = game_svg(game)
+            self.pictures[len(watcher.points) - 1] = game.copy()
 
 
 def _replayed(source: "Game | str | Path | dict[str, Any]", run: _Run) -> tuple[Game, dict[str, Any]]:
@@ -314,7 +315,7 @@ def debrief(source: "Game | str | Path | dict[str, Any]", *, snapshots: bool = T
         p = 1.0 if o.winner is Side.UNION else 0.0 if o.winner is Side.CONFEDERATE else 0.5
         odds.append((s.turn + (1.0 if s.phasing is Side.CONFEDERATE else 0.5), p))
         if snapshots:
-            pictures[len(watcher.points) - 1] = game_svg(game)
+            pictures[len(watcher.points) - 1] = game.copy()
     largest = sorted(watcher.battles, key=lambda b: (-b.engaged, -b.lost, b.index))[:LARGEST_BATTLES]
     points = sorted(watcher.points + largest + _race(run), key=lambda p: (p.index, KINDS.index(p.kind)))
     order = {id(p): i for i, p in enumerate(points)}
@@ -348,7 +349,7 @@ def _replace(d: Debrief, **changes: Any) -> Debrief:
     return replace(d, **changes)
 
 
-def _choose(pictures: dict[int, str], points: list[TurningPoint]) -> dict[int, str]:
+def _choose(pictures: dict[int, Game], points: list[TurningPoint]) -> dict[int, Game]:
     """At most MAX_SNAPSHOTS pictures: the end always, the capture of Washington, then spread evenly."""
     if len(pictures) <= MAX_SNAPSHOTS:
         return pictures

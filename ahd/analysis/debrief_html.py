@@ -196,10 +196,11 @@ def render_debrief(d: Debrief, lang: str = "en") -> str:
 
     if d.snapshots:
         out.append(f"<section id='snapshots' class='snapshots'><h2>{t('snapshots')}</h2>")
-        for index, svg in sorted(d.snapshots.items()):
+        for index in sorted(d.snapshots):
             p = d.points[index]
             caption = f"{_turn(p.turn, lang)}: {_t(p.message, lang)}"
-            out.append(f"<figure>{_board_svg(svg, caption)}<figcaption>{caption}</figcaption></figure>")
+            out.append(f"<figure>{_board_svg(d.snapshot_svg(index, lang), caption)}<figcaption>{caption}</figcaption>"
+                       f"</figure>")
         out.append("</section>")
 
     out.append(f"<section id='questions'><h2>{t('questions')}</h2><ol class='questions'>")
