@@ -281,3 +281,19 @@ def test_the_board_pictures_speak_the_pages_language():
         texts = re.findall(r'<text x="-?[\d.]+" y="[\d.]+" font-size="22" fill="#333">([^<]*)<', said)
         left = float(re.search(r'viewBox="(\S+) ', said).group(1))
         assert all(x + 12 * len(t) <= left + width for x, t in zip(lefts, texts)), lang   # the legend fits
+
+
+@pytest.mark.rule("11.b")
+def test_a_threat_to_washington_is_noted_once_while_it_lasts():
+    """Two Confederate infantry next to Washington, held by one militia: a threat at the start of the half-turn,
+    noted once however many half-turns it lasts."""
+    game = make_game([("confederate", "FV", "manassas_junction"), ("confederate", "FV", "manassas_junction"),
+                      ("union", "MF", "washington"), ("union", "MF", "chicago")])
+    pass_until(game, lambda g: g.turn.number == 3 and g.phasing is C)
+    d = debrief(game)
+    threats = [p for p in d.points if p.kind == "washington"]
+    assert [(p.turn, p.phasing, p.side) for p in threats] == [(2, U, C)]
+    assert render(threats[0].message, "en") == "2 Confederate units stand next to Washington; its garrison: 1"
+    assert not threats[0].captures_washington
+    capital = next(c for c in d.comparisons if c.history.kind == "capital")
+    assert capital.game_turn == 2 and render(capital.game, "en") == "threatened on turn 2, never taken"

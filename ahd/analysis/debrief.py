@@ -206,9 +206,9 @@ class _Watcher:
         garrison = len(s.units_in("washington", Side.UNION))
         threat = s.control["washington"] is Side.UNION and near > garrison
         if threat and not self.threat:
-            self.point("washington", "11.b", Msgn("{n} Confederate unit stands next to Washington, more than its "
-                                                  "{m} defenders", "{n} Confederate units stand next to Washington, "
-                                                  "more than its {m} defenders", n=near, m=garrison), index,
+            self.point("washington", "11.b", Msgn("{n} Confederate unit stands next to Washington; its garrison: "
+                                                  "{m}", "{n} Confederate units stand next to Washington; its "
+                                                  "garrison: {m}", n=near, m=garrison), index,
                        box="washington", side=Side.CONFEDERATE)
         self.threat = threat
 
