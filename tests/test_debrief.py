@@ -262,6 +262,12 @@ def test_report_writes_the_page_and_refuses_a_bad_record_in_one_line(tmp_path, c
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"error: {bad}: seed: ") and "Traceback" not in err and len(err.splitlines()) == 1
     assert not (tmp_path / "x.html").exists()
+    other = tmp_path / "other.json"
+    games["1861"].save(other)
+    assert ahd_main(["report", str(record), str(other), str(bad), "--out", str(tmp_path / "class.html")]) == 0
+    summary = (tmp_path / "class.html").read_text("utf-8")
+    assert "Class summary: 2 games" in summary and str(bad) in summary      # the bad record listed, not counted
+    assert capsys.readouterr().err.startswith(f"skipped: {bad}: seed: ")
     (tmp_path / "empty.json").write_text("")
     assert ahd_main(["report", str(tmp_path / "empty.json")]) == 1
     assert str(tmp_path / "empty.json") in capsys.readouterr().err

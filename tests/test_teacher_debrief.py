@@ -2,7 +2,6 @@
 classroom server's ``/teacher/game/ID/debrief`` and ``/teacher/summary`` behind the teacher's token."""
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
