@@ -24,13 +24,15 @@ from ahd.core.positions import pass_until, to_confederate_movement
 from conftest import make_game
 
 U, C = Side.UNION, Side.CONFEDERATE
-#: Every scenario, and the campaign with every optional and advanced rule (leaders arrive: AO-8.2.0).
-SCENARIOS = ("1861", "short", "1862", "1863", "1864", "1861 everything")
+#: Every scenario, the campaign with every optional and advanced rule (leaders arrive: AO-8.2.0), and a year
+#: scenario scored and played on to turn 40 (S-VT, S-0).
+SCENARIOS = ("1861", "short", "1862", "1863", "1864", "1861 everything", "1863 play-on")
 
 
 def _seeded(scenario: str, seed: int = 11) -> ahd.Game:
     name, _, preset = scenario.partition(" ")
-    game = ahd.new_game(name, seed=seed, options=preset or None)
+    play_on = preset == "play-on"
+    game = ahd.new_game(name, seed=seed, options=None if play_on else preset or None, play_on=play_on)
     return play(game, make_bot("heuristic", seed), make_bot("heuristic", seed + 1))
 
 
@@ -69,6 +71,9 @@ def test_every_turning_point_of_the_log_appears(games, scenario):
             else:
                 assert any(k in ("city", "washington") and t == event.turn and b == box and s is after
                            for k, t, b, s in points), (scenario, event.text)
+    scored = [e for e in game.log if e.kind == "end" and "Play continues" in getattr(e.message, "msgid", "")]
+    assert [(p.turn, p.rule) for p in d.points if p.kind == "score"] == [(e.turn, "S-VT") for e in scored]
+    assert bool(scored) is (scenario == "1863 play-on")
     arrivals = [e for e in game.log if e.kind == "leader" and "arrives at" in getattr(e.message, "msgid", "")]
     assert [(p.turn, p.box) for p in d.points if p.kind == "leader" and p.rule == "AO-8.2.0"] == [
         (e.turn, _box_id(game, _params(e)["box"])) for e in arrivals]

@@ -8,9 +8,9 @@
 
 ``debrief(source)`` replays the record once, action by action, and notes what a teacher would point at:
 each of the seven cities of 11.a changing hands (9.a, or 9.b when raiders leave), threats to and the
-capture of Washington (11.b), the largest battles (units engaged and eliminated), the lead in the army
-maxima race changing (7.c, 9.d), cavalry raids holding enemy cities (9.b), leaders arriving (AO-8.2.0)
-and the end (11.c). Beside it: the history table (``ahd.analysis.history``) matched to the game, the
+capture of Washington (11.b), the largest battles (units engaged and eliminated), the army maxima race
+(its widest and closest moments, 7.c; the lead changing, 9.d), cavalry raids holding enemy cities (9.b),
+leaders arriving (AO-8.2.0), a year scenario's score when it is played on (S-VT, S-0) and the end (11.c). Beside it: the history table (``ahd.analysis.history``) matched to the game, the
 maxima and live war odds per half-turn, board pictures (the static SVG) at the turning points and
 discussion questions (``ahd.analysis.debrief_questions``). ``ahd.analysis.debrief_html`` renders it.
 """
@@ -32,7 +32,7 @@ from ..odds.war import live_value
 from .debrief_questions import questions
 from .history import HistoricalEvent, history
 
-KINDS = ("city", "washington", "battle", "maxima", "raid", "leader", "end")
+KINDS = ("city", "washington", "battle", "maxima", "raid", "leader", "score", "end")
 LARGEST_BATTLES = 3
 MAX_SNAPSHOTS = 6
 WATCHED = VICTORY_CITIES + ("washington",)
@@ -115,6 +115,7 @@ class _Watcher:
         self.leaders = {name: leader.on_map for name, leader in s.leaders.items()}
         self.leader = _leader(s)
         self.threat = False
+        self.scored = game.state.scenario_result is not None
         self.when: tuple[int, Side] | None = None
         self.raided: set[tuple[str, Side]] = set()   # raids are noted once per box and side
         self.reverted: set[str] = set()              # and so are the reversions they cause
@@ -179,6 +180,10 @@ class _Watcher:
             if box not in self.first_union and s.control[box] is Side.UNION and box not in s.cavalry_held:
                 self.first_union[box] = self.when[0] if self.when else s.turn
             self.control[box] = s.control[box]
+        if s.scenario_result is not None and not self.scored:   # a year scenario scored, then played on (S-0)
+            self.scored = True
+            self.point("score", s.scenario_result.rule, s.scenario_result.as_msg(), index,
+                       side=s.scenario_result.winner)
         for name, leader in s.leaders.items():
             if leader.on_map and not self.leaders[name]:
                 if name in self.arrived:   # removed when left alone with the enemy, back now
