@@ -33,6 +33,10 @@ def test_the_debrief_opens_when_the_game_ends(finished_record):
     assert view.hide.layout.display == "" and view.save.layout.display == ""
     view.close()
     assert view.frame.value == "" and view.hide.layout.display == "none"
+    view.button.click()
+    assert view.frame.value
+    app.session.new_game("short", seed=2)                # another game: the old debrief is not left showing
+    assert not app.session.outcome and view.frame.value == "" and view.page
 
 
 def test_the_debrief_on_demand_of_an_unfinished_game_and_its_download():

@@ -77,6 +77,8 @@ class DebriefView:
     def _outcome(self, change: dict) -> None:
         if change["new"]:      # the game has just ended: its debrief opens
             self.show()
+        elif self.frame.value:  # a new game (or one loaded) in place of the ended one: its debrief goes
+            self.close()
 
     def show(self) -> None:
         """Build the debrief of the game as it stands and show it."""
