@@ -101,7 +101,7 @@ LABELS = {
     "city": Msg("City"), "taken": Msg("Taken by the Union"), "mean": Msg("On average"),
     "earliest": Msg("Earliest"), "latest": Msg("Latest"), "real": Msg("The real war"),
     "taken_n": Msg("in {n} of {total} games"),
-    "turn_n": Msg("turn {turn}"), "mean_turn": Msg("turn {turn:.1f}"),
+    "turn_n": Msg("turn {turn}"),
     "chart": Msg("Turn of the fall in each game (dots), the class's average (bar) and the real war (red line)"),
     "games": Msg("The games"),
     "game": Msg("Game"), "scenario": Msg("Scenario"), "result": Msg("Result"),
@@ -116,6 +116,11 @@ def _t(key: str, lang: str, **params: Any) -> str:
     return escape(render(Msg(message.msgid, **params) if params else message, lang))
 
 
+def _decimal(value: float, lang: str) -> str:
+    """One decimal, with the language's decimal mark (11.5; 11,5 in Spanish and Italian)."""
+    return f"{value:.1f}".replace(".", ",") if lang in ("es", "it") else f"{value:.1f}"
+
+
 def falls_chart(summary: ClassSummary, lang: str) -> str:
     """One row per city: a dot per game at the turn it fell, the class's mean and the real war's turn."""
     w, row_h, left, right, top = 640, 70, 110, 16, 10
@@ -127,7 +132,7 @@ def falls_chart(summary: ClassSummary, lang: str) -> str:
     out = [f'<svg class="chart" viewBox="0 0 {w} {h}" role="img" aria-label="{_t("chart", lang)}" '
            f'font-family="DejaVu Sans, Arial, sans-serif" font-size="12">']
     base = top + row_h * len(summary.cities)
-    for turn in range(1, 41, 5):
+    for turn in (*range(1, 41, 5), 40):
         out.append(f'<line x1="{px(turn):.1f}" x2="{px(turn):.1f}" y1="{top}" y2="{base}" stroke="#eee"/>'
                    f'<text x="{px(turn):.1f}" y="{base + 16}" text-anchor="middle" fill="#333">{turn}</text>')
     for i, city in enumerate(summary.cities):
@@ -167,7 +172,7 @@ def render_summary(summary: ClassSummary, lang: str = "en") -> str:
     board = default_board()
     for city in summary.cities:
         cells = [escape(render(board.term(city.box), lang)), _t("taken_n", lang, n=len(city.turns), total=city.out_of),
-                 _t("mean_turn", lang, turn=city.mean) if city.mean is not None else _t("none", lang),
+                 _t("turn_n", lang, turn=_decimal(city.mean, lang)) if city.mean is not None else _t("none", lang),
                  _turn(city.earliest, lang) if city.earliest else _t("none", lang),
                  _turn(city.latest, lang) if city.latest else _t("none", lang), _turn(city.real_turn, lang)]
         out.append(f"<tr class='city-{city.box}'>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
