@@ -7,7 +7,8 @@
 Two domains: ``ahd`` (the engine: ``ahd/locale``) and ``widgets`` (the app: ``widgets/locale``).
 Besides the strings marked in the source (``_``, ``N_``, ``Msg``, ``Msgn``, ``Msgc``, ``Term``), the
 engine's catalog holds the names that come from data: every box of the board (context ``box``), the
-unit types (``unit``) and the two sides (``side``).
+unit types (``unit``), the two sides (``side``) and the events and notes of the real war in
+``ahd/data/history.json`` (``history``).
 """
 from __future__ import annotations
 
@@ -49,6 +50,9 @@ def data_terms() -> list[tuple[str, str, str]]:
     terms += [("unit", t.name, "ahd/core/units.py") for t in UNIT_TYPES.values()]
     terms += [("unit", "coastal defence", "ahd/core/units.py")]
     terms += [("side", "Union", "ahd/core/sides.py"), ("side", "Confederate", "ahd/core/sides.py")]
+    # the real war beside the game (issue 35): each row's event and note, read by ahd.analysis.history
+    history = json.loads((ROOT / "ahd" / "data" / "history.json").read_text(encoding="utf-8"))
+    terms += [("history", row[key], "ahd/data/history.json") for row in history["rows"] for key in ("event", "note")]
     # the decisions and the kinds of action a refusal names ("now the decision is movement (accepted: ...)")
     from ahd.core.actions import ACTION_TYPES
     from ahd.core.engine import SEGMENT_OF_STEP

@@ -16,10 +16,10 @@ from typing import Any
 _WHERE = {
     "GameApp": ".app", "play": ".app", "ReplayApp": ".replay", "Session": ".session",
     "box_summary": ".session", "BattleExplorer": ".explorer", "ProgressBar": ".progress",
-    "editor": ".editor", "Editor": ".editor",
+    "editor": ".editor", "Editor": ".editor", "debrief_frame": ".debrief", "summary_frame": ".debrief",
 }
 __all__ = ["GameApp", "play", "ReplayApp", "Session", "box_summary", "BattleExplorer", "ProgressBar",
-           "editor", "Editor"]
+           "editor", "Editor", "debrief_frame", "summary_frame"]
 
 
 def __getattr__(name: str) -> Any:

@@ -136,7 +136,9 @@ class GameApp(w.VBox):
                          w.Box([self.army_chart.widget], layout=w.Layout(**chart))],
                         layout=w.Layout(flex_flow="row wrap", width="100%"))
         self.intro_html = w.HTML(intro_html())
-        self.children = [CSS, *([self.intro_html] if self.intro else []), top, charts]
+        from .debrief import DebriefView  # the game beside the real war: opens when the game ends (issue 35)
+        self.debrief = DebriefView(session)
+        self.children = [CSS, *([self.intro_html] if self.intro else []), top, charts, self.debrief.widget]
 
     def _show_odds(self, change=None) -> None:
         self.odds.value = odds_html(self.session.battle_odds)
@@ -159,7 +161,7 @@ class GameApp(w.VBox):
                 self.language.value = lang
             self.language.tooltip = _("Language")
             for part in (self.panel, self.battle_chart, self.war_chart, self.army_chart, self.rules, self.guide,
-                         self.map_view):
+                         self.map_view, self.debrief):
                 relabel = getattr(part, "relabel", None)  # each part says its own words again
                 if relabel is not None:
                     relabel()

@@ -5,7 +5,8 @@ as ``?key=…``, then kept in a cookie: :func:`is_teacher`; no link carries it):
   players, scenario, turn, army maxima, whose move, last activity;
 - ``/teacher/game/ID`` shows one game read-only: the board as it stands now (``Game._repr_svg_``,
   drawn on the server: no kernel), the players and the end of the log; ``?format=json`` downloads its record;
-- ``/teacher/records.zip`` downloads every record (JSON files in one zip).
+- ``/teacher/records.zip`` downloads every record (JSON files in one zip);
+- each game's debrief and the class summary (``widgets.teacher_debrief``).
 
 A student's token is refused (403) on all of them.
 """
@@ -26,6 +27,7 @@ from ahd.core.sides import Side
 
 from .i18n import _
 from .store import SIDES, Store, StoreError
+from . import teacher_debrief
 
 
 def _when(seconds: float) -> str:
@@ -106,7 +108,8 @@ def games_section(store: Store, key: str = "", page: int = 1) -> str:
         f"<tr class='ahd-stored-game'><td><a href='/teacher/game/{g.id}'>{escape(g.code)}</a></td>"
         + "".join(f"<td>{escape(g.players.get(side, '—'))}</td>" for side in SIDES)
         + f"<td>{escape(g.scenario)}</td><td>{escape(_turn(g.turn))}</td><td>{g.union_max} / {g.confederate_max}</td>"
-        f"<td>{escape(g.outcome or _to_move(g.to_move))}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td></tr>"
+        f"<td>{escape(g.outcome or _to_move(g.to_move))}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td>"
+        f"<td><a class='ahd-debrief-link' href='/teacher/game/{g.id}/debrief'>{escape(_('Debrief'))}</a></td></tr>"
         for g in games)
     stored = escape(_("{n} stored game(s) in {path}."), quote=False).format(
         n=f"<b>{total}</b>", path=f"<code>{escape(str(store.path))}</code>")
@@ -123,8 +126,9 @@ def games_section(store: Store, key: str = "", page: int = 1) -> str:
     download = escape(_("{link}Download all records{end} (a zip of JSON game records)."), quote=False).format(
         link=f"<a id='ahd-records-zip' href='/teacher/records.zip'>", end="</a>")
     heads = (_("game"), _side("union"), _side("confederate"), _("scenario"), _("turn"), _("army max U / C"),
-             _("to move"), _("actions"), _("last activity"))
-    return (f"<h2>{escape(_('Games against a classmate'))}</h2><p id='ahd-stored-games'>{stored} {download}</p>"
+             _("to move"), _("actions"), _("last activity"), _("Debrief"))
+    return (f"<h2>{escape(_('Games against a classmate'))}</h2><p id='ahd-stored-games'>{stored} {download} "
+            f"{teacher_debrief.links()}</p>"
             f"{pager}<table><tr>{''.join(f'<th>{escape(h)}</th>' for h in heads)}</tr>{rows}</table>{pager}")
 
 
@@ -217,7 +221,8 @@ class GameHandler(_TeacherOnly):
         title = _("Game {code}").format(code=code)
         body = (f"<h1 id='ahd-teacher-game'>{escape(title)}</h1><p>{who}<br>{escape(game.scenario.id)}; "
                 f"{escape(state)}; {escape(facts, quote=False)}</p>"
-                f"<p>{download} · <a href='/teacher'>{escape(_('All games'))}</a></p>"
+                f"<p>{download} · {teacher_debrief.links(int(game_id))} · "
+                f"<a href='/teacher'>{escape(_('All games'))}</a></p>"
                 f"<div style='max-width:100%;overflow:auto'>{svg}</div>"
                 f"<h2>{escape(_('The end of the log'))}</h2><ol start='{max(1, len(game.log) - 39)}'>{log}</ol>"
                 f"<p>{escape(_('Read-only: this page shows the game as it is stored; it refreshes every 10 seconds.'))}"
@@ -246,4 +251,5 @@ class RecordsHandler(_TeacherOnly):
 
 
 def handlers() -> list[tuple[str, type]]:
-    return [(r"/teacher/game/(\d+)/?", GameHandler), (r"/teacher/records\.zip", RecordsHandler)]
+    return [(r"/teacher/game/(\d+)/?", GameHandler), (r"/teacher/records\.zip", RecordsHandler),
+            *teacher_debrief.handlers(_TeacherOnly, _allow)]

@@ -1,4 +1,4 @@
-"""Command line: ``python -m ahd demo | play | simulate | odds | options | bench | validate``."""
+"""Command line: ``python -m ahd demo | play | simulate | odds | options | bench | validate | report``."""
 from __future__ import annotations
 
 import argparse
@@ -181,6 +181,42 @@ def cmd_validate(args, out) -> int:
     return 0
 
 
+def cmd_report(args, out) -> int:
+    """Write the debrief of a game record as one standalone HTML page (``ahd.analysis.debrief``); given
+    several records, the class summary of them all (``ahd.analysis.class_summary``). A bad record: exit 1
+    and one line naming the file, the key and the problem; never a traceback."""
+    from pathlib import Path
+
+    from ..analysis.class_summary import render_summary, summarize
+    from ..analysis.debrief import debrief
+    from ..analysis.debrief_html import render_debrief
+    from ..core.i18n import get_language
+    records = args.record
+    target = Path(args.out) if args.out else Path(records[0]).with_suffix(".html")
+    try:
+        if len(records) == 1:
+            page = render_debrief(debrief(records[0]), get_language())
+        else:
+            summary = summarize((record, record) for record in records)
+            for name, problem in summary.problems:
+                print(f"skipped: {problem}", file=sys.stderr)
+            page = render_summary(summary, get_language())
+    except AhdError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a bug of the debrief: still a message, not a traceback
+        print(f"error: {records[0]}: could not make its debrief ({type(exc).__name__}: {exc})", file=sys.stderr)
+        return 1
+    try:
+        target.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        print(f"error: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    what = f"Debrief of {records[0]}" if len(records) == 1 else f"Class summary of {len(records)} records"
+    print(f"{what} written to {target}", file=out)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m ahd", description="A House Divided rules engine")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -256,6 +292,15 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--lang", type=_language, default=None, metavar="LANG",
                    help="the language of a record's outcome, turn and refusals; default: the environment's locale")
     v.set_defaults(func=cmd_validate)
+    r = sub.add_parser("report", help="write the debrief of a game record (its turning points beside the real war, "
+                                      "charts, board pictures, questions) as one printable HTML file")
+    r.add_argument("record", nargs="+", help="a saved game record (.json), finished or not; several: the class "
+                                             "summary of them all (who won, when Richmond and Atlanta fell)")
+    r.add_argument("--out", metavar="FILE.html", default=None, help="where to write it (default: the record's name "
+                                                                    "with .html)")
+    r.add_argument("--lang", type=_language, default=None, metavar="LANG", help=LANG_HELP.replace("log and refusals",
+                                                                                                   "debrief"))
+    r.set_defaults(func=cmd_report)
     return parser
 
 

@@ -67,3 +67,17 @@ class _Months:
 
     def __hash__(self) -> int:
         return hash(self.months)
+
+
+def turn_of_date(year: int, month: int) -> int:
+    """The game turn (T-2) whose months hold ``month`` (1–12) of ``year``: July 1861 is turn 1,
+    November and December share a turn, as do January and February; June 1865 is turn 40."""
+    if not 1 <= month <= 12:
+        raise ValueError(f"month {month} is outside 1–12")
+    if month >= 7:
+        number = (year - 1861) * 10 + (1, 2, 3, 4, 5, 5)[month - 7]
+    else:
+        number = (year - 1862) * 10 + (6, 6, 7, 8, 9, 10)[month - 1]
+    if not 1 <= number <= LAST_TURN:
+        raise ValueError(f"{year}-{month:02d} is outside the game's calendar, July 1861 – June 1865 (3.c)")
+    return number

@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape
 from .board import display_positions
 from .calendar import Turn
 from .control import has_marker
+from .i18n import Msg, N_, Term, _, render
 from .sides import Side
 
 if TYPE_CHECKING:
@@ -96,13 +97,19 @@ def _chip(x: float, y: float, side: Side, units: list, state: "State") -> list[s
     return out
 
 
-def game_svg(game: "Game") -> str:
-    """The SVG document of ``game``'s board and position."""
+def game_svg(game: "Game", lang: str | None = None) -> str:
+    """The SVG document of ``game``'s board and position; given ``lang`` ("en", "es", "it"), its names,
+    heading and legend are said in that language (the debrief's pictures), else as written."""
     state, board = game.state, game.board
+
+    def name(box_id: str) -> str:
+        return board.name(box_id) if lang is None else render(board.term(box_id), lang)
+
     xs = [_xy(b.id)[0] for b in board]
     ys = [_xy(b.id)[1] for b in board]
     left, right = min(xs) - BOX_W // 2 - 10, max(xs) + BOX_W // 2 + 10
     top, bottom = min(ys) - BOX_H // 2 - 10 - TOP, max(ys) + BOX_H // 2 + 10 + BOTTOM
+    bottom += 40 * max(0, legend_rows(lang, right - left) - 2)   # a language whose keys take a third row
     width, height = right - left, bottom - top
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left} {top} {width} {height}" '
            f'width="{width * SCALE:.0f}" height="{height * SCALE:.0f}" {FONT}>',
@@ -123,13 +130,13 @@ def game_svg(game: "Game") -> str:
         dash = ' stroke-dasharray="8 5"' if box.id in state.cavalry_held else ""
         if box.id == battle_box:
             stroke, width_, dash = RED, 7, ""
-        out.append(f'<g id="box-{box.id}"><title>{escape(box.name)}</title>'
+        out.append(f'<g id="box-{box.id}"><title>{escape(name(box.id))}</title>'
                    f'<rect x="{bx:.0f}" y="{by:.0f}" width="{BOX_W}" height="{BOX_H}" rx="6" fill="{FILL[owner]}" '
                    f'stroke="{stroke}" stroke-width="{width_}"{dash}/>')
         if box.fort:
             out.append(f'<rect x="{bx + 5:.0f}" y="{by + 5:.0f}" width="{BOX_W - 10}" height="{BOX_H - 10}" rx="4" '
                        f'fill="none" stroke="#666" stroke-width="1.5"/>')
-        lines = _wrap(box.name)
+        lines = _wrap(name(box.id))
         for i, line in enumerate(lines):
             out.append(f'<text x="{x}" y="{by + 18 + 17 * i:.0f}" font-size="18" text-anchor="middle" '
                        f'fill="#111">{escape(line)}</text>')
@@ -153,8 +160,8 @@ def game_svg(game: "Game") -> str:
             out.append(f'<text x="{x}" y="{by - 5:.0f}" font-size="16" font-weight="bold" text-anchor="middle" '
                        f'fill="{RED if box.id in leaders_at else "#000"}">★ {escape(", ".join(sorted(leaders_at[box.id])))}</text>')
         out.append("</g>")
-    out.extend(_heading(game, left, top, width))
-    out.extend(_legend(left, bottom))
+    out.extend(_heading(game, left, top, width) if lang is None else _heading_in(game, left, top, lang))
+    out.extend(_legend(left, bottom, lang, right))
     out.append("</svg>")
     return "\n".join(out)
 
@@ -179,7 +186,38 @@ def _heading(game: "Game", left: int, top: int, width: int) -> list[str]:
             f'<text x="{left + 20}" y="{top + 106}" font-size="26" fill="#333">{escape(sides)}</text>']
 
 
-def _legend(left: int, bottom: int) -> list[str]:
+def _heading_in(game: "Game", left: int, top: int, lang: str) -> list[str]:
+    """The heading said in ``lang``: the scenario, the turn and half-turn (or the outcome), both armies."""
+    s = game.state
+    if s.outcome is not None:
+        now = render(s.outcome.as_msg(), lang)
+    else:
+        now = render(Msg("{turn} · {side} half-turn · {decision}", turn=Turn.of(s.turn).as_msg(), side=s.phasing,
+                         decision=Term("decision", s.step.replace("_", " "))), lang)
+        if s.battle is not None:
+            now += " · " + render(Msg("battle at {box}", box=game.board.term(s.battle.box)), lang)
+    sides = " · ".join(render(Msg(ARMY[side], units=s.units_on_map(side), maximum=s.army_max(side)), lang)
+                       for side in Side)
+    return [f'<text x="{left + 20}" y="{top + 36}" font-size="32" font-weight="bold" fill="#111">'
+            f'{escape(render(game.scenario.title_term, lang))}</text>',
+            f'<text x="{left + 20}" y="{top + 72}" font-size="28" fill="#111">{escape(now)}</text>',
+            f'<text x="{left + 20}" y="{top + 106}" font-size="26" fill="#333">{escape(sides)}</text>']
+
+
+#: Each army's line of the heading, in a language.
+ARMY = {Side.UNION: N_("Union: {units} units, army maximum {maximum}"),
+        Side.CONFEDERATE: N_("Confederacy: {units} units, army maximum {maximum}")}
+#: The legend's words, marked for the catalog (said in English unless a language is asked).
+LEGEND = (N_("Union control"), N_("Confederate control"),
+          N_("control marker (9.c), rim in the controller's colour"), N_("cavalry-held (9.b)"),
+          N_("battle in progress"), N_("road"), N_("rail"), N_("river"), N_("Union units (yellow rim: entrenched)"),
+          N_("Confederate units"), N_("2 veteran infantry, 1 militia cavalry (S: crack)"), N_("recruiting values"),
+          N_("port"), N_("leader"))
+#: The legend's keys in the order they are drawn (as ``_legend`` lays them out, the sample's two spaces kept).
+LEGEND_ORDER = LEGEND[:10] + ("  " + LEGEND[10],) + LEGEND[11:]
+
+
+def _legend(left: int, bottom: int, lang: str | None = None, right: int = 0) -> list[str]:
     """Two rows of keys under the map."""
     def rect(fill: str, stroke: str = "#666", extra: str = "") -> str:
         return f'<rect x="{{x}}" y="{{top}}" width="34" height="24" rx="3" fill="{fill}" stroke="{stroke}"{extra}/>'
@@ -204,11 +242,37 @@ def _legend(left: int, bottom: int) -> list[str]:
          (f'<text x="{{x}}" y="{{base}}" font-size="22" font-weight="bold" fill="{RED}">★</text>', "leader")],
     ]
     out = []
-    for r, row in enumerate(rows):
-        x, base = left + 20, bottom - 62 + 40 * r
+    for r, row in enumerate(rows if lang is None else _flow(rows, lang, right - left)):
+        x, base = left + 20, bottom - 62 - 40 * max(0, legend_rows(lang, right - left) - 2) + 40 * r
         for shape, label in row:
             width = 110 if label.startswith("  2 veteran") else 50
             out.append(shape.format(x=x, x2=x + 18, top=base - 20, mid=base - 8, base=base))
-            out.append(f'<text x="{x + width}" y="{base}" font-size="22" fill="#333">{escape(label.strip())}</text>')
-            x += width + 12 * len(label) + 40
+            words = label.strip() if lang is None else _(label.strip(), lang)
+            out.append(f'<text x="{x + width}" y="{base}" font-size="22" fill="#333">{escape(words)}</text>')
+            x += width + 12 * len(words) + 40
     return out
+
+
+def _item_width(label: str, lang: str) -> int:
+    return (110 if label.startswith("  2 veteran") else 50) + 12 * len(_(label.strip(), lang)) + 40
+
+
+def _flow(rows: list, lang: str, width: int) -> list[list]:
+    """The legend's keys in rows that fit ``width`` once said in ``lang`` (longer words than English)."""
+    flowed: list[list] = [[]]
+    used = 20
+    for item in (item for row in rows for item in row):
+        wide = _item_width(item[1], lang)
+        if flowed[-1] and used + wide - 40 > width - 20:
+            flowed.append([])
+            used = 20
+        flowed[-1].append(item)
+        used += wide
+    return flowed
+
+
+def legend_rows(lang: str | None, width: int) -> int:
+    """How many rows the legend takes in ``lang`` (two as written)."""
+    if lang is None:
+        return 2
+    return len(_flow([[(None, label)] for label in LEGEND_ORDER], lang, width))
