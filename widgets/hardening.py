@@ -13,9 +13,10 @@ from html import escape
 from jupyter_server.base.handlers import APIHandler, JupyterHandler
 
 #: The pages' Content-Security-Policy: only this server's scripts, styles and sockets (voila's page needs
-#: inline scripts and ``eval`` for the widgets), images also from data: and blob: URLs and HTTPS (the map's
+#: inline scripts and ``eval`` for the widgets, and anywidget imports the board's module from a blob: URL
+#: that the page's own script makes: widgets/cardlayer.py), images also from data: and blob: URLs and HTTPS (the map's
 #: optional tiles), no plugins, no framing by other sites, forms and <base> kept to this server.
-CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; "
        "base-uri 'self'; form-action 'self'; frame-ancestors 'self'")
 

@@ -18,7 +18,7 @@ from ahd.core.sides import CHANCE, Side
 
 from . import i18n as app_i18n
 from .i18n import _
-from .store import MovedFirst, StoreError, _insert, _write_summary, deciding_side
+from .store_rows import MovedFirst, StoreError, _insert, _write_summary, deciding_side
 
 if TYPE_CHECKING:
     from .store import Store

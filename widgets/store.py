@@ -36,10 +36,11 @@ from typing import Any, Callable
 import ahd
 from ahd import Game
 from ahd.core.errors import AhdError
-from ahd.core.i18n import language
-from ahd.core.sides import CHANCE, Side
+from ahd.core.sides import Side
 
 from .i18n import _
+from .store_rows import (JoinError, MovedFirst, StoreError, _insert, _write_summary,  # noqa: F401 (re-exported)
+                         deciding_side, to_move_text)
 
 #: Schema version written in the file (``PRAGMA user_version``); a file with a larger one is refused.
 SCHEMA_VERSION = 1
@@ -109,22 +110,6 @@ CREATE TABLE actions (
 WRONG_CODES_TABLE = "CREATE TABLE IF NOT EXISTS wrong_codes (at REAL NOT NULL)"
 
 
-class StoreError(AhdError, ValueError):
-    """The store file cannot be used (damaged, not a store, from a newer version) or a write failed."""
-
-
-class JoinError(AhdError, ValueError):
-    """A join or resume that cannot be done: unknown or expired code, game full, unknown personal code."""
-
-
-class MovedFirst(AhdError):
-    """A submit lost a race: the store already holds another action at this sequence number."""
-
-    def __init__(self, message: str, *, other_tab: bool) -> None:
-        super().__init__(message)
-        self.other_tab = other_tab
-
-
 @dataclass(frozen=True)
 class GameRow:
     """One game as the teacher's list shows it."""
@@ -161,25 +146,6 @@ def new_code(length: int) -> str:
 def pretty_code(code: str) -> str:
     """``ABCDEFGHJK`` → ``ABCDE-FGHJK`` (the personal code, easier to copy)."""
     return code if len(code) <= CODE_LENGTH else f"{code[:len(code) // 2]}-{code[len(code) // 2:]}"
-
-
-def deciding_side(game: Game) -> Side | None:
-    """The side who makes the pending decision: the side to move, or for a typed-in die the side who rolls
-    it at the table (None once the game is over)."""
-    player = game.current_player
-    if player is None:
-        return None
-    if player == CHANCE:
-        from .gestures import die_owner  # standard library + engine only
-        return die_owner(game) or game.phasing
-    return player
-
-
-def to_move_text(game: Game) -> str:
-    if game.is_over:
-        return "over"
-    side = deciding_side(game)
-    return f"{side.value} (die)" if game.current_player == CHANCE else side.value
 
 
 class Store:
@@ -494,24 +460,6 @@ def _clean_name(name: str, side: str) -> str:
 
 def _file_safe(text: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in text)[:30] or "player"
-
-
-def _insert(conn: sqlite3.Connection, game_id: int, start: int, actions: list[dict], side: str, tab: str,
-            now: float) -> None:
-    conn.executemany("INSERT INTO actions (game, seq, action, side, tab, submitted) VALUES (?, ?, ?, ?, ?, ?)",
-                     [(game_id, start + i, json.dumps(a, separators=(",", ":")), side, tab, now)
-                      for i, a in enumerate(actions)])
-
-
-def _write_summary(conn: sqlite3.Connection, game_id: int, game: Game, seq: int, now: float) -> None:
-    # the teacher's list reads these: always in English, whatever the language of the page that moved
-    # (widgets.teacher_games says the turn and the side to move in the server's language)
-    with language("en"):
-        turn, outcome = str(game.turn), str(game.outcome) if game.outcome else ""
-    conn.execute("UPDATE games SET seq = ?, turn = ?, to_move = ?, union_max = ?, confederate_max = ?, outcome = ?, "
-                 "last_activity = ? WHERE id = ?",
-                 (seq, turn, to_move_text(game), game.army_max(Side.UNION),
-                  game.army_max(Side.CONFEDERATE), outcome, now, game_id))
 
 
 def store_path(data: str | Path) -> Path:

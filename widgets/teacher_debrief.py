@@ -20,7 +20,7 @@ from ahd.analysis.debrief import Debrief, debrief
 from ahd.analysis.debrief_html import render_debrief
 
 from .i18n import _, get_language
-from .store import Store, StoreError
+from .store import SIDES, Store, StoreError
 
 _CACHE: dict[tuple[str, int, int], Debrief] = {}   # (store path, game id, actions) -> debrief without pictures
 _LOCK = threading.Lock()
@@ -52,7 +52,7 @@ def class_summary_page(store: Store, lang: str) -> str:
         except StoreError as exc:
             lines.append((game.code, exc))
             continue
-        name = f"{game.code} ({' – '.join(game.players.values())})"
+        name = f"{game.code} ({' – '.join(game.players[side] for side in SIDES if side in game.players)})"
         try:
             lines.append((name, stored_debrief(store, game.id, record, snapshots=False)))
         except AhdError as exc:
