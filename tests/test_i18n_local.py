@@ -2,8 +2,11 @@
 Babel), and the rules searched without accents."""
 from __future__ import annotations
 
+import copy
 import datetime
+import json
 import random
+import re
 from decimal import Decimal
 
 import pytest
@@ -11,7 +14,11 @@ from babel.dates import format_date as babel_date
 from babel.numbers import format_decimal as babel_decimal, format_percent as babel_percent
 
 from ahd.core import rulebook
-from ahd.core.i18n import Msg, Num, Pct, format_date, format_decimal, format_percent, month_name
+from ahd.core.errors import DataFileError, RecordError
+from ahd.core.game import Game, new_game
+from ahd.core.i18n import Msg, Num, Pct, format_date, format_decimal, format_percent, language, month_name, render
+from ahd.core.jsonfile import JsonProblem, parse
+from ahd.core.scenario import load_scenario, scenario_from_dict
 
 LANGS = ("en", "es", "it")
 
@@ -72,3 +79,70 @@ def test_search_never_fails_on_odd_queries():
     for query in ("", "   ", "\u0301", "ﬁ", "(", "*", "🙂", "a" * 10_000):
         assert isinstance(rulebook.search(query, "es"), list)
     assert rulebook.search(None, "es") == []  # type: ignore[arg-type]
+
+
+# -- the loader's messages (scenario files, records) in the player's language ---------------------------------
+ENGLISH = re.compile(r"\b(expected|got|unknown|must|missing|invalid|line|not valid|allowed|listed|counters?|"
+                     r"between|only with|shipped|the file|too large|cannot|action|lacks|field|item|Expecting|"
+                     r"delimiter|value|column|did you mean)\b")
+
+
+def _broken_scenarios():
+    base = copy.deepcopy(load_scenario("1861").data)
+    cases = [b"", b"{", b"[1,]", b'{"a": 1, "a": 2}', b"NaN", b"\xff\xfe{", "{\"x\": \"\x01\"}".encode(), b"[" * 50]
+    for key in list(base):
+        for bad in (None, "x", -3, [], {}, True, 10 ** 6, [{"side": "north"}]):
+            cases.append(dict(base, **{key: bad}))
+        cases.append({k: v for k, v in base.items() if k != key})
+    cases.append(dict(base, units=base["units"] + [{"side": "union", "type": "XX", "box": "nowhere"}]))
+    cases.append(dict(base, units=base["units"] + [{"side": "union", "type": "MF", "box": "washington", "count": 90}]))
+    cases.append(dict(base, units=[dict(u, box="atlantis") for u in base["units"]]))
+    cases.append(dict(base, cavalry_held=["richmond"], control={}))
+    cases.append(dict(base, extra_key=1, format="house-divided-record"))
+    cases.append(dict(base, leaders=[{"name": "napoleon", "box": "richmond"}], options=["Z-9"]))
+    cases.append(dict(base, end="table", score_turn=3))
+    cases.append({"format": "house-divided-scenario", "based_on": "1999"})
+    return cases
+
+
+def _loader_messages(lang):
+    out = []
+    for case in _broken_scenarios():
+        try:
+            with language(lang):
+                data = parse(case) if isinstance(case, bytes) else case
+                scenario_from_dict(data, "test.json")
+        except JsonProblem as exc:
+            out.append(("<json>", render(exc.problem, lang)))
+        except DataFileError as exc:
+            out.append((exc.key, exc.text(lang)))
+    return out
+
+
+@pytest.mark.parametrize("lang", ("es", "it"))
+def test_the_loader_speaks_the_players_language(lang):
+    english = _loader_messages("en")
+    said = _loader_messages(lang)
+    assert len(said) == len(english) > 80  # every broken case is refused, in both languages
+    for (key, text), (key_en, text_en) in zip(said, english):
+        assert key == key_en  # the key path is the same in every language
+        assert text != text_en or not ENGLISH.search(text_en), text
+        assert not ENGLISH.search(re.sub(r"'[^']*'|\"[^\"]*\"|\{[^}]*\}|[\w.]+\[\d+\][\w.]*|\b[a-z]+_[a-z_]+\b",
+                                         "", text.split(": ", 1)[-1])), text
+        for rule in re.findall(r"\((?:[A-Z]{1,2}-)?\d+(?:\.\d+)*(?:\.[a-z])?\)", text_en):
+            assert rule in text, (rule, text)  # rule IDs kept
+
+
+@pytest.mark.parametrize("lang, fragments", [
+    ("es", ("línea 1", "JSON no válido", "tipo de acción desconocido 'Move'")),
+    ("it", ("riga 1", "JSON non valido", "tipo di azione sconosciuto 'Move'"))])
+def test_a_broken_record_is_refused_in_the_players_language(lang, fragments):
+    with language(lang):
+        with pytest.raises(RecordError) as bad_json:
+            Game.from_json("{")
+        record = json.loads(new_game("short", seed=1).to_json())
+        record["actions"] = [{"type": "Move"}]
+        with pytest.raises(RecordError) as bad_action:
+            Game.from_dict(record)
+    assert fragments[0] in str(bad_json.value) and fragments[1] in str(bad_json.value)
+    assert fragments[2] in str(bad_action.value) and "actions[0].type" == bad_action.value.key

@@ -338,10 +338,10 @@ class Editor(w.VBox):
             try:
                 data = parse(bytes(source))
             except JsonProblem as exc:
-                raise DataFileError("the file", exc.key, exc.problem) from None
+                raise DataFileError(_("the file"), exc.key, exc.problem) from None
             if isinstance(data, dict) and data.get("format") == "house-divided-record":
                 return Editor._own(ahd.Game.from_json(bytes(source)).to_scenario())
-            return Editor._own(scenario_from_dict(data, "the file").data)
+            return Editor._own(scenario_from_dict(data, _("the file")).data)
         if isinstance(source, dict):
             return Editor._own(scenario_from_dict(copy.deepcopy(source), "<scenario dict>").data)
         return Editor._own(load_scenario(source).data)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from ..bots import make_bot, play
@@ -169,9 +170,14 @@ def cmd_validate(args, out) -> int:
             print(f"{path}: valid scenario {scenario.id!r} ({scenario.title}): turns {scenario.start_turn}-"
                   f"{scenario.last_turn}, end {scenario.end}, {len(scenario.units)} counters on the map", file=out)
         else:
-            found = f"got {kind!r}" if kind is not None else "it has none"
-            raise DataFileError(path, "format", f"neither a scenario nor a game record: expected \"format\": "
-                                                f"\"{SCENARIO_FORMAT}\" or \"{RECORD_FORMAT}\", {found}")
+            if kind is not None:
+                raise DataFileError(path, "format", Msg("neither a scenario nor a game record: expected \"format\": "
+                                                        "{scenario} or {record}, got {value}",
+                                                        scenario=json.dumps(SCENARIO_FORMAT), record=json.dumps(RECORD_FORMAT),
+                                                        value=repr(kind)))
+            raise DataFileError(path, "format", Msg("neither a scenario nor a game record: expected \"format\": "
+                                                    "{scenario} or {record}, it has none",
+                                                    scenario=json.dumps(SCENARIO_FORMAT), record=json.dumps(RECORD_FORMAT)))
     except AhdError as exc:
         print(f"invalid: {exc}", file=out)
         return 1
