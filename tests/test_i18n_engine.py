@@ -132,7 +132,7 @@ def test_msg_renders_sides_units_terms_and_format_specs(spanish):
     message = Msg("{side} {unit} at {box:>16}|{total:+d}|{share:.1f}", side=Side.CONFEDERATE, unit=unit,
                   box=Term.box("New Orleans"), total=3, share=0.25)
     assert message.render("en") == "Confederate militia infantry U-MF-03 at      New Orleans|+3|0.2"
-    assert message.render("es") == "confederado infantería de milicia U-MF-03 at    Nueva Orleans|+3|0.2"
+    assert message.render("es") == "confederado infantería de milicia U-MF-03 at    Nueva Orleans|+3|0,2"  # the decimal comma of es
     unit.strength = REDUCED
     assert Msg("{unit}", unit=unit).render("es") == "infantería de milicia reducida U-MF-03"
     assert Msg("{unit}", unit=unit).render("it") == "reduced militia infantry U-MF-03"  # no catalog: English

@@ -146,3 +146,65 @@ def test_a_broken_record_is_refused_in_the_players_language(lang, fragments):
             Game.from_dict(record)
     assert fragments[0] in str(bad_json.value) and fragments[1] in str(bad_json.value)
     assert fragments[2] in str(bad_action.value) and "actions[0].type" == bad_action.value.key
+
+
+# -- the command line: help, argparse's own words, the odds header -----------------------------------------------
+HELP_ENGLISH = re.compile(r"\b(usage|options|positional|arguments?|show this help|default|the|an|of|for|and|or|"
+                          r"game|games|player|file|language|serve|print|play|with|every|required|"
+                          r"unrecognized|expected|Exact odds|Monte Carlo estimate)\b")
+
+
+#: English words that are words of the language too ("il file").
+ALSO_WORDS_OF = {"es": {"error"}, "it": {"file", "serve"}}
+
+
+def _help(main, argv, capsys):
+    with pytest.raises(SystemExit):
+        main(argv)
+    captured = capsys.readouterr()
+    return captured.out + captured.err
+
+
+def _prose(text: str) -> str:
+    """Help text without what is not prose: option names, metavars, choices, commands and examples."""
+    text = re.sub(r"'[^']*'", " ", text)
+    text = re.sub(r"--?[\w-]+(?:[ =][A-Z][A-Z_.]*(?: \[[A-Z_ .]+\])?)?|\{[^}]*\}|\b[A-Z][A-Z_.\-0-9]+\b", " ", text)
+    text = re.sub(r"\b(?:python -m ahd|house-divided|search:\S+|[a-z]+:[a-z]+|ahd\.load|voila|Binder|XSRF|API|URL|"
+                  r"QR|Lee|notebooks/|games\.sqlite3|~/house-divided-games|A House Divided|Monte Carlo|English|"
+                  r"Español|Italiano|easy|normal|hard|random|heuristic|search|auto|exact|short|union|confederate|"
+                  r"defender|attacker|never|outnumbered|basic|app|classroom|publish|play|demo|simulate|odds|bench|"
+                  r"validate|options|auto|kernel|kernels|token|extra|pip install)\b", " ", text)
+    return text
+
+
+@pytest.mark.parametrize("lang", ("es", "it"))
+def test_command_line_help_in_the_players_language(lang, capsys, monkeypatch):
+    from ahd.cli import main as engine_main
+    from widgets.cli import main as app_main
+    monkeypatch.setenv("AHD_LANG", "en")
+    pages = []
+    for command in ("play", "demo", "simulate", "odds", "options", "bench", "validate"):
+        pages.append(_help(engine_main, [command, "--help", "--lang", lang], capsys))
+    for command in ("app", "classroom", "publish"):
+        pages.append(_help(app_main, [command, f"--lang={lang}", "-h"], capsys))
+    monkeypatch.setenv("AHD_LANG", lang)  # the environment's language when no --lang is given
+    pages.append(_help(engine_main, ["--help"], capsys))
+    pages.append(_help(app_main, ["--help"], capsys))
+    pages.append(_help(app_main, ["publish", "--help"], capsys))
+    pages.append(_help(engine_main, ["play", "--bogus"], capsys))  # argparse's own error message
+    pages.append(_help(engine_main, ["odds"], capsys))
+    for page in pages:
+        assert ("uso:" in page), page
+        leftover = [w for w in HELP_ENGLISH.findall(_prose(page)) if w not in ALSO_WORDS_OF[lang]]
+        assert not leftover, (leftover, page)
+
+
+@pytest.mark.parametrize("lang, header, number", [("es", "Probabilidades exactas (27 estados de batalla):", "92,6\u00a0%"),
+                                                  ("it", "Probabilità esatte (27 stati della battaglia):", "92,6%"),
+                                                  ("en", "Exact odds (27 battle states):", "92.6%")])
+def test_the_odds_header_and_figures(lang, header, number):
+    from io import StringIO
+    from ahd.cli import main as engine_main
+    out = StringIO()
+    assert engine_main(["odds", "--attacker", "FV", "FV", "--defender", "MF:entrenched", "--lang", lang], out=out) == 0
+    assert header in out.getvalue() and number in out.getvalue()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import gettext as _gettext
+import numbers
 import os
 import string
 from contextlib import contextmanager
@@ -207,6 +208,40 @@ class _Said:
         return self.text
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+class _Number:
+    """A number parameter formatted with its spec (``{p:.1%}``, ``{x:,}``, ``{r:.2f}``), then written the
+    way the message's language writes numbers: "92,6 %" in Spanish, "92,6%" in Italian, "12.345" for both."""
+
+    __slots__ = ("value", "lang")
+
+    def __init__(self, value: Any, lang: str) -> None:
+        self.value = value
+        self.lang = lang
+
+    def __format__(self, spec: str) -> str:
+        return localize_number(format(self.value, spec), self.lang)
+
+    def __str__(self) -> str:
+        return self.__format__("")
+
+
+def localize_number(text: str, lang: str) -> str:
+    """A number written the English way (``"12,345.6"``, ``"92.6%"``) written the way ``lang`` writes it."""
+    formats = NUMBER_FORMATS.get(lang)
+    if formats is None or lang == "en":
+        return text
+    point, sep, percent = formats
+    out = text.translate({ord("."): point, ord(","): sep}) if text.replace("%", "").strip().lstrip("+-")[:1].isdigit() or (
+        text.strip()[:1] in ".,") else text
+    if out.endswith("%"):
+        out = percent.format(out[:-1].rstrip())
+    return out
+
+
 class Msg:
     """A message with its parameters, rendered when read (see the module's docstring).
 
@@ -242,7 +277,8 @@ class Msg:
         template = self.template(lang)
         if not self.params:
             return template
-        values = {key: (_Said(render(value, lang)) if hasattr(value, "__msg__") else value)
+        values = {key: (_Said(render(value, lang)) if hasattr(value, "__msg__") else
+                        _Number(value, lang) if lang != "en" and _is_number(value) else value)
                   for key, value in self.params.items()}
         try:
             return template.format(**values)
