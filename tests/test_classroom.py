@@ -70,7 +70,7 @@ def test_without_the_token_no_page_and_no_kernel_api_answers(server):
     assert request(server, "GET", f"/teacher?key={server.token}")[0] == 403
     status, body = request(server, "GET", f"/teacher?key={server.teacher_token}")
     assert status == 200 and server.join_url.split("?")[1] in body and "<svg" in body
-    assert "0</b> game(s) running of at most <b>2</b>" in body
+    assert "0</b> games running of at most <b>2</b>" in body
     assert server.kernel_pids() == []
 
 

@@ -46,8 +46,8 @@ SPANISH = [
     (None, "the Confederacy controls Washington", "la Confederación controla Washington"),
     (None, "{side} victory on turn {turn}: {reason} ({rule})", "victoria {side} en el turno {turn}: {reason} ({rule})"),
     (None, "Outcome: {outcome}", "Resultado: {outcome}"),
-    (None, "{kind} may move at most {limit} link(s) by {lines}",
-     "{kind} puede mover como máximo {limit} enlace(s) por {lines}"),
+    (None, ("{kind} may move at most {n} link by {lines}", "{kind} may move at most {n} links by {lines}"),
+     ("{kind} puede mover como máximo {n} enlace por {lines}", "{kind} puede mover como máximo {n} enlaces por {lines}")),
 ]
 
 
@@ -210,9 +210,9 @@ def test_movement_refusals_name_unit_types_and_lines_in_the_language(spanish):
     game.apply(ahd.BeginMarch(start))
     error = game.why_not(ahd.Move(unit.id, (start, first, second), ("road", "road")))
     assert error is not None and error.rule == "4.c"
-    assert error.reason == "militia infantry may move at most 1 link(s) by road"
-    assert "militia infantry may move at most 1 link(s) by road (4.c" in error.text("en")
-    assert "infantería de milicia puede mover como máximo 1 enlace(s) por carretera (4.c" in error.text("es")
+    assert error.reason == "militia infantry may move at most 1 link by road"
+    assert "militia infantry may move at most 1 link by road (4.c" in error.text("en")
+    assert "infantería de milicia puede mover como máximo 1 enlace por carretera (4.c" in error.text("es")
 
 
 # --------------------------------------------------------------------------- the log

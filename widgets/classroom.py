@@ -49,7 +49,7 @@ except ImportError:  # pragma: no cover - older servers do not check before the 
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
-from .i18n import _, _n, get_language
+from .i18n import _, _n, get_language, loading_texts
 from .paths import APPS, JUPYTER_DATA, NOTEBOOKS, TEMPLATE
 
 #: Environment variables a launcher (tests, scripts) may use to fix the tokens instead of random ones.
@@ -136,8 +136,10 @@ def full_page(state: ClassState, running: int, retry_url: str) -> str:
     full = _("The class is full")
     playing = _n("{running} of {cap} game is being played on this server, the most it takes.",
                  "{running} of {cap} games are being played on this server, the most it takes.", cap or 0)
-    frees = _("A place frees up when someone closes their game (at the latest about {minutes} minute(s) after a "
-              "window is closed).")
+    frees = _n("A place frees up when someone closes their game (at the latest about {minutes} minute after a "
+               "window is closed).",
+               "A place frees up when someone closes their game (at the latest about {minutes} minutes after a "
+               "window is closed).", minutes)
     # TRANSLATORS: {link} and {end} wrap "try again now" in a link
     retry = _("This page tries again by itself every {seconds} seconds, or {link}try again now{end}.")
     # TRANSLATORS: {option} is the command-line option --students (not translated)
@@ -168,11 +170,14 @@ def teacher_page(state: ClassState, join_url: str, kernels: list[dict[str, Any]]
     qr = segno.make(join_url, error="m").svg_inline(scale=6, title=_("QR code of the join link"))
     cap = state.options.students
     now = time.time()
-    games = _("{n} game(s) running") if cap is None else _("{n} game(s) running of at most {cap}")
+    games = (_n("{n} game running", "{n} games running", len(kernels)) if cap is None else
+             _n("{n} game running of at most {cap}", "{n} games running of at most {cap}", len(kernels)))
     games = escape(games).format(n=f"<b>{len(kernels)}</b>", cap=f"<b>{cap}</b>")
     minutes_ago = round((now - state.started_at) / 60)
-    counts = _("{starting} starting; {joined} started since the server started {minutes} minutes ago; "
-               "{refused} time(s) a student saw \"the class is full\".").format(
+    counts = (_n("{starting} starting; {joined} started since the server started {minutes} minute ago; ",
+                 "{starting} starting; {joined} started since the server started {minutes} minutes ago; ", minutes_ago)
+              + _n("{refused} time a student saw \"the class is full\".",
+                   "{refused} times a student saw \"the class is full\".", state.refused_full)).format(
         starting=state.starting, joined=state.joined, minutes=minutes_ago, refused=state.refused_full)
     about = _("A game whose window was closed is ended after about {seconds} s without a connection. Games "
               "against a classmate (\"Play a classmate\") are kept in the server's game store (listed below); "
@@ -468,6 +473,7 @@ def serve(options: ServeOptions) -> int:
     config = Config({
         "Voila": voila_config,
         "VoilaConfiguration": {"template": TEMPLATE, "show_tracebacks": False, "strip_sources": True,
+                               "resources": {"ahd": loading_texts()},  # the loading page's words
                                **({} if options.tree else {"file_allowlist": []})},
         "VoilaExecutor": {"iopub_timeout": options.iopub_timeout},
         "MappingKernelManager": {"cull_idle_timeout": options.cull_idle, "cull_interval": options.cull_interval,

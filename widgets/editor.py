@@ -557,7 +557,7 @@ class Editor(w.VBox):
                 + (" — " + escape(_("rule {rule}").format(rule=p.rule)) if p.rule else "")
                 + f": {escape(p.message)} <code>{escape(p.key)}</code></li>"
                 for p in self.problems)
-            heading = _n("{n} problem(s)", "{n} problem(s)", len(self.problems)).format(n=len(self.problems))
+            heading = _n("{n} problem", "{n} problems", len(self.problems)).format(n=len(self.problems))
             self.problems_html.value = (f"<div class='ahd-problems' style='color:#b71c1c;font-size:14px'>"
                                         f"<b>{escape(heading)}</b><ul style='padding-left:18px;margin:2px 0'>"
                                         f"{items}</ul></div>")

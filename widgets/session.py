@@ -452,7 +452,7 @@ class Session(HasTraits):
         else:  # a loaded game: one decision at a time
             game.undo()
         taken = before - len(game.history)
-        self._inform(lambda: _("Took back {n} recorded action(s).").format(n=taken))
+        self._inform(lambda: _n("Took back {n} recorded action.", "Took back {n} recorded actions.", taken).format(n=taken))
         self._select("")
         self._trim_timeline()
         self._after_change(run_bots=False)
@@ -750,7 +750,7 @@ class Session(HasTraits):
             if trial.why_not(order) is None:
                 trial.apply(order)
         count, board = len(orders), self.game.board
-        self._considered = (trial, orders[-1], lambda: _("{n} unit(s) to {box}").format(
+        self._considered = (trial, orders[-1], lambda: _n("{n} unit to {box}", "{n} units to {box}", count).format(
             n=count, box=board.local_name(box_id)))
         self._update_battle_odds()
 

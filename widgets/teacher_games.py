@@ -23,7 +23,7 @@ from jupyter_server.base.handlers import JupyterHandler
 from ahd.core.i18n import render
 from ahd.core.sides import Side
 
-from .i18n import _
+from .i18n import _, _n
 from .store import SIDES, Store, StoreError
 
 
@@ -73,7 +73,7 @@ def games_section(store: Store, key: str) -> str:
         + f"<td>{escape(g.scenario)}</td><td>{escape(_turn(g.turn))}</td><td>{g.union_max} / {g.confederate_max}</td>"
         f"<td>{escape(g.outcome or _to_move(g.to_move))}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td></tr>"
         for g in games)
-    stored = escape(_("{n} stored game(s) in {path}."), quote=False).format(
+    stored = escape(_n("{n} stored game in {path}.", "{n} stored games in {path}.", len(games)), quote=False).format(
         n=f"<b>{len(games)}</b>", path=f"<code>{escape(str(store.path))}</code>")
     # TRANSLATORS: {link} and {end} wrap "Download all records" in a link
     download = escape(_("{link}Download all records{end} (a zip of JSON game records)."), quote=False).format(
