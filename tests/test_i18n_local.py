@@ -208,3 +208,27 @@ def test_the_odds_header_and_figures(lang, header, number):
     out = StringIO()
     assert engine_main(["odds", "--attacker", "FV", "FV", "--defender", "MF:entrenched", "--lang", lang], out=out) == 0
     assert header in out.getvalue() and number in out.getvalue()
+
+
+# -- the battle-odds caption ------------------------------------------------------------------------------------
+ODDS = {"label": "Battle of Richmond, round 1", "attacker": "confederate", "defender": "union", "attacker_wins": 0.993,
+        "defender_wins": 0.005, "neither": 0.002, "expected_rounds": 2.25, "attacker_survivors": 0.1,
+        "defender_survivors": 0.231, "attacker_left": [], "defender_left": [], "method": "exact", "not_modelled": []}
+
+
+@pytest.mark.parametrize("lang, attacks, figures, english", [
+    ("es", "Ataca la Confederación.", ("atacante 0,1", "defensor 0,2", "rondas esperadas 2,2", "(exacto;"),
+     ("exact;", "Ataca el bando", "0.1")),
+    ("it", "Attacca la Confederazione.", ("attaccante 0,1", "difensore 0,2", "round attesi 2,2", "(esatto;"),
+     ("exact;", "il fronte", "0.1")),
+    ("en", "The Confederacy attacks.", ("attacker 0.1", "defender 0.2", "expected rounds 2.2", "(exact;"), ("0,1",))])
+def test_the_battle_odds_caption(lang, attacks, figures, english):
+    from widgets.charts import BattleOddsChart
+    from widgets.session import Session
+    with language(lang):
+        session = Session(new_game("1861", seed=1), war_odds=False)
+        chart = BattleOddsChart(session)
+        session.battle_odds = dict(ODDS)
+        caption = chart.caption.value
+    assert attacks in caption and all(f in caption for f in figures), caption
+    assert not any(e in caption for e in english), caption

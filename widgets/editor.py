@@ -52,7 +52,7 @@ from ahd.core.units import UNIT_TYPES
 from ahd.core.victory import SCORE_TABLE
 
 from . import layers
-from .i18n import N_, _, _n, _p
+from .i18n import N_, _, _n, _p, pct
 from .panel import PLAYER_WORDS
 from .progress import ProgressBar
 from .scenario_check import Problem, _rule_of, check
@@ -764,8 +764,8 @@ class Editor(w.VBox):
             rate, low, high = results.win_rate(side)
             bot = union if side is Side.UNION else confederate
             rows.append(f"<tr><td>{escape(_(SIDE_NAMES[side.value]))} ({escape(_(PLAYER_WORDS.get(bot, bot)))})</td>"
-                        f"<td style='text-align:right'><b>{rate:.0%}</b></td><td>"
-                        + escape(_("95% interval {low:.0%}–{high:.0%}").format(low=low, high=high)) + "</td></tr>")
+                        f"<td style='text-align:right'><b>{pct(rate, 0)}</b></td><td>"
+                        + escape(_("95% interval {low}–{high}").format(low=pct(low, 0), high=pct(high, 0))) + "</td></tr>")
         draws = sum(1 for r in results.rows if r.winner is None)
         endings = "; ".join(_("{winner} by {rule}: {n}").format(
             winner=_("draw") if winner is None else _side_key(winner), rule=rule, n=n)

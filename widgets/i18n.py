@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ahd.core.i18n import N_, LANGUAGE_NAMES, LANGUAGES, domain, get_language, language, render, set_language
+from ahd.core.i18n import (N_, LANGUAGE_NAMES, LANGUAGES, domain, format_date, format_decimal, format_percent,
+                           get_language, language, render, set_language)
 
-__all__ = ["_", "_n", "_p", "loading_texts", "N_", "LANGUAGES", "LANGUAGE_NAMES", "get_language", "language", "render", "set_language"]
+__all__ = ["_", "_n", "_p", "loading_texts", "num", "pct", "date", "format_decimal", "format_percent", "format_date", "N_", "LANGUAGES", "LANGUAGE_NAMES", "get_language", "language", "render", "set_language"]
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 _ = domain("widgets", lambda: LOCALE_DIR)  # read at each call: tests may point LOCALE_DIR elsewhere
@@ -29,3 +30,21 @@ def loading_texts(lang: str | None = None) -> dict[str, str]:
         return {"lang": get_language(), "starting": _("Starting your game…"),
                 # TRANSLATORS: {index} and {count} are filled in by the page's script (step 2 of 5)
                 "step": _("Starting your game… (step {index} of {count})")}
+
+
+# Numbers, percentages and dates in the app: the engine's formatter (ahd.core.i18n, checked against Babel in
+# tests/test_i18n_local.py), so the app and the engine's log write "0,231" and "99,3 %" the same way.
+def num(value: object, digits: int | None = None) -> str:
+    """``value`` written in the current language: ``num(0.231, 3)`` -> ``"0,231"`` in Spanish and Italian;
+    ``digits`` digits after the decimal sign, as ``{:.Nf}`` writes them (``num(2, 1)`` -> ``"2,0"``)."""
+    return format_decimal(value, digits, get_language(), strip=digits is None)
+
+
+def pct(fraction: object, digits: int = 1) -> str:
+    """A fraction as a percentage in the current language: "99,3 %" (es), "99,3%" (it), "99.3%" (en)."""
+    return format_percent(fraction, digits, get_language(), strip=False)
+
+
+def date(value: object) -> str:
+    """A date in the current language: "27 de noviembre de 2026", "27 novembre 2026", "November 27, 2026"."""
+    return format_date(value, get_language())

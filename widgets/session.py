@@ -30,7 +30,7 @@ from ahd.core.sides import CHANCE, Side
 
 from .gestures import (DECISION_WORDS, Plan, action_box, decision_words, die_owner,  # noqa: F401
                        plain_refusal, plan_for, recruitment_end_reason, refusal_for)
-from .i18n import N_, _, _n, get_language, render
+from .i18n import N_, _, _n, get_language, num, render
 
 log = logging.getLogger("widgets")
 
@@ -812,7 +812,7 @@ class Session(HasTraits):
             "neither": result.neither, "expected_rounds": result.expected_rounds,
             "attacker_survivors": survivors[0], "defender_survivors": survivors[1],
             "attacker_left": left["attacker"], "defender_left": left["defender"],
-            "method": "exact" if exact else _("simulated ({n} battles)").format(n=f"{result.n:,}"),
+            "method": "exact" if exact else _("simulated ({n} battles)").format(n=num(result.n)),
             "not_modelled": not_modelled(game.options, result.method),
         }
 
