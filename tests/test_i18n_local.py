@@ -260,3 +260,39 @@ def test_each_box_has_one_name_per_language(lang):
     assert renamed >= 3
     assert render(Term.box("St. Louis"), lang) == "St. Louis"  # as the originals write it
     assert "St. Louis" in rulebook.markdown(lang)
+
+
+# -- Italian grammar -------------------------------------------------------------------------------------------
+def test_italian_prepositions_and_the_computer_players_name():
+    from babel.messages.pofile import read_po
+    from widgets.explain import war_odds_note
+    from widgets.i18n import _, _n
+    with language("it"):
+        note = war_odds_note(new_game("1861", seed=1), (0.5, 0.4, 0.6))
+        moved = [_n("Moved {n} unit to {box}", "Moved {n} units to {box}", 3).format(n=3, box=box)
+                 for box in ("Atlanta", "Baltimore", "Albany")]
+        logged = Msg("{n} at {box}", n=1, box="Atlanta").render("it")
+    assert "giocati dal giocatore del computer «difficile»" in note and "da il" not in note and "'hard'" not in note
+    assert moved == ["3 unità spostate ad Atlanta", "3 unità spostate a Baltimore", "3 unità spostate ad Albany"]
+    assert "Atlanta" in logged
+    root = Path(__file__).resolve().parents[1]
+    with open(root / "widgets" / "locale" / "it" / "LC_MESSAGES" / "widgets.po", "rb") as f:
+        catalog = read_po(f, locale="it")
+    said = [s for m in catalog if m.id for s in (m.string if isinstance(m.string, tuple) else (m.string,))]
+    assert not [s for s in said if re.search(r"\b[Ii]n \{box\}", s)]  # a city: "a {box}", as the log says
+    assert not [s for s in said if "ritirata della cavalleria" in s]  # the rule's name: fuga della cavalleria
+    assert "needs" not in rulebook.markdown("it") and "or less" not in rulebook.markdown("it")
+
+
+def test_two_units_are_both():
+    from widgets.session import Session
+    from ahd.core.i18n import euphony
+    assert euphony("a Atlanta, a Baltimore, A Indianapolis, casa", "it") == "ad Atlanta, a Baltimore, Ad Indianapolis, casa"
+    assert euphony("a Atlanta", "es") == "a Atlanta"
+    game = new_game("1861", seed=1)
+    box = next(b for b in game.board if len([u for u in game.units_in(b.id) if u.side is game.phasing]) == 2)
+    with language("it"):
+        session = Session(game, union="human", confederate="heuristic")
+        session.click_box(box.id)
+        text = session.status
+    assert "entrambe le unità" in text and "tutte le 2" not in text, text

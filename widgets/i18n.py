@@ -4,13 +4,40 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ahd.core.i18n import (N_, LANGUAGE_NAMES, LANGUAGES, domain, format_date, format_decimal, format_percent,
-                           get_language, language, render, set_language)
+from ahd.core.i18n import (N_, LANGUAGE_NAMES, LANGUAGES, domain, euphony, format_date, format_decimal,
+                           format_percent, get_language, language, render, set_language)
 
 __all__ = ["_", "_n", "_p", "loading_texts", "num", "pct", "date", "format_decimal", "format_percent", "format_date", "N_", "LANGUAGES", "LANGUAGE_NAMES", "get_language", "language", "render", "set_language"]
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-_ = domain("widgets", lambda: LOCALE_DIR)  # read at each call: tests may point LOCALE_DIR elsewhere
+_catalog = domain("widgets", lambda: LOCALE_DIR)  # read at each call: tests may point LOCALE_DIR elsewhere
+
+
+class _Said(str):
+    """A translated text whose ``format`` also makes the language's sound changes once the names are in
+    (Italian "a {box}" with Atlanta reads "ad Atlanta": :func:`ahd.core.i18n.euphony`)."""
+
+    lang = "en"
+
+    def format(self, *args, **kwargs) -> str:  # type: ignore[override]
+        return euphony(str.format(self, *args, **kwargs), self.lang)
+
+
+class _SaidIt(_Said):
+    lang = "it"
+
+
+def _said(text: str, lang: str | None = None) -> str:
+    return _SaidIt(text) if (lang or get_language()) == "it" else text
+
+
+def _(message: str, lang: str | None = None) -> str:
+    """An app text in ``lang`` (default: the current language)."""
+    return _said(_catalog(message, lang), lang)
+
+
+_.pgettext = lambda context, message, lang=None: _said(_catalog.pgettext(context, message, lang), lang)  # type: ignore[attr-defined]
+_.ngettext = lambda singular, plural, n, lang=None: _said(_catalog.ngettext(singular, plural, n, lang), lang)  # type: ignore[attr-defined]
 
 
 def _n(singular: str, plural: str, n: int) -> str:

@@ -296,9 +296,13 @@ class Session(HasTraits):
             text = _("{n} of {every} units of {box} picked ({labels}): a click on a lit box moves only them.").format(
                 n=len(movers), every=every, box=name, labels=labels)
         else:
-            text = _n("{box} selected: a click on a lit box moves all {n} unit that can go ({labels}).",
-                      "{box} selected: a click on a lit box moves all {n} units that can go ({labels}).",
-                      len(movers)).format(box=name, n=len(movers), labels=labels)
+            if len(movers) == 2:  # "both", not "all 2" ("entrambe", "las dos")
+                text = _("{box} selected: a click on a lit box moves both units that can go ({labels}).").format(
+                    box=name, labels=labels)
+            else:
+                text = _n("{box} selected: a click on a lit box moves all {n} unit that can go ({labels}).",
+                          "{box} selected: a click on a lit box moves all {n} units that can go ({labels}).",
+                          len(movers)).format(box=name, n=len(movers), labels=labels)
             if len(movers) > 1:
                 text += " " + _("To move fewer, pick them in the panel's Units list first.")
         if len(movers) == every and game.board[self.selected].value_for(game.phasing) > 0 and not self.selected_units:

@@ -26,6 +26,7 @@ import difflib
 import gettext as _gettext
 import numbers
 import os
+import re
 import string
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 __all__ = ["Joined", "LANGUAGES", "LANGUAGE_NAMES", "Msg", "Msgc", "Msgn", "Num", "Pct", "Term", "N_", "_", "check_language",
-           "default_language", "domain", "format_date", "format_decimal", "format_percent", "month_name", "get_language", "language", "placeholders", "render", "set_language", "translation"]
+           "default_language", "domain", "euphony", "format_date", "format_decimal", "format_percent", "month_name", "get_language", "language", "placeholders", "render", "set_language", "translation"]
 
 #: The languages the game speaks, with their names in their own language (for menus).
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "es": "Español", "it": "Italiano"}
@@ -208,6 +209,18 @@ class _Said:
         return self.text
 
 
+#: Italian writes "ad" for "a" before a name that begins with a vowel ("ad Atlanta", "ad Albany").
+_ITALIAN_AD = re.compile(r"(?<![\w'’])([Aa]) (?=[AEIOUÀÈÉÌÒÙ][a-zà-ÿ])")
+
+
+def euphony(text: str, lang: str) -> str:
+    """``text`` once its names are filled in, with the sound changes ``lang`` makes at a word's edge: Italian
+    "a Atlanta" -> "ad Atlanta" (a box's name comes at run time, so the catalog cannot write it)."""
+    if lang == "it" and " " in text:
+        return _ITALIAN_AD.sub(r"\1d ", text)
+    return text
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
@@ -281,7 +294,7 @@ class Msg:
                         _Number(value, lang) if lang != "en" and _is_number(value) else value)
                   for key, value in self.params.items()}
         try:
-            return template.format(**values)
+            return euphony(template.format(**values), lang)
         except (KeyError, IndexError, ValueError):  # a broken translation: say it in English rather than fail
             fallback = self.plural if (self.plural is not None and self.params.get("n", 1) != 1) else self.msgid
             return fallback.format(**values)
