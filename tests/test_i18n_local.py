@@ -296,3 +296,32 @@ def test_two_units_are_both():
         session.click_box(box.id)
         text = session.status
     assert "entrambe le unità" in text and "tutte le 2" not in text, text
+
+
+# -- the teacher's pages -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("lang, month, idle", [("es", "noviembre", "en espera"), ("it", "novembre", "inattivo")])
+def test_teacher_pages_say_results_dates_and_states_in_the_servers_language(lang, month, idle, monkeypatch):
+    from ahd.bots import RandomBot, play
+    from widgets import teacher_games
+    from widgets.i18n import kernel_state, moment
+    finished = new_game("short", seed=3)
+    play(finished, RandomBot(1), RandomBot(2))
+    assert finished.is_over
+    english = render(finished.outcome, "en")
+
+    class Row:
+        id, seq, outcome = 1, len(finished.history), english
+
+    class FakeStore:
+        def replay(self, game_id):
+            return finished
+
+    store = FakeStore()
+    with language(lang):
+        said = teacher_games._outcome(store, Row)
+        when = moment(datetime.datetime(2026, 11, 27, 8, 15).timestamp())
+        state = kernel_state("idle")
+        unknown = kernel_state("weird")
+    assert said == render(finished.outcome, lang) and said != english
+    assert month in when and "08:15" in when and "Nov" not in when
+    assert state == idle and unknown == "weird"

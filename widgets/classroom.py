@@ -49,7 +49,7 @@ except ImportError:  # pragma: no cover - older servers do not check before the 
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
-from .i18n import _, _n, get_language, loading_texts
+from .i18n import _, _n, get_language, kernel_state, loading_texts
 from .paths import APPS, JUPYTER_DATA, NOTEBOOKS, TEMPLATE
 
 #: Environment variables a launcher (tests, scripts) may use to fix the tokens instead of random ones.
@@ -187,7 +187,7 @@ def teacher_page(state: ClassState, join_url: str, kernels: list[dict[str, Any]]
         seconds=state.options.cull_idle)
     heads = "".join(f"<th>{escape(h)}</th>" for h in ("#", _("state"), _("open pages"), _("last activity")))
     rows = "".join(
-        f"<tr><td>{i}</td><td>{escape(str(k.get('execution_state', '')))}</td><td>{k.get('connections', 0)}</td>"
+        f"<tr><td>{i}</td><td>{escape(kernel_state(k.get('execution_state', '')))}</td><td>{k.get('connections', 0)}</td>"
         f"<td>{escape(str(k.get('last_activity', ''))[:19].replace('T', ' '))} UTC</td></tr>"
         for i, k in enumerate(kernels, start=1))
     return page(_("Teacher — A House Divided classroom"), f"""

@@ -7,7 +7,7 @@ from pathlib import Path
 from ahd.core.i18n import (N_, LANGUAGE_NAMES, LANGUAGES, domain, euphony, format_date, format_decimal,
                            format_percent, get_language, language, render, set_language)
 
-__all__ = ["_", "_n", "_p", "loading_texts", "num", "pct", "date", "format_decimal", "format_percent", "format_date", "N_", "LANGUAGES", "LANGUAGE_NAMES", "get_language", "language", "render", "set_language"]
+__all__ = ["_", "_n", "_p", "kernel_state", "loading_texts", "moment", "num", "pct", "date", "format_decimal", "format_percent", "format_date", "N_", "LANGUAGES", "LANGUAGE_NAMES", "get_language", "language", "render", "set_language"]
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 _catalog = domain("widgets", lambda: LOCALE_DIR)  # read at each call: tests may point LOCALE_DIR elsewhere
@@ -75,3 +75,21 @@ def pct(fraction: object, digits: int = 1) -> str:
 def date(value: object) -> str:
     """A date in the current language: "27 de noviembre de 2026", "27 novembre 2026", "November 27, 2026"."""
     return format_date(value, get_language())
+
+
+def moment(seconds: float) -> str:
+    """A moment (seconds since the epoch, local time) in the current language: "27 de noviembre de 2026, 08:15"."""
+    import datetime
+    when = datetime.datetime.fromtimestamp(seconds)
+    return _("{date}, {time}").format(date=format_date(when, get_language()), time=when.strftime("%H:%M"))
+
+
+#: A kernel's state as Jupyter reports it, for the teacher's page.
+KERNEL_STATES = {"idle": N_("idle"), "busy": N_("busy"), "starting": N_("starting"), "restarting": N_("restarting"),
+                 "dead": N_("dead"), "unknown": N_("unknown")}
+
+
+def kernel_state(state: object) -> str:
+    """"idle", "busy", ... in the current language (a state we do not know: as it is)."""
+    text = str(state or "")
+    return _(KERNEL_STATES[text]) if text in KERNEL_STATES else text

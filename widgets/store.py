@@ -41,7 +41,7 @@ from ahd.core.i18n import Msg, language
 from ahd.core.sides import CHANCE, Side
 
 from . import i18n as app_i18n
-from .i18n import _
+from .i18n import _, moment
 
 #: Schema version written in the file (``PRAGMA user_version``); a file with a larger one is refused.
 SCHEMA_VERSION = 1
@@ -319,7 +319,7 @@ class Store:
                                   "your personal link or code").format(code=code))
             if now > expires:
                 raise JoinError(_("the code {code} has expired ({when}): ask your classmate to create a new "
-                                  "game").format(code=code, when=time.strftime('%d %b %H:%M', time.localtime(expires))))
+                                  "game").format(code=code, when=moment(expires)))
             conn.execute("INSERT INTO players (game, side, name, token_hash, joined) VALUES (?, ?, ?, ?, ?)",
                          (game_id, free[0], _clean_name(name, free[0]), _hash(token), now))
             conn.execute("UPDATE games SET last_activity = ? WHERE id = ?", (now, game_id))
