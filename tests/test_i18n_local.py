@@ -325,3 +325,21 @@ def test_teacher_pages_say_results_dates_and_states_in_the_servers_language(lang
     assert said == render(finished.outcome, lang) and said != english
     assert month in when and "08:15" in when and "Nov" not in when
     assert state == idle and unknown == "weird"
+
+
+# -- the notebooks: every English notebook links to its translations; the README says all are translated ------------
+def test_english_notebooks_link_to_their_translations():
+    root = Path(__file__).resolve().parents[1] / "notebooks"
+    translated = sorted(p.relative_to(root / "es") for p in (root / "es").rglob("*.ipynb"))
+    assert len(translated) == 15
+    for rel in translated:
+        assert (root / "it" / rel).exists(), rel
+        first = next(c for c in json.loads((root / rel).read_text(encoding="utf-8"))["cells"]
+                     if c["cell_type"] == "markdown")
+        text = "".join(first["source"])
+        for lang in ("es", "it"):
+            link = re.search(r"\]\(((?:\.\./)*%s/%s)\)" % (lang, re.escape(rel.as_posix())), text)
+            assert link, (rel, lang)
+            assert ((root / rel).parent / link.group(1)).resolve() == (root / lang / rel).resolve()
+    readme = (root.parent / "README.md").read_text(encoding="utf-8")
+    assert "tutorials 00–09" in readme and "tutorials 00–02" not in readme
