@@ -343,3 +343,25 @@ def test_english_notebooks_link_to_their_translations():
             assert ((root / rel).parent / link.group(1)).resolve() == (root / lang / rel).resolve()
     readme = (root.parent / "README.md").read_text(encoding="utf-8")
     assert "tutorials 00–09" in readme and "tutorials 00–02" not in readme
+
+
+# -- every string of the app and the engine, per language: no English word left ---------------------------------------
+@pytest.mark.parametrize("lang", ("es", "it"))
+def test_no_english_word_in_any_translation(lang):
+    from babel.messages.pofile import read_po
+    from english_words import CODE, english, leftovers
+    assert {"the", "march", "battle", "unit", "retreat"} <= english()  # the list is the game's English
+    root = Path(__file__).resolve().parents[1]
+    found = {}
+    for domain in ("ahd", "widgets"):
+        with open(root / domain / "locale" / lang / "LC_MESSAGES" / f"{domain}.po", "rb") as f:
+            for message in read_po(f, locale=lang):
+                if not message.id:
+                    continue
+                for text in message.string if isinstance(message.string, tuple) else (message.string,):
+                    words = [w for w in leftovers(text, lang) if w not in CODE]
+                    if words:
+                        found[text[:80]] = words
+    assert found == {}
+    assert leftovers("Ataca el bando Confederación. … (exact; sin retirada)", "es") == ["exact"]  # it can fail
+    assert leftovers("giocati da il giocatore del computer 'hard' the end", "it") == ["the", "end"]
