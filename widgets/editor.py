@@ -83,6 +83,9 @@ CSS = """<style>
   font-size: 9px; line-height: 10px; }
 .ahd-editor .ahd-edit-chip.ahd-union { background: #1f4e9c; } .ahd-editor .ahd-edit-chip.ahd-confederate { background: #6f6f6f; }
 .ahd-editor .ahd-problems li { margin-bottom: 3px; }
+/* a tab's whole title in every language ("Empezar, guardar y publicar"), not cut at lumino's fixed width */
+.ahd-editor .lm-TabBar-tab, .ahd-editor .p-TabBar-tab { flex: 0 0 auto !important; max-width: none !important; }
+.ahd-editor .lm-TabBar-tabLabel, .ahd-editor .p-TabBar-tabLabel { overflow: visible !important; }
 </style>"""
 
 
@@ -144,9 +147,10 @@ class Editor(w.VBox):
         self.map.add(ipyleaflet.LayerGroup(layers=list(self.markers.values()), name="boxes"))
 
         # --- what a click does (the words of every control: ``_label``)
-        self.tool = w.ToggleButtons(options=TOOLS, value="Add unit", style={"button_width": "96px"})
+        # buttons as wide as their words ("Añadir unidad", "Confederación"): a fixed width cut them at 1366x768
+        self.tool = w.ToggleButtons(options=TOOLS, value="Add unit", style={"button_width": "auto"})
         self.side = w.ToggleButtons(options=[("Union", "union"), ("Confederate", "confederate")], value="union",
-                                    style={"button_width": "96px"})
+                                    style={"button_width": "auto"})
         self.unit_type = w.Dropdown(options=list(TYPE_NAMES), value="MF")
         self.reduced = w.Checkbox(value=False, indent=False)
         self.entrenched = w.Checkbox(value=False, indent=False)
@@ -184,10 +188,10 @@ class Editor(w.VBox):
         self.start_button.on_click(lambda _b: self.load(self.start_from.value or None))
         self.upload = w.FileUpload(accept=".json", multiple=False)
         self.upload.observe(self._uploaded, names="value")
-        self.save_button = w.Button(icon="download")
+        self.save_button = w.Button(icon="download", layout=w.Layout(width="auto"))
         self.save_button.on_click(lambda _b: self.offer_download())
         self.download = w.HTML()
-        self.publish_button = w.Button(icon="archive")
+        self.publish_button = w.Button(icon="archive", layout=w.Layout(width="auto"))
         self.publish_button.on_click(lambda _b: self.publish_zip())
         self.publish_link = w.HTML()
 
