@@ -365,3 +365,19 @@ def test_no_english_word_in_any_translation(lang):
     assert found == {}
     assert leftovers("Ataca el bando Confederación. … (exact; sin retirada)", "es") == ["exact"]  # it can fail
     assert leftovers("giocati da il giocatore del computer 'hard' the end", "it") == ["the", "end"]
+
+
+@pytest.mark.parametrize("lang, words", [("es", "fichas de infantería"), ("it", "pedine di milizia di fanteria")])
+def test_the_editors_problem_list_speaks_the_players_language(lang, words):
+    from english_words import leftovers
+    from widgets.scenario_check import check
+    data = copy.deepcopy(load_scenario("1861").data)
+    data["units"].append({"side": "confederate", "type": "MF", "box": "new_orleans", "count": 9})
+    data["units"].append({"side": "union", "type": "XX", "box": "atlantis"})
+    with language(lang):
+        problems = check(data)
+    assert len(problems) >= 2 and problems[0].key == "units[%d].type" % (len(data["units"]) - 1)
+    assert any(words in p.message for p in problems), [p.message for p in problems]
+    assert any(p.rule == "1.3.a" for p in problems)  # the rule found in a translated message
+    for p in problems:
+        assert leftovers(p.message, lang) == [], p.message
