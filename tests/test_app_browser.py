@@ -130,7 +130,7 @@ def test_the_app_in_a_real_browser(server, tmp_path):
         page.mouse.move(*box_on_screen(page, "jefferson_city"))
         page.wait_for_function(
             "() => [...document.querySelectorAll('.bqplot text.mainheading')]"
-            ".some(t => t.textContent.includes('1 unit(s) to Jefferson City'))", timeout=30_000)
+            ".some(t => t.textContent.includes('1 unit to Jefferson City'))", timeout=30_000)
 
         shot = tmp_path / "app.png"
         page.screenshot(path=str(shot), full_page=True)

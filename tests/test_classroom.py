@@ -72,7 +72,7 @@ def test_without_the_token_no_page_and_no_kernel_api_answers(server):
     assert status == 200 and server.join_url.split("?")[1] in body and "/teacher/join" in body
     status, projected = request(server, "GET", f"/teacher/join?key={server.teacher_token}")  # the QR code's page
     assert status == 200 and server.join_url.split("?")[1] in projected and "<svg" in projected
-    assert "0</b> game(s) running of at most <b>2</b>" in body
+    assert "0</b> games running of at most <b>2</b>" in body
     assert server.kernel_pids() == []
 
 

@@ -87,7 +87,7 @@ def test_search_player_and_bad_player_names(capsys):
 
 def test_odds_command_methods():
     code, text = run("odds", "--attacker", "FV", "--defender", "MF:reduced", "--method", "monte carlo")
-    assert code == 0 and "Monte Carlo estimate:" in text and "200000 simulated battles" in text
+    assert code == 0 and "Monte Carlo estimate:" in text and "200,000 simulated battles" in text
     code, text = run("odds", "--attacker", "FV", "--defender", "MF:crossing")
     assert code == 2
 

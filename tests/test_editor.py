@@ -205,11 +205,11 @@ def loader_problem(content: bytes) -> str:
     try:
         data = parse(content)
     except JsonProblem as exc:
-        return exc.problem
+        return str(exc.problem)
     try:
         scenario_from_dict(data, "x")
     except DataFileError as exc:
-        return exc.problem
+        return exc.reason()
     raise AssertionError("the loader accepts it")
 
 

@@ -40,7 +40,7 @@ APP = {
         "<b>Máximos de los ejércitos</b> (turno {turn}): Unión <b>{union}</b>, Confederación <b>{confederate}</b>",
     "Fix the problems first: the scenario does not load.": "Corrige primero los problemas: el escenario no carga.",
     "{box}: union control marker.": "{box}: marcador de control de la Unión.",
-    ("{n} problem(s)", "{n} problem(s)"): ("{n} problema", "{n} problemas"),
+    ("{n} problem", "{n} problems"): ("{n} problema", "{n} problemas"),
     ("Added {count} {side} {unit_type} to {box}.", "Added {count} {side} {unit_type} to {box}."):
         ("Añadida {count} {unit_type} {side} a {box}.", "Añadidas {count} {unit_type} {side} a {box}."),
 }
@@ -90,7 +90,7 @@ def test_an_editor_built_in_spanish_labels_its_controls_and_verdict_in_spanish(c
         assert problem.rule == "1.3.a" and "counter mix allows 8" in problem.message   # the loader's, as it comes
         verdict = editor.problems_html.value
         assert "<b>1 problema</b>" in verdict and "regla 1.3.a" in verdict and "<b>Nueva Orleans</b>" in verdict
-        assert "problem(s)" not in verdict and " rule " not in verdict and "accepts" not in verdict
+        assert "1 problem</b>" not in verdict and " rule " not in verdict and "accepts" not in verdict
         assert "problema: " in editor.card("new_orleans") and "1.3.a" in editor.card("new_orleans")
         assert editor.play() is None
         assert "Corrige primero los problemas: el escenario no carga." in editor.status.value
@@ -102,7 +102,7 @@ def test_an_editor_built_in_spanish_labels_its_controls_and_verdict_in_spanish(c
     english = widgets.editor()
     english.add_unit("new_orleans", "confederate", "MF", count=9)
     assert "Added 9 Confederate militia infantry to New Orleans." in english.status.value
-    assert "<b>1 problem(s)</b>" in english.problems_html.value and " — rule 1.3.a: " in english.problems_html.value
+    assert "<b>1 problem</b>" in english.problems_html.value and " — rule 1.3.a: " in english.problems_html.value
     assert _label(english.tool.options, "Add unit") == "Add unit" and english.tabs.titles[0] == "Scenario"
     assert english.to_scenario()["title"] == "My scenario"
 
@@ -113,7 +113,7 @@ def test_relabel_says_everything_again_and_keeps_the_scenario_and_the_choices(ca
     editor.set(end="table", score_turn=17, last_turn=20, options=["H-2"])
     editor.add_unit("new_orleans", "confederate", "MF", count=9)
     scenario, undo = editor.to_scenario(), len(editor._undo)
-    assert editor.tabs.titles[0] == "Scenario" and "1 problem(s)" in editor.problems_html.value
+    assert editor.tabs.titles[0] == "Scenario" and "1 problem</b>" in editor.problems_html.value
 
     with language("es"):
         editor.relabel()
@@ -136,4 +136,4 @@ def test_relabel_says_everything_again_and_keeps_the_scenario_and_the_choices(ca
     editor.relabel()  # and back in English
     assert editor.tabs.titles[0] == "Scenario" and _label(editor.tool.options, "Leader") == "Leader"
     assert '<span class="ahd-name">New Orleans</span>' in editor.card("new_orleans")
-    assert "1 problem(s)" in editor.problems_html.value
+    assert "1 problem</b>" in editor.problems_html.value

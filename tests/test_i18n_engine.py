@@ -46,8 +46,8 @@ SPANISH = [
     (None, "the Confederacy controls Washington", "la Confederación controla Washington"),
     (None, "{side} victory on turn {turn}: {reason} ({rule})", "victoria {side} en el turno {turn}: {reason} ({rule})"),
     (None, "Outcome: {outcome}", "Resultado: {outcome}"),
-    (None, "{kind} may move at most {limit} link(s) by {lines}",
-     "{kind} puede mover como máximo {limit} enlace(s) por {lines}"),
+    (None, ("{kind} may move at most {n} link by {lines}", "{kind} may move at most {n} links by {lines}"),
+     ("{kind} puede mover como máximo {n} enlace por {lines}", "{kind} puede mover como máximo {n} enlaces por {lines}")),
 ]
 
 
@@ -132,7 +132,7 @@ def test_msg_renders_sides_units_terms_and_format_specs(spanish):
     message = Msg("{side} {unit} at {box:>16}|{total:+d}|{share:.1f}", side=Side.CONFEDERATE, unit=unit,
                   box=Term.box("New Orleans"), total=3, share=0.25)
     assert message.render("en") == "Confederate militia infantry U-MF-03 at      New Orleans|+3|0.2"
-    assert message.render("es") == "confederado infantería de milicia U-MF-03 at    Nueva Orleans|+3|0.2"
+    assert message.render("es") == "confederado infantería de milicia U-MF-03 at    Nueva Orleans|+3|0,2"  # the decimal comma of es
     unit.strength = REDUCED
     assert Msg("{unit}", unit=unit).render("es") == "infantería de milicia reducida U-MF-03"
     assert Msg("{unit}", unit=unit).render("it") == "reduced militia infantry U-MF-03"  # no catalog: English
@@ -210,9 +210,9 @@ def test_movement_refusals_name_unit_types_and_lines_in_the_language(spanish):
     game.apply(ahd.BeginMarch(start))
     error = game.why_not(ahd.Move(unit.id, (start, first, second), ("road", "road")))
     assert error is not None and error.rule == "4.c"
-    assert error.reason == "militia infantry may move at most 1 link(s) by road"
-    assert "militia infantry may move at most 1 link(s) by road (4.c" in error.text("en")
-    assert "infantería de milicia puede mover como máximo 1 enlace(s) por carretera (4.c" in error.text("es")
+    assert error.reason == "militia infantry may move at most 1 link by road"
+    assert "militia infantry may move at most 1 link by road (4.c" in error.text("en")
+    assert "infantería de milicia puede mover como máximo 1 enlace por carretera (4.c" in error.text("es")
 
 
 # --------------------------------------------------------------------------- the log

@@ -105,7 +105,7 @@ def test_unused_marches_lapse_at_end_of_movement():
     march(game, "indianapolis", move("U-MF-01", "indianapolis", "rail", "bloomington_in"))
     assert game.marches_left == 4
     game.apply(ahd.EndMovement())
-    assert any("4 unused march(es) lapse" in str(e) for e in game.log)
+    assert any("4 unused marches lapse" in str(e) for e in game.log)
     assert game.marches_left == 0 and game.phase != "movement"
     assert_refused(game, ahd.BeginMarch("indianapolis"), "3.a")
     assert ids_at(game, "indianapolis") == ["U-MF-02"]

@@ -184,7 +184,7 @@ def test_find_ids_reads_citations_in_a_line():
     assert rulebook.find_ids("Lee (3) arrives at Fredericksburg (AO-8.2.0)") == ["AO-8.2.0"]
     assert rulebook.find_ids("4.2.6 Potomac: Confederate units may never use the Potomac line") == ["4.2.6"]
     assert rulebook.find_ids("Draft: 4 militia infantry join the Union pool (8)") == ["8"]
-    assert rulebook.find_ids("Union half-turn: 2 march(es) without a roll on the first turn (4.1)") == ["4.1"]
+    assert rulebook.find_ids("Union half-turn: 2 marches without a roll on the first turn (4.1)") == ["4.1"]
 
 
 def test_malformed_rulebook_files_are_refused():

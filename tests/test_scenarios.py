@@ -225,7 +225,7 @@ def test_malformed_scenario_files_name_file_key_and_problem(tmp_path, mutate, ke
         ahd.new_game(str(path))
     assert str(path) in str(info.value)
     assert info.value.key == key
-    assert problem in info.value.problem
+    assert problem in info.value.reason("en")
 
 
 def test_scenario_file_that_is_not_json_names_the_line(tmp_path):

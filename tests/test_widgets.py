@@ -386,9 +386,9 @@ def test_hovering_a_lit_destination_shows_the_odds_of_that_attack():
     s.click_box("fort_smith")
     app.map_view._on_hover(properties={"id": "little_rock"})
     expected = ahd.odds.battle_odds(["MF", "MF", "FS"], ["MF", "MF"])
-    assert s.battle_odds["label"] == "3 unit(s) to Little Rock"
+    assert s.battle_odds["label"] == "3 units to Little Rock"
     assert s.battle_odds["attacker_wins"] == pytest.approx(expected.attacker_wins, abs=1e-12)
-    assert app.battle_chart.figure.title.startswith("Battle odds: 3 unit(s) to Little Rock")
+    assert app.battle_chart.figure.title.startswith("Battle odds: 3 units to Little Rock")
     assert "Little Rock" in app.map_view.info.value
     assert game.to_json() == record  # considering changes nothing
     s.toggle_unit("U-FS-01")           # only the crack infantry would go

@@ -16,7 +16,7 @@ from ahd import Game
 from ahd.core.i18n import check_language
 from ahd.core.sides import Side
 
-from .i18n import LANGUAGE_NAMES, LANGUAGES, _, get_language, render
+from .i18n import LANGUAGE_NAMES, LANGUAGES, _, get_language, num, pct, render
 from .charts import ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR, ArmyChart, BattleOddsChart, WarChart
 from .mapview import MapView
 from .panel import Panel
@@ -47,11 +47,11 @@ def odds_html(odds: dict) -> str:
     parts = [(_("{side} (attacker) wins").format(side=attacker), odds["attacker_wins"], ATTACKER_COLOUR),
              (_("{side} (defender) wins").format(side=defender), odds["defender_wins"], DEFENDER_COLOUR),
              (_("neither"), odds["neither"], NEITHER_COLOUR)]
-    bar = "".join(f"<span style='width:{100 * p:.1f}%;background:{c}' title='{escape(t)} {p:.0%}'></span>"
+    bar = "".join(f"<span style='width:{100 * p:.1f}%;background:{c}' title='{escape(t)} {pct(p, 0)}'></span>"
                   for t, p, c in parts)
-    words = " · ".join(f"<b style='color:{c}'>{escape(t)} {p:.0%}</b>" for t, p, c in parts)
+    words = " · ".join(f"<b style='color:{c}'>{escape(t)} {pct(p, 0)}</b>" for t, p, c in parts)
     survivors = _("Expected survivors: attacker {attacker}, defender {defender}").format(
-        attacker=f"{odds['attacker_survivors']:.1f}", defender=f"{odds['defender_survivors']:.1f}")
+        attacker=num(odds["attacker_survivors"], 1), defender=num(odds["defender_survivors"], 1))
     return (f"<div class='ahd-odds' style='font-size:14px;line-height:1.35'>{heading}: "
             f"{escape(odds['label'])}<div class='bar'>{bar}</div>{words}<br>"
             f"<span style='color:#444'>{escape(survivors)}</span></div>")

@@ -8,7 +8,7 @@ import bqplot as bq
 import ipywidgets as w
 import numpy as np
 
-from .i18n import N_, _
+from .i18n import N_, _, num, pct
 from .layers import CONFEDERATE_GREY, UNION_BLUE, side_word
 from .session import Session
 
@@ -135,12 +135,15 @@ class BattleOddsChart:
             if odds.get("not_modelled"):
                 caveat = "<br>" + _("<b>Approximate:</b> leaves out {what}.").format(
                     what=escape(", ".join(odds["not_modelled"])))
+            attacks = _("The Union attacks.") if odds["attacker"] == "union" else _("The Confederacy attacks.")
+            method = _("exact") if odds["method"] == "exact" else odds["method"]
             self.caption.value = (
                 "<div style='font-size:14px'>" + escape(_(
-                    "{side} attacks. Expected units left: attacker {attacker:.1f}, defender {defender:.1f}; expected "
-                    "rounds {rounds:.1f} ({method}; the engine's automatic firing, no retreat).").format(
-                    side=attacker, attacker=odds["attacker_survivors"], defender=odds["defender_survivors"],
-                    rounds=odds["expected_rounds"], method=odds["method"]))
+                    "{attacks} Expected units left: attacker {attacker}, defender {defender}; expected rounds "
+                    "{rounds} ({method}; the engine's automatic firing, no retreat).").format(
+                    attacks=attacks, attacker=num(odds["attacker_survivors"], 1),
+                    defender=num(odds["defender_survivors"], 1), rounds=num(odds["expected_rounds"], 1),
+                    method=method))
                 + f"{spread}{caveat}</div>")
 
 
@@ -203,7 +206,7 @@ class WarChart:
             self.line.x, self.line.y = data[:, 0], data[:, 1]
             self.band.x = data[:, 0]
             self.band.y = [data[:, 2], data[:, 3]]
-            self.figure.title = _("Chance that the Union wins the war: {chance:.0%} now").format(chance=data[-1, 1])
+            self.figure.title = _("Chance that the Union wins the war: {chance} now").format(chance=pct(data[-1, 1], 0))
 
 
 class ArmyChart:
@@ -275,6 +278,6 @@ def reliability_chart(table) -> bq.Figure:
                         colors=[UNION_BLUE], default_size=600, labels=[_("held-out positions")], display_legend=True)
     axes = [bq.Axis(scale=x, label=_("predicted Union win probability"), tick_format=".0%", tick_values=PERCENT_TICKS),
             _percent_axis(y, label=_("observed Union wins"))]
-    return _figure(_("{kind} model: Brier {brier:.3f} (base rate {base:.3f})").format(
-                       kind=table.kind, brier=table.brier, base=table.base_rate_brier),
+    return _figure(_("{kind} model: Brier {brier} (base rate {base})").format(
+                       kind=table.kind, brier=num(table.brier, 3), base=num(table.base_rate_brier, 3)),
                    [diagonal, points], axes, legend_location="top-left")

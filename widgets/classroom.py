@@ -49,7 +49,7 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from jupyter_server.services.kernels.handlers import KernelHandler
 
-from .i18n import _
+from .i18n import _, loading_texts
 from .hardening import CSP, LogoutHandler, with_plain_errors
 from .kernel_socket import KernelModelHandler, KernelSocketHandler, ShutdownHandler
 from .seats import CONNECT_ENV, Seats, give_seat, seat_of
@@ -404,6 +404,7 @@ def serve(options: ServeOptions) -> int:
         "Voila": voila_config,
         "IdentityProvider": {"cookie_options": dict(cookie_flags), "secure_cookie": secure or None},
         "VoilaConfiguration": {"template": TEMPLATE, "show_tracebacks": False, "strip_sources": True,
+                               "resources": {"ahd": loading_texts()},  # the loading page's words
                                **({} if options.tree else {"file_allowlist": []})},
         "VoilaExecutor": {"iopub_timeout": options.iopub_timeout},
         "MappingKernelManager": {"cull_idle_timeout": options.cull_idle, "cull_interval": options.cull_interval,

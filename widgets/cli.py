@@ -19,6 +19,11 @@ import re
 import sys
 from pathlib import Path
 
+from ahd.core.i18n import language
+from ahd.cli.translate import argparse_language, argv_language
+
+from .i18n import _
+
 SERVING = ("app", "classroom", "publish")
 #: What tells the server's kernels their language (read by ``ahd.core.i18n.default_language``).
 LANG_ENV = "AHD_LANG"
@@ -26,60 +31,61 @@ LANG_ENV = "AHD_LANG"
 
 def _lang_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default=None, metavar="LANG",
-                        help="the app's language: en (English), es (Español) or it (Italiano); default: the "
-                             "environment's AHD_LANG or locale, else English. Each page can change it in its menu")
+                        help=_("the app's language: en (English), es (Español) or it (Italiano); default: the "
+                             "environment's AHD_LANG or locale, else English. Each page can change it in its menu"))
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="house-divided",
-        description="A House Divided: serve the app (app, classroom, publish) or use the engine "
-                    "(play, simulate, bench, odds, options, ...: house-divided play -h).")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+        description=_("A House Divided: serve the app (app, classroom, publish) or use the engine "
+                    "(play, simulate, bench, odds, options, ...: house-divided play -h)."))
+    sub = parser.add_subparsers(dest="command", required=True, metavar=_("COMMAND"), title=_("commands"))
 
-    app = sub.add_parser("app", help="serve the app for one person on 127.0.0.1",
-                         description="Serve the app with voila on 127.0.0.1 only. The printed URL carries a "
-                                     "random token: other local users and processes cannot start games.")
-    app.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8866)), help="port (default 8866)")
-    app.add_argument("--tree", action="store_true", help="serve every notebook of notebooks/ (a tree page)")
+    app = sub.add_parser("app", help=_("serve the app for one person on 127.0.0.1"),
+                         description=_("Serve the app with voila on 127.0.0.1 only. The printed URL carries a "
+                                     "random token: other local users and processes cannot start games."))
+    app.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8866)), help=_("port (default 8866)"))
+    app.add_argument("--tree", action="store_true", help=_("serve every notebook of notebooks/ (a tree page)"))
     app.add_argument("--games", type=Path, default=None,
-                     help="the folder the panel saves games to and loads them from "
-                          "(default ~/house-divided-games); no path outside it is accepted")
+                     help=_("the folder the panel saves games to and loads them from "
+                          "(default ~/house-divided-games); no path outside it is accepted"))
     app.add_argument("--cull-idle", type=int, default=120, metavar="SECONDS",
-                     help="end a game whose page has been closed for this long (default 120)")
+                     help=_("end a game whose page has been closed for this long (default 120)"))
     _lang_argument(app)
 
-    room = sub.add_parser("classroom", help="serve the app to a class from one machine",
-                          description="One server for a class on a school network: prints a join URL with a "
+    room = sub.add_parser("classroom", help=_("serve the app to a class from one machine"),
+                          description=_("One server for a class on a school network: prints a join URL with a "
                                       "token and its QR code, and a teacher page's URL (another token). Every "
                                       "page and API call needs the token; XSRF checks stay on; at most "
-                                      "--students games run at once; games are saved by download only.")
+                                      "--students games run at once; games are saved by download only."))
     room.add_argument("--host", default="0.0.0.0",
-                      help="address to listen on (default 0.0.0.0: every interface; 127.0.0.1: this machine only)")
-    room.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8866)), help="port (default 8866)")
+                      help=_("address to listen on (default 0.0.0.0: every interface; 127.0.0.1: this machine only)"))
+    room.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8866)), help=_("port (default 8866)"))
     room.add_argument("--students", type=int, default=30,
-                      help="most games at once, one per student (default 30; about 130 MB of memory each)")
+                      help=_("most games at once, one per student (default 30; about 130 MB of memory each)"))
     room.add_argument("--data", type=Path, default=None,
-                      help="folder for the server's own files: kernel connection files and the game store "
+                      help=_("folder for the server's own files: kernel connection files and the game store "
                            "games.sqlite3 of 'Play a classmate' (games survive a restart with the same --data); "
-                           "default: a new private temporary folder, removed on exit")
+                           "default: a new private temporary folder, removed on exit"))
     room.add_argument("--public-url", default="", metavar="URL",
-                      help="the URL students open, printed and put in the QR code, when a proxy serves this "
-                           "server (e.g. https://games.school.example/); docs/security.md has a Caddy recipe")
+                      help=_("the URL students open, printed and put in the QR code, when a proxy serves this "
+                             "server (e.g. https://games.school.example/); docs/security.md has a Caddy recipe"))
     room.add_argument("--certfile", type=Path, default=None, metavar="PEM",
-                      help="serve HTTPS with this certificate (PEM; with --keyfile): the link and QR code use https")
-    room.add_argument("--keyfile", type=Path, default=None, metavar="PEM", help="the certificate's private key (PEM)")
+                      help=_("serve HTTPS with this certificate (PEM; with --keyfile): the link and QR code use "
+                             "https"))
+    room.add_argument("--keyfile", type=Path, default=None, metavar="PEM", help=_("the certificate's private key (PEM)"))
     room.add_argument("--connect-grace", type=int, default=20, metavar="SECONDS",
-                      help="end a new game whose page has not connected to it this long after it was sent "
-                           "(default 20; raise it for a very busy machine)")
+                      help=_("end a new game whose page has not connected to it this long after it was sent "
+                             "(default 20; raise it for a very busy machine)"))
     room.add_argument("--cull-idle", type=int, default=50, metavar="SECONDS",
-                      help="end a game whose page has been closed for this long (default 50: within about "
-                           "a minute)")
+                      help=_("end a game whose page has been closed for this long (default 50: within about "
+                           "a minute)"))
     _lang_argument(room)
 
-    pub = sub.add_parser("publish", help="write a folder that is a playable app of one scenario file",
-                         description="Write DIR: the app for SCENARIO.json with its notebook, voila "
-                                     "configuration, requirements and a Binder configuration.")
+    pub = sub.add_parser("publish", help=_("write a folder that is a playable app of one scenario file"),
+                         description=_("Write DIR: the app for SCENARIO.json with its notebook, voila "
+                                     "configuration, requirements and a Binder configuration."))
     pub.add_argument("scenario", type=Path, metavar="SCENARIO.json")
     pub.add_argument("--out", type=Path, required=True, metavar="DIR")
     return parser
@@ -93,7 +99,7 @@ def _language(args: argparse.Namespace) -> int:
     try:
         code = check_language(args.lang)
     except ValueError as exc:
-        print(f"error: {exc} (en: English, es: Español, it: Italiano)", file=sys.stderr)
+        print(_("error: {error} (en: English, es: Español, it: Italiano)").format(error=exc), file=sys.stderr)
         return 2
     os.environ[LANG_ENV] = code
     return 0
@@ -105,8 +111,8 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         from .classroom import ServeOptions, serve
     except ImportError as exc:  # the app extra is missing
-        print(f"error: serving needs the app extra ({exc.name or exc}): pip install \"house-divided[app]\"",
-              file=sys.stderr)
+        print(_("error: serving needs the app extra ({missing}): pip install \"house-divided[app]\"").format(
+            missing=exc.name or exc), file=sys.stderr)
         return 1
     if args.command == "app":
         games = args.games if args.games is not None else Path.home() / "house-divided-games"
@@ -115,15 +121,15 @@ def _serve(args: argparse.Namespace) -> int:
                                cull_interval=max(1, min(15, args.cull_idle // 3)))
     else:
         if args.students < 1:
-            print("error: --students must be at least 1", file=sys.stderr)
+            print(_("error: --students must be at least 1"), file=sys.stderr)
             return 2
         if args.connect_grace < 5:
-            print("error: --connect-grace must be at least 5 seconds", file=sys.stderr)
+            print(_("error: --connect-grace must be at least 5 seconds"), file=sys.stderr)
             return 2
         public = args.public_url.strip()
         if public and not re.fullmatch(r"https?://[^\s/?#'\"<>]+(/[^\s?#'\"<>]*)?", public):
-            print(f"error: --public-url {public!r}: expected an http:// or https:// URL without ? or #, e.g. "
-                  f"https://games.school.example/", file=sys.stderr)
+            print(_("error: --public-url {url}: expected an http:// or https:// URL without ? or #, e.g. "
+                    "https://games.school.example/").format(url=repr(public)), file=sys.stderr)
             return 2
         options = ServeOptions(mode="classroom", host=args.host, port=args.port, students=args.students,
                                public_url=public, certfile=args.certfile, keyfile=args.keyfile,
@@ -133,7 +139,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         return serve(options)
     except (OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {error}").format(error=exc), file=sys.stderr)
         return 1
 
 
@@ -142,17 +148,17 @@ def _publish(args: argparse.Namespace) -> int:
         from ahd import AhdError
         from .publish import publish
     except ImportError as exc:
-        print(f"error: publish is not available ({exc})", file=sys.stderr)
+        print(_("error: publish is not available ({error})").format(error=exc), file=sys.stderr)
         return 1
     try:
         out = publish(args.scenario, args.out)
     except AhdError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {error}").format(error=exc), file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"error: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        print(_("error: cannot write {path}: {error}").format(path=args.out, error=exc.strerror or exc), file=sys.stderr)
         return 1
-    print(f"Published {args.scenario} to {out}")
+    print(_("Published {scenario} to {path}").format(scenario=args.scenario, path=out))
     return 0
 
 
@@ -161,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv and not argv[0].startswith("-") and argv[0] not in SERVING:
         from ahd.cli import main as engine_main  # the engine alone: no Jupyter package is imported
         return engine_main(argv)
-    args = _parser().parse_args(argv)
+    with language(argv_language(argv)), argparse_language():  # --help and argparse's errors in --lang's language
+        args = _parser().parse_args(argv)
     if args.command == "publish":
         return _publish(args)
     return _serve(args)

@@ -52,7 +52,7 @@ from ahd.core.victory import SCORE_TABLE
 
 from . import layers
 from .cardlayer import CardLayer
-from .i18n import N_, _, _n, _p
+from .i18n import N_, _, _n, _p, pct
 from .panel import PLAYER_WORDS
 from .progress import ProgressBar
 from .scenario_check import Problem, _rule_of, check
@@ -80,6 +80,9 @@ CSS = """<style>
   font-size: 9px; line-height: 10px; }
 .ahd-editor .ahd-edit-chip.ahd-union { background: #1f4e9c; } .ahd-editor .ahd-edit-chip.ahd-confederate { background: #6f6f6f; }
 .ahd-editor .ahd-problems li { margin-bottom: 3px; }
+/* a tab's whole title in every language ("Empezar, guardar y publicar"), not cut at lumino's fixed width */
+.ahd-editor .lm-TabBar-tab, .ahd-editor .p-TabBar-tab { flex: 0 0 auto !important; max-width: none !important; }
+.ahd-editor .lm-TabBar-tabLabel, .ahd-editor .p-TabBar-tabLabel { overflow: visible !important; }
 </style>"""
 
 
@@ -135,9 +138,10 @@ class Editor(w.VBox):
         self.layer.add_to(self.map)
 
         # --- what a click does (the words of every control: ``_label``)
-        self.tool = w.ToggleButtons(options=TOOLS, value="Add unit", style={"button_width": "96px"})
+        # buttons as wide as their words ("Añadir unidad", "Confederación"): a fixed width cut them at 1366x768
+        self.tool = w.ToggleButtons(options=TOOLS, value="Add unit", style={"button_width": "auto"})
         self.side = w.ToggleButtons(options=[("Union", "union"), ("Confederate", "confederate")], value="union",
-                                    style={"button_width": "96px"})
+                                    style={"button_width": "auto"})
         self.unit_type = w.Dropdown(options=list(TYPE_NAMES), value="MF")
         self.reduced = w.Checkbox(value=False, indent=False)
         self.entrenched = w.Checkbox(value=False, indent=False)
@@ -175,10 +179,10 @@ class Editor(w.VBox):
         self.start_button.on_click(lambda _b: self.load(self.start_from.value or None))
         self.upload = w.FileUpload(accept=".json", multiple=False)
         self.upload.observe(self._uploaded, names="value")
-        self.save_button = w.Button(icon="download")
+        self.save_button = w.Button(icon="download", layout=w.Layout(width="auto"))
         self.save_button.on_click(lambda _b: self.offer_download())
         self.download = w.HTML()
-        self.publish_button = w.Button(icon="archive")
+        self.publish_button = w.Button(icon="archive", layout=w.Layout(width="auto"))
         self.publish_button.on_click(lambda _b: self.publish_zip())
         self.publish_link = w.HTML()
 
@@ -327,10 +331,10 @@ class Editor(w.VBox):
             try:
                 data = parse(bytes(source))
             except JsonProblem as exc:
-                raise DataFileError("the file", exc.key, exc.problem) from None
+                raise DataFileError(_("the file"), exc.key, exc.problem) from None
             if isinstance(data, dict) and data.get("format") == "house-divided-record":
                 return Editor._own(ahd.Game.from_json(bytes(source)).to_scenario())
-            return Editor._own(scenario_from_dict(data, "the file").data)
+            return Editor._own(scenario_from_dict(data, _("the file")).data)
         if isinstance(source, dict):
             return Editor._own(scenario_from_dict(copy.deepcopy(source), "<scenario dict>").data)
         return Editor._own(load_scenario(source).data)
@@ -546,7 +550,7 @@ class Editor(w.VBox):
                 + (" — " + escape(_("rule {rule}").format(rule=p.rule)) if p.rule else "")
                 + f": {escape(p.message)} <code>{escape(p.key)}</code></li>"
                 for p in self.problems)
-            heading = _n("{n} problem(s)", "{n} problem(s)", len(self.problems)).format(n=len(self.problems))
+            heading = _n("{n} problem", "{n} problems", len(self.problems)).format(n=len(self.problems))
             self.problems_html.value = (f"<div class='ahd-problems' style='color:#b71c1c;font-size:14px'>"
                                         f"<b>{escape(heading)}</b><ul style='padding-left:18px;margin:2px 0'>"
                                         f"{items}</ul></div>")
@@ -742,8 +746,8 @@ class Editor(w.VBox):
             rate, low, high = results.win_rate(side)
             bot = union if side is Side.UNION else confederate
             rows.append(f"<tr><td>{escape(_(SIDE_NAMES[side.value]))} ({escape(_(PLAYER_WORDS.get(bot, bot)))})</td>"
-                        f"<td style='text-align:right'><b>{rate:.0%}</b></td><td>"
-                        + escape(_("95% interval {low:.0%}–{high:.0%}").format(low=low, high=high)) + "</td></tr>")
+                        f"<td style='text-align:right'><b>{pct(rate, 0)}</b></td><td>"
+                        + escape(_("95% interval {low}–{high}").format(low=pct(low, 0), high=pct(high, 0))) + "</td></tr>")
         draws = sum(1 for r in results.rows if r.winner is None)
         endings = "; ".join(_("{winner} by {rule}: {n}").format(
             winner=_("draw") if winner is None else _side_key(winner), rule=rule, n=n)

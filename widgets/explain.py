@@ -12,7 +12,7 @@ import ipywidgets as w
 
 from ahd.odds import war
 
-from .i18n import N_, _
+from .i18n import N_, _, num, pct
 
 KIND_WORDS = {
     "campaign": N_("games decided by the campaign (the Union must take the seven victory cities by turn 40)"),
@@ -26,14 +26,14 @@ def war_odds_note(game, odds: tuple[float, float, float] | None = None) -> str:
     kind = war.game_kind(game.scenario, game.play_on)
     table = war.calibration()[kind]
     players = war.players()
-    who = (", ".join(f"{escape(about, quote=False)} ({share:.0%})" for _player, share, about in players)
+    who = (", ".join(f"{escape(about, quote=False)} ({pct(share, 0)})" for _player, share, about in players)
            if players else _("the project's computer players"))
     now = ""
     if odds is not None:
         p, low, high = odds
         now = " " + _("Now: <b>{p}</b>, with a 95% interval of {low} to {high} (the shaded band). The band says "
                       "how well the fitted games pin the model down; it does not cover how differently a person "
-                      "plays.").format(p=f"{p:.0%}", low=f"{low:.0%}", high=f"{high:.0%}")
+                      "plays.").format(p=pct(p, 0), low=pct(low, 0), high=pct(high, 0))
     return (
         "<div class='ahd-war-note' style='font-size:13px;line-height:1.4;color:#333'>"
         + _("<b>What this is:</b> the chance that the Union wins this game if both sides play on from here like "
@@ -41,12 +41,12 @@ def war_odds_note(game, odds: tuple[float, float, float] | None = None) -> str:
             "a person who plays better than those players can beat these odds.") + " "
         + _("<b>From which games:</b> a model of the army maxima, units, cities and time left, fitted on "
             "{games} simulated {kind}, whose sides were played by {who}.").format(
-            games=f"{table.games:,}", kind=_(KIND_WORDS[kind]), who=who) + " "
+            games=num(table.games), kind=_(KIND_WORDS[kind]), who=who) + " "
         + _("<b>How good:</b> on {heldout} further games it never saw, its Brier score (the mean squared error of "
             "the chances it gave; lower is better) is {brier}, against {base_brier} for always answering the "
             "Union's overall win rate in those games ({base_rate}).").format(
-            heldout=f"{table.heldout_games:,}", brier=f"{table.brier:.3f}", base_brier=f"{table.base_rate_brier:.3f}",
-            base_rate=f"{table.base_rate:.0%}")
+            heldout=num(table.heldout_games), brier=num(table.brier, 3), base_brier=num(table.base_rate_brier, 3),
+            base_rate=pct(table.base_rate, 0))
         + now + "</div>")
 
 

@@ -27,7 +27,7 @@ from ahd.core.units import UNIT_TYPES
 from ahd.core.i18n import Term, render
 
 from .charts import ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR, PERCENT_TICKS, legend_html
-from .i18n import N_, _
+from .i18n import N_, _, num, pct
 
 #: The switches a battle reads (H-1 only concerns reinforcements, which the explorer has none of). H-2
 #: matters only for an effective value of 6 or more, which takes leader points (AO-8.2.2): without them
@@ -209,12 +209,12 @@ class BattleExplorer(w.VBox):
             return None
         try:
             self.odds = battle_odds(**args, max_states=self.max_states)
-            note = _("Exact odds ({states:,} battle states).").format(states=self.odds.states)
+            note = _("Exact odds ({states} battle states).").format(states=num(self.odds.states))
         except OddsError:
             self.odds = simulate_battles(**args, n=SIMULATED_BATTLES, seed=0)
-            note = _("Too large for the exact method within {states:,} states: estimated from {battles:,} "
-                     "simulated battles (± {error:.1%} at worst); no survivor distribution.").format(
-                states=self.max_states, battles=SIMULATED_BATTLES, error=self.odds.stderr(0.5))
+            note = _("Too large for the exact method within {states} states: estimated from {battles} "
+                     "simulated battles (± {error} at worst); no survivor distribution.").format(
+                states=num(self.max_states), battles=num(SIMULATED_BATTLES), error=pct(self.odds.stderr(0.5)))
         self._draw(self.odds, note)
         return self.odds
 
@@ -273,7 +273,7 @@ class BattleExplorer(w.VBox):
                 self.message.value = f"<span style='color:#c62828'>{note}</span>"
                 return
             self.win_bars.y = [odds.attacker_wins, odds.defender_wins, odds.neither]
-            self.win_figure.title = _("Who wins (expected rounds {rounds:.2f})").format(rounds=odds.expected_rounds)
+            self.win_figure.title = _("Who wins (expected rounds {rounds})").format(rounds=num(odds.expected_rounds, 2))
             if isinstance(odds, BattleOdds):
                 size = max(len(self.attacker_units()), len(self.defender_units()))
                 table = np.zeros((2, size + 1))
@@ -282,10 +282,10 @@ class BattleExplorer(w.VBox):
                         table[row, len(units)] += p
                 self.survivor_bars.x = list(range(size + 1))
                 self.survivor_bars.y = table
-                survivors = _("Expected units left: attacker {attacker:.2f}, defender {defender:.2f}.").format(
-                    attacker=odds.expected_survivors(ATTACKER), defender=odds.expected_survivors(DEFENDER))
+                survivors = _("Expected units left: attacker {attacker}, defender {defender}.").format(
+                    attacker=num(odds.expected_survivors(ATTACKER), 2), defender=num(odds.expected_survivors(DEFENDER), 2))
             else:
                 self.survivor_bars.x, self.survivor_bars.y = [0], [[0.0], [0.0]]
-                survivors = _("Expected units left: attacker {attacker:.2f}, defender {defender:.2f}.").format(
-                    attacker=odds.expected_survivors[ATTACKER], defender=odds.expected_survivors[DEFENDER])
+                survivors = _("Expected units left: attacker {attacker}, defender {defender}.").format(
+                    attacker=num(odds.expected_survivors[ATTACKER], 2), defender=num(odds.expected_survivors[DEFENDER], 2))
             self.message.value = f"<div style='font-size:14px'>{odds}<br>{survivors} {note}</div>"

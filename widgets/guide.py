@@ -30,7 +30,7 @@ from ahd.core.sides import Side
 from ahd.odds import odds_for
 
 from .gestures import action_box, plan_for
-from .i18n import _, _n
+from .i18n import _, _n, pct
 from .rules import book_language
 from .layers import side_word
 
@@ -98,7 +98,7 @@ def _odds_words(game: Game, action: Action | None, side: Side) -> str:
     in_battle = battle is not None and (action is None or isinstance(action, Reinforce))
     attacker = battle.attacker if in_battle else game.phasing  # a move into enemy units: the phasing side attacks
     p = result.attacker_wins if side is attacker else result.defender_wins
-    return _("about {chance:.0%}").format(chance=p)
+    return _("about {chance}").format(chance=pct(p, 0))
 
 
 def why(game: Game, action: Action, then: Action | None = None) -> str:

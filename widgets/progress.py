@@ -14,7 +14,7 @@ import time
 
 import ipywidgets as w
 
-from .i18n import _
+from .i18n import _, num
 
 
 class ProgressBar(w.HBox):
@@ -46,7 +46,7 @@ class ProgressBar(w.HBox):
         self.calls.append((done, total))
         self.bar.value = done
         elapsed = self.clock() - self.started
-        self.label.value = _("{done} / {total} in {seconds:.1f} s").format(done=done, total=total, seconds=elapsed)
+        self.label.value = _("{done} / {total} in {seconds} s").format(done=done, total=total, seconds=num(elapsed, 1))
         if done == total:
             self.bar.bar_style = "success"
 

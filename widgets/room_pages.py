@@ -8,7 +8,7 @@ import time
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from .i18n import _, _n, get_language
+from .i18n import _, _n, get_language, kernel_state
 
 if TYPE_CHECKING:
     from .classroom import ClassState
@@ -52,8 +52,10 @@ def full_page(state: "ClassState", running: int, retry_url: str) -> str:
     full = _("The class is full")
     playing = _n("{running} of {cap} game is being played on this server, the most it takes.",
                  "{running} of {cap} games are being played on this server, the most it takes.", cap or 0)
-    frees = _("A place frees up when someone closes their game (at the latest about {minutes} minute(s) after a "
-              "window is closed).")
+    frees = _n("A place frees up when someone closes their game (at the latest about {minutes} minute after a "
+               "window is closed).",
+               "A place frees up when someone closes their game (at the latest about {minutes} minutes after a "
+               "window is closed).", minutes)
     # TRANSLATORS: {link} and {end} wrap "try again now" in a link
     retry = _("This page tries again by itself every {seconds} seconds, or {link}try again now{end}.")
     # TRANSLATORS: {option} is the command-line option --students (not translated)
@@ -96,11 +98,14 @@ def teacher_page(state: "ClassState", join_url: str, kernels: list[dict[str, Any
     """The teacher's own page (not for the projector: :func:`projector_page` is)."""
     cap = state.options.students
     now = time.time()
-    games = _("{n} game(s) running") if cap is None else _("{n} game(s) running of at most {cap}")
+    games = (_n("{n} game running", "{n} games running", len(kernels)) if cap is None else
+             _n("{n} game running of at most {cap}", "{n} games running of at most {cap}", len(kernels)))
     games = escape(games).format(n=f"<b>{len(kernels)}</b>", cap=f"<b>{cap}</b>")
     minutes_ago = round((now - state.started_at) / 60)
-    counts = _("{starting} starting; {joined} started since the server started {minutes} minutes ago; "
-               "{refused} time(s) a student saw \"the class is full\".").format(
+    counts = (_n("{starting} starting; {joined} started since the server started {minutes} minute ago; ",
+                 "{starting} starting; {joined} started since the server started {minutes} minutes ago; ", minutes_ago)
+              + _n("{refused} time a student saw \"the class is full\".",
+                   "{refused} times a student saw \"the class is full\".", state.refused_full)).format(
         starting=state.starting, joined=state.joined, minutes=minutes_ago, refused=state.refused_full)
     about = _("A game whose window was closed is ended after about {seconds} s without a connection. Games "
               "against a classmate (\"Play a classmate\") are kept in the server's game store (listed below); "
@@ -113,7 +118,7 @@ def teacher_page(state: "ClassState", join_url: str, kernels: list[dict[str, Any
                   "else.")
     heads = "".join(f"<th>{escape(h)}</th>" for h in ("#", _("state"), _("open pages"), _("last activity")))
     rows = "".join(
-        f"<tr><td>{i}</td><td>{escape(str(k.get('execution_state', '')))}</td><td>{k.get('connections', 0)}</td>"
+        f"<tr><td>{i}</td><td>{escape(kernel_state(k.get('execution_state', '')))}</td><td>{k.get('connections', 0)}</td>"
         f"<td>{escape(str(k.get('last_activity', ''))[:19].replace('T', ' '))} UTC</td></tr>"
         for i, k in enumerate(kernels, start=1))
     return page(_("Teacher — A House Divided classroom"), f"""

@@ -15,6 +15,8 @@ from ahd.core.board import default_board
 from ahd.core.errors import DataFileError
 from ahd.core.scenario import scenario_from_dict
 
+from .i18n import _
+
 #: A rule ID cited in a loader message, in parentheses: (1.3.a), (S-0), (9.b), (AO-8.4), (T-8).
 _RULE = re.compile(r"\(((?:[A-Z]{1,2}-)?\d+(?:\.\d+)*(?:\.[a-z])?)\)")
 _INDEXED = re.compile(r"^(units|leaders)\[(\d+)\]")
@@ -58,7 +60,7 @@ def check(data: dict) -> list[Problem]:
     """The loader's problems with ``data``, each with the box it concerns (empty: the loader accepts it)."""
     work = copy.deepcopy(data)
     if not isinstance(work, dict):
-        return [Problem("<root>", "expected a JSON object")]
+        return [Problem("<root>", _("expected a JSON object"))]
     origin = {"units": list(range(len(work.get("units", []) or []))),
               "leaders": list(range(len(work.get("leaders", []) or [])))}
     problems: list[Problem] = []
@@ -100,8 +102,8 @@ def check(data: dict) -> list[Problem]:
                     origin["units"].pop(i)
             if not blamed:
                 drop = None
-        problems.append(Problem(key, error.problem, tuple(b for b in boxes if isinstance(b, str)),
-                                _rule_of(error.problem)))
+        problems.append(Problem(key, error.reason(), tuple(b for b in boxes if isinstance(b, str)),
+                                _rule_of(error.reason("en"))))
         if drop is None:
             break
         drop()

@@ -30,7 +30,7 @@ from ahd.core.sides import CHANCE, Side
 
 from .gestures import (DECISION_WORDS, Plan, action_box, decision_words, die_owner,  # noqa: F401
                        plain_refusal, plan_for, recruitment_end_reason, refusal_for)
-from .i18n import N_, _, _n, get_language, render
+from .i18n import N_, _, _n, get_language, num, render
 
 log = logging.getLogger("widgets")
 
@@ -304,9 +304,13 @@ class Session(HasTraits):
             text = _("{n} of {every} units of {box} picked ({labels}): a click on a lit box moves only them.").format(
                 n=len(movers), every=every, box=name, labels=labels)
         else:
-            text = _n("{box} selected: a click on a lit box moves all {n} unit that can go ({labels}).",
-                      "{box} selected: a click on a lit box moves all {n} units that can go ({labels}).",
-                      len(movers)).format(box=name, n=len(movers), labels=labels)
+            if len(movers) == 2:  # "both", not "all 2" ("entrambe", "las dos")
+                text = _("{box} selected: a click on a lit box moves both units that can go ({labels}).").format(
+                    box=name, labels=labels)
+            else:
+                text = _n("{box} selected: a click on a lit box moves all {n} unit that can go ({labels}).",
+                          "{box} selected: a click on a lit box moves all {n} units that can go ({labels}).",
+                          len(movers)).format(box=name, n=len(movers), labels=labels)
             if len(movers) > 1:
                 text += " " + _("To move fewer, pick them in the panel's Units list first.")
         if len(movers) == every and game.board[self.selected].value_for(game.phasing) > 0 and not self.selected_units:
@@ -460,7 +464,7 @@ class Session(HasTraits):
         else:  # a loaded game: one decision at a time
             game.undo()
         taken = before - len(game.history)
-        self._inform(lambda: _("Took back {n} recorded action(s).").format(n=taken))
+        self._inform(lambda: _n("Took back {n} recorded action.", "Took back {n} recorded actions.", taken).format(n=taken))
         self._select("")
         self._trim_timeline()
         self._after_change(run_bots=False)
@@ -758,7 +762,7 @@ class Session(HasTraits):
             if trial.why_not(order) is None:
                 trial.apply(order)
         count, board = len(orders), self.game.board
-        self._considered = (trial, orders[-1], lambda: _("{n} unit(s) to {box}").format(
+        self._considered = (trial, orders[-1], lambda: _n("{n} unit to {box}", "{n} units to {box}", count).format(
             n=count, box=board.local_name(box_id)))
         self._update_battle_odds()
 
@@ -820,7 +824,7 @@ class Session(HasTraits):
             "neither": result.neither, "expected_rounds": result.expected_rounds,
             "attacker_survivors": survivors[0], "defender_survivors": survivors[1],
             "attacker_left": left["attacker"], "defender_left": left["defender"],
-            "method": "exact" if exact else _("simulated ({n} battles)").format(n=f"{result.n:,}"),
+            "method": "exact" if exact else _("simulated ({n} battles)").format(n=num(result.n)),
             "not_modelled": not_modelled(game.options, result.method),
         }
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from ahd.analysis.study import Trajectory
 
-from .i18n import N_, _
+from .i18n import N_, _, pct
 from .layers import CONFEDERATE_GREY, UNION_BLUE, side_word
 
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
@@ -81,7 +81,7 @@ def endings_table(endings: Mapping[str, Counter]) -> w.HTML:
         for (winner, rule, turn), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][2])):
             rows.append(f"<tr><td>{html.escape(name)}</td><td>{html.escape(winner)}</td><td>{html.escape(rule)}</td>"
                         f"<td style='text-align:right'>{turn}</td><td style='text-align:right'>{n}</td>"
-                        f"<td style='text-align:right'>{n / total:.0%}</td></tr>")
+                        f"<td style='text-align:right'>{pct(n / total, 0)}</td></tr>")
     head = "<tr>" + "".join(f"<th>{html.escape(_(h))}</th>" for h in (
         N_("preset"), N_("winner"), N_("rule"), N_("final turn"), N_("games"), N_("share"))) + "</tr>"
     return w.HTML(f"<table style='border-collapse:collapse;font-size:14px' cellpadding='4'>{head}{''.join(rows)}"
@@ -92,9 +92,9 @@ def rates_table(rows: Sequence[dict]) -> w.HTML:
     """The win rates with their 95% intervals, one row per run."""
     body = "".join(
         f"<tr><td>{html.escape(r['preset'])}</td><td style='text-align:right'>{r['games']}</td>"
-        f"<td>{r['union']:.0%} ({r['union_low']:.0%}–{r['union_high']:.0%})</td>"
-        f"<td>{r['confederate']:.0%} ({r['confederate_low']:.0%}–{r['confederate_high']:.0%})</td>"
-        f"<td style='text-align:right'>{r['draws']:.0%}</td><td style='text-align:right'>{r['median_turn']:.0f}</td></tr>"
+        f"<td>{pct(r['union'], 0)} ({pct(r['union_low'], 0)}–{pct(r['union_high'], 0)})</td>"
+        f"<td>{pct(r['confederate'], 0)} ({pct(r['confederate_low'], 0)}–{pct(r['confederate_high'], 0)})</td>"
+        f"<td style='text-align:right'>{pct(r['draws'], 0)}</td><td style='text-align:right'>{r['median_turn']:.0f}</td></tr>"
         for r in rows)
     head = "<tr>" + "".join(f"<th>{html.escape(_(h))}</th>" for h in (
         N_("preset"), N_("games"), N_("Union wins (95%)"), N_("Confederate wins (95%)"), N_("draws"),

@@ -17,15 +17,16 @@ import hmac
 import json
 import re
 import time
+from functools import lru_cache
 from html import escape
 from typing import Callable
 
 from jupyter_server.base.handlers import JupyterHandler
 
-from ahd.core.i18n import render
+from ahd.core.i18n import Term, render
 from ahd.core.sides import Side
 
-from .i18n import _
+from .i18n import _, _n, get_language, moment
 from .store import SIDES, Store, StoreError
 from . import teacher_debrief
 
@@ -36,7 +37,7 @@ def _when(seconds: float) -> str:
         return _("{seconds:.0f} s ago").format(seconds=max(0, ago))
     if ago < 5400:
         return _("{minutes:.0f} min ago").format(minutes=ago / 60)
-    return time.strftime("%d %b %H:%M", time.localtime(seconds))
+    return moment(seconds)
 
 
 def _turn(text: str) -> str:
@@ -52,6 +53,23 @@ def _turn(text: str) -> str:
 def _side(side: str) -> str:
     """A side's name on its own, as the app's panel says it."""
     return _("Union") if Side.parse(side) is Side.UNION else _("Confederate")
+
+
+def _outcome(store: Store, row) -> str:
+    """A finished game's result in the current language (the store keeps it in English, for any page): said
+    again from the game's record, which the store holds."""
+    if not row.outcome:
+        return ""
+    return _said_outcome(store, row.id, row.seq, get_language()) or row.outcome
+
+
+@lru_cache(maxsize=256)
+def _said_outcome(store: Store, game_id: int, seq: int, lang: str) -> str:
+    try:
+        game = store.replay(game_id)
+    except Exception:  # a record the engine refuses: the stored (English) result is shown
+        return ""
+    return render(game.outcome, lang) if game.outcome else ""
 
 
 def _to_move(text: str) -> str:
@@ -108,10 +126,10 @@ def games_section(store: Store, key: str = "", page: int = 1) -> str:
         f"<tr class='ahd-stored-game'><td><a href='/teacher/game/{g.id}'>{escape(g.code)}</a></td>"
         + "".join(f"<td>{escape(g.players.get(side, '—'))}</td>" for side in SIDES)
         + f"<td>{escape(g.scenario)}</td><td>{escape(_turn(g.turn))}</td><td>{g.union_max} / {g.confederate_max}</td>"
-        f"<td>{escape(g.outcome or _to_move(g.to_move))}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td>"
+        f"<td>{escape(_outcome(store, g) or _to_move(g.to_move))}</td><td>{g.seq}</td><td>{_when(g.last_activity)}</td>"
         f"<td><a class='ahd-debrief-link' href='/teacher/game/{g.id}/debrief'>{escape(_('Debrief'))}</a></td></tr>"
         for g in games)
-    stored = escape(_("{n} stored game(s) in {path}."), quote=False).format(
+    stored = escape(_n("{n} stored game in {path}.", "{n} stored games in {path}.", total), quote=False).format(
         n=f"<b>{total}</b>", path=f"<code>{escape(str(store.path))}</code>")
     pager = ""
     if pages > 1:
@@ -211,7 +229,8 @@ class GameHandler(_TeacherOnly):
         who = f" {escape(_('vs'))} ".join(f"{escape(players.get(s, '—'))} ({escape(_side(s))})"
                                      for s in SIDES)
         state = str(game.outcome) if game.outcome else _("{turn}, {side} half-turn, {decision}").format(
-            turn=game.turn, side=render(game.phasing), decision=game.decision)
+            turn=game.turn, side=render(game.phasing),
+            decision=render(Term("decision", game.decision.replace("_", " "))))
         facts = _("army maxima Union {union}, Confederate {confederate}; {n} recorded actions.").format(
             union=game.army_max("union"), confederate=game.army_max("confederate"), n=len(record["actions"]))
         # TRANSLATORS: {link} and {end} wrap "Download this record" in a link; {replay} is widgets.ReplayApp

@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from ..bots import make_bot, play
 from ..core.errors import AhdError, DataFileError
 from ..core.game import RECORD_FORMAT, Game, load, new_game
-from ..core.i18n import LANGUAGE_NAMES, Msg, _, check_language, language
+from ..core.i18n import LANGUAGE_NAMES, Msg, Msgn, N_, Num, Term, _, check_language, language
+from .translate import argparse_language, argv_language
 from ..core.options import PRESETS, SWITCHES, Options, preset_text
 
 BOTS = ("easy", "normal", "hard", "random", "heuristic", "search")
-BOT_HELP = ("a level easy, normal or hard, or random, heuristic or search (1 s per decision; settings after a "
+BOT_HELP = N_("a level easy, normal or hard, or random, heuristic or search (1 s per decision; settings after a "
             "colon, e.g. search:iterations=2 or search:seconds=0.5,candidates=4)")
 
 
@@ -23,8 +25,10 @@ def _language(value: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-LANG_HELP = ("the language of the game's log and refusals: " + ", ".join(f"{code} ({name})" for code, name in
-             LANGUAGE_NAMES.items()) + "; default: the environment's locale (AHD_LANG, LANGUAGE, LC_ALL, LANG)")
+def _lang_help() -> str:
+    return _("the language of the game's log and refusals: {choices}; default: the environment's locale "
+             "(AHD_LANG, LANGUAGE, LC_ALL, LANG)").format(
+        choices=", ".join(f"{code} ({name})" for code, name in LANGUAGE_NAMES.items()))
 
 
 def _make_bot(name: str, seed: int):
@@ -92,14 +96,16 @@ def cmd_odds(args, out) -> int:
     else:
         result = odds(args.attacker, args.defender, method=args.method, samples=200_000, seed=1, **kwargs)
     if result.method == "exact":
-        print(f"Exact odds ({result.states} battle states):", file=out)
+        print(Msg("Exact odds ({n} battle states):", n=Num(result.states)), file=out)
     else:
         from ..odds import not_modelled
-        why = ""
-        if args.method == "auto":
-            simulated = not_modelled(options)
-            why = f" ({', '.join(simulated)}: simulated only)" if simulated else " (too large for exact odds)"
-        print(f"Monte Carlo estimate{why}:", file=out)
+        simulated = not_modelled(options) if args.method == "auto" else []
+        if simulated:
+            print(Msg("Monte Carlo estimate ({rules}: simulated only):", rules=", ".join(map(str, simulated))), file=out)
+        elif args.method == "auto":
+            print(Msg("Monte Carlo estimate (too large for exact odds):"), file=out)
+        else:
+            print(Msg("Monte Carlo estimate:"), file=out)
     print(f"  {result}", file=out)
     return 0
 
@@ -160,23 +166,34 @@ def cmd_validate(args, out) -> int:
         kind = data.get("format") if isinstance(data, dict) else None
         if kind == RECORD_FORMAT:
             game = load(path)
-            state = (f"over: {game.outcome}" if game.is_over
-                     else f"now {game.turn}, {game.phasing.adjective} {game.decision}")
-            print(f"{path}: valid game record: scenario {game.scenario.id}, seed {game.seed}, "
-                  f"{len(game.history)} actions; {state}", file=out)
+            state = (Msg("over: {outcome}", outcome=game.outcome) if game.is_over
+                     else Msg("now {turn}, {side}: {decision}", turn=game.turn, side=game.phasing,
+                              decision=Term("decision", game.decision.replace("_", " "))))
+            print(Msgn("{path}: valid game record: scenario {scenario}, seed {seed}, {n} action; {state}",
+                       "{path}: valid game record: scenario {scenario}, seed {seed}, {n} actions; {state}",
+                       n=len(game.history), path=str(path), scenario=game.scenario.id, seed=str(game.seed),
+                       state=state), file=out)
         elif kind == SCENARIO_FORMAT or isinstance(data, dict) and "based_on" in data:
             scenario = scenario_from_dict(data, str(path))
-            print(f"{path}: valid scenario {scenario.id!r} ({scenario.title}): turns {scenario.start_turn}-"
-                  f"{scenario.last_turn}, end {scenario.end}, {len(scenario.units)} counters on the map", file=out)
+            print(Msgn("{path}: valid scenario {id} ({title}): turns {start}-{last}, end {end}, {n} counter on the map",
+                       "{path}: valid scenario {id} ({title}): turns {start}-{last}, end {end}, {n} counters on the map",
+                       n=len(scenario.units), path=str(path), id=repr(scenario.id), title=scenario.title_term,
+                       start=scenario.start_turn, last=scenario.last_turn, end=scenario.end), file=out)
         else:
-            found = f"got {kind!r}" if kind is not None else "it has none"
-            raise DataFileError(path, "format", f"neither a scenario nor a game record: expected \"format\": "
-                                                f"\"{SCENARIO_FORMAT}\" or \"{RECORD_FORMAT}\", {found}")
+            if kind is not None:
+                raise DataFileError(path, "format", Msg("neither a scenario nor a game record: expected \"format\": "
+                                                        "{scenario} or {record}, got {value}",
+                                                        scenario=json.dumps(SCENARIO_FORMAT), record=json.dumps(RECORD_FORMAT),
+                                                        value=repr(kind)))
+            raise DataFileError(path, "format", Msg("neither a scenario nor a game record: expected \"format\": "
+                                                    "{scenario} or {record}, it has none",
+                                                    scenario=json.dumps(SCENARIO_FORMAT), record=json.dumps(RECORD_FORMAT)))
     except AhdError as exc:
-        print(f"invalid: {exc}", file=out)
+        print(Msg("invalid: {error}", error=str(exc)), file=out)
         return 1
     except Exception as exc:  # a bug of the loader: still a message, not a traceback
-        print(f"invalid: {path}: could not be checked ({type(exc).__name__}: {exc})", file=out)
+        error = f"{type(exc).__name__}: {exc}"
+        print(Msg("invalid: {path}: could not be checked ({error})", path=str(path), error=error), file=out)
         return 1
     return 0
 
@@ -218,79 +235,84 @@ def cmd_report(args, out) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m ahd", description="A House Divided rules engine")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("play", help="play a game between computer players and print its course")
+    """The command line, its help in the current language (``main`` sets it from ``--lang``)."""
+    bot_help, lang_help = _(BOT_HELP), _lang_help()
+    parser = argparse.ArgumentParser(prog="python -m ahd", description=_("A House Divided rules engine"))
+    sub = parser.add_subparsers(dest="command", required=True, title=_("commands"))
+    p = sub.add_parser("play", help=_("play a game between computer players and print its course"))
     p.add_argument("--scenario", default="1861",
-                   help="1861, short, 1862, 1863, 1864, or a scenario file (default 1861)")
-    p.add_argument("--union", default="random", help="player for the Union: " + BOT_HELP)
-    p.add_argument("--confederate", default="random", help="player for the Confederacy: " + BOT_HELP)
-    p.add_argument("--seed", type=int, default=1, help="seed of the dice and the players (default 1)")
-    p.add_argument("--preset", default="basic", help="option preset: " + ", ".join(PRESETS))
+                   help=_("1861, short, 1862, 1863, 1864, or a scenario file (default 1861)"))
+    p.add_argument("--union", default="random", help=_("player for the Union: {bots}").format(bots=bot_help))
+    p.add_argument("--confederate", default="random", help=_("player for the Confederacy: {bots}").format(bots=bot_help))
+    p.add_argument("--seed", type=int, default=1, help=_("seed of the dice and the players (default 1)"))
+    p.add_argument("--preset", default="basic", help=_("option preset: {presets}").format(presets=", ".join(PRESETS)))
     p.add_argument("--option", action="append", default=[], metavar="ID",
-                   help="turn on a rule switch by its rule ID (repeatable); see 'options'")
-    p.add_argument("--novice-union", action="store_true", help="inexperienced Union player (S-12)")
+                   help=_("turn on a rule switch by its rule ID (repeatable); see 'options'"))
+    p.add_argument("--novice-union", action="store_true", help=_("inexperienced Union player (S-12)"))
     p.add_argument("--play-on", action="store_true",
-                   help="year scenarios: score at the scenario's end, then play on to turn 40 (S-0)")
-    p.add_argument("--quiet", action="store_true", help="print only the outcome")
-    p.add_argument("--save", help="write the game record to this file")
-    p.add_argument("--lang", type=_language, default=None, metavar="LANG", help=LANG_HELP)
+                   help=_("year scenarios: score at the scenario's end, then play on to turn 40 (S-0)"))
+    p.add_argument("--quiet", action="store_true", help=_("print only the outcome"))
+    p.add_argument("--save", help=_("write the game record to this file"))
+    p.add_argument("--lang", type=_language, default=None, metavar="LANG", help=lang_help)
     p.set_defaults(func=cmd_play)
-    d = sub.add_parser("demo", help="watch a short game between two random players")
+    d = sub.add_parser("demo", help=_("watch a short game between two random players"))
     d.add_argument("--seed", type=int, default=1)
-    d.add_argument("--lang", type=_language, default=None, metavar="LANG", help=LANG_HELP)
+    d.add_argument("--lang", type=_language, default=None, metavar="LANG", help=lang_help)
     d.set_defaults(func=cmd_demo)
-    s = sub.add_parser("simulate", help="play many games between computer players and report win rates")
-    s.add_argument("-n", type=int, default=100, help="number of games (default 100)")
+    s = sub.add_parser("simulate", help=_("play many games between computer players and report win rates"))
+    s.add_argument("-n", type=int, default=100, help=_("number of games (default 100)"))
     s.add_argument("--scenario", default="1861")
-    s.add_argument("--union", default="heuristic", help=BOT_HELP)
-    s.add_argument("--confederate", default="heuristic", help=BOT_HELP)
+    s.add_argument("--union", default="heuristic", help=bot_help)
+    s.add_argument("--confederate", default="heuristic", help=bot_help)
     s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--workers", type=int, default=1, help="processes to use (default 1)")
+    s.add_argument("--workers", type=int, default=1, help=_("processes to use (default 1)"))
     s.add_argument("--preset", default="basic")
     s.add_argument("--option", action="append", default=[], metavar="ID")
-    s.add_argument("--quiet", action="store_true", help="no progress display")
+    s.add_argument("--quiet", action="store_true", help=_("no progress display"))
+    s.add_argument("--lang", type=_language, default=None, metavar="LANG", help=lang_help)
     s.set_defaults(func=cmd_simulate)
-    d2 = sub.add_parser("odds", help="odds of a battle, e.g.: odds --attacker FV FV MF:crossing --defender MF:entrenched")
+    d2 = sub.add_parser("odds", help=_("odds of a battle, e.g.: odds --attacker FV FV MF:crossing --defender MF:entrenched"))
     d2.add_argument("--attacker", nargs="+", required=True, metavar="UNIT",
-                    help="attacking units: MF, FV, FS, MC, CV, CS, with :reduced / :entrenched / :crossing")
-    d2.add_argument("--defender", nargs="+", required=True, metavar="UNIT", help="defending units, same form")
+                    help=_("attacking units: MF, FV, FS, MC, CV, CS, with :reduced / :entrenched / :crossing"))
+    d2.add_argument("--defender", nargs="+", required=True, metavar="UNIT", help=_("defending units, same form"))
     d2.add_argument("--round", type=int, default=1)
     d2.add_argument("--firing", default="defender", choices=("attacker", "defender"))
     d2.add_argument("--attacker-retreat", default="never", choices=("never", "outnumbered"))
     d2.add_argument("--defender-retreat", default="never", choices=("never", "outnumbered"))
     d2.add_argument("--attacker-leaders", type=int, default=0, metavar="POINTS",
-                    help="summed value of the attacker's leaders present (AO-8.2.2), e.g. 3 for Lee")
-    d2.add_argument("--defender-leaders", type=int, default=0, metavar="POINTS", help="the same for the defender")
-    d2.add_argument("--year", type=int, default=1861, help="for A-7 (T-4 command) and AO-8.1 (militia morale)")
-    d2.add_argument("--attacker-side", default="union", choices=("union", "confederate"), help="for A-7 (T-4 column)")
+                    help=_("summed value of the attacker's leaders present (AO-8.2.2), e.g. 3 for Lee"))
+    d2.add_argument("--defender-leaders", type=int, default=0, metavar="POINTS", help=_("the same for the defender"))
+    d2.add_argument("--year", type=int, default=1861, help=_("for A-7 (T-4 command) and AO-8.1 (militia morale)"))
+    d2.add_argument("--attacker-side", default="union", choices=("union", "confederate"), help=_("for A-7 (T-4 column)"))
     d2.add_argument("--method", default="auto", choices=("auto", "exact", "monte carlo"),
-                    help="exact odds, Monte Carlo, or auto: exact up to 200,000 battle states (default)")
+                    help=_("exact odds, Monte Carlo, or auto: exact up to 200,000 battle states (default)"))
     d2.add_argument("--preset", default="basic")
     d2.add_argument("--option", action="append", default=[], metavar="ID")
+    d2.add_argument("--lang", type=_language, default=None, metavar="LANG", help=lang_help)
     d2.set_defaults(func=cmd_odds)
-    o = sub.add_parser("options", help="list every rule switch and preset")
-    o.add_argument("--lang", type=_language, default=None, metavar="LANG", help=LANG_HELP)
+    o = sub.add_parser("options", help=_("list every rule switch and preset"))
+    o.add_argument("--lang", type=_language, default=None, metavar="LANG", help=lang_help)
     o.set_defaults(func=cmd_options)
-    b = sub.add_parser("bench", help="measure engine speed and print the figures")
-    b.add_argument("--games", type=int, default=200, help="random games to time (default 200)")
-    b.add_argument("--odds", action="store_true", help="time the battle odds instead of the engine")
+    b = sub.add_parser("bench", help=_("measure engine speed and print the figures"))
+    b.add_argument("--games", type=int, default=200, help=_("random games to time (default 200)"))
+    b.add_argument("--odds", action="store_true", help=_("time the battle odds instead of the engine"))
     b.add_argument("--bots", action="store_true",
-                   help="bot strength (95%% intervals), heuristic game time, throughput, war-odds latency and calibration")
-    b.add_argument("--strength-games", type=int, default=40, help="--bots: heuristic-vs-random games per seat")
-    b.add_argument("--search-games", type=int, default=20, help="--bots: search-vs-heuristic games per seat (0: skip)")
-    b.add_argument("--search", default="search:iterations=2", help="--bots: the search player's settings")
+                   help=_("bot strength (95%% intervals), heuristic game time, throughput, war-odds latency and "
+                         "calibration"))
+    b.add_argument("--strength-games", type=int, default=40, help=_("--bots: heuristic-vs-random games per seat"))
+    b.add_argument("--search-games", type=int, default=20, help=_("--bots: search-vs-heuristic games per seat (0: skip)"))
+    b.add_argument("--search", default="search:iterations=2", help=_("--bots: the search player's settings"))
     b.add_argument("--throughput-games", type=int, default=40,
-                   help="--bots: heuristic games timed for the 1,000-game figure (1000 = measure it fully)")
-    b.add_argument("--timing-games", type=int, default=10, help="--bots: heuristic games timed one by one")
-    b.add_argument("--seed", type=int, default=1, help="--bots: seed of the games (default 1)")
-    b.add_argument("--workers", type=int, default=2, help="--bots: processes (default 2)")
+                   help=_("--bots: heuristic games timed for the 1,000-game figure (1000 = measure it fully)"))
+    b.add_argument("--timing-games", type=int, default=10, help=_("--bots: heuristic games timed one by one"))
+    b.add_argument("--seed", type=int, default=1, help=_("--bots: seed of the games (default 1)"))
+    b.add_argument("--workers", type=int, default=2, help=_("--bots: processes (default 2)"))
     b.set_defaults(func=cmd_bench)
-    v = sub.add_parser("validate", help="check a scenario file or a game record: a summary (exit 0) or what is "
-                                        "wrong (exit 1)")
-    v.add_argument("file", help="a scenario (.json) or a saved game record")
+    v = sub.add_parser("validate", help=_("check a scenario file or a game record: a summary (exit 0) or what is "
+                                          "wrong (exit 1)"))
+    v.add_argument("file", metavar="FILE", help=_("a scenario (.json) or a saved game record"))
     v.add_argument("--lang", type=_language, default=None, metavar="LANG",
-                   help="the language of a record's outcome, turn and refusals; default: the environment's locale")
+                   help=_("the language of a record's outcome, turn and refusals; default: the environment's locale"))
     v.set_defaults(func=cmd_validate)
     r = sub.add_parser("report", help="write the debrief of a game record (its turning points beside the real war, "
                                       "charts, board pictures, questions) as one printable HTML file")
@@ -306,13 +328,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None, out=None) -> int:
     out = out or sys.stdout
-    args = build_parser().parse_args(argv)
-    try:
-        with language(getattr(args, "lang", None)):  # None: the environment's locale (or ahd.set_language)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    with language(argv_language(argv)), argparse_language():  # --help and argparse's errors in --lang's language
+        args = build_parser().parse_args(argv)
+    with language(getattr(args, "lang", None)):  # None: the environment's locale (or ahd.set_language)
+        try:
             return args.func(args, out)
-    except (AhdError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:  # e.g. --save to a folder that does not exist
-        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        except (AhdError, ValueError) as exc:
+            print(Msg("error: {error}", error=str(exc)), file=sys.stderr)
+            return 2
+        except OSError as exc:  # e.g. --save to a folder that does not exist
+            error = f"{exc.filename or ''}: {exc.strerror or exc}"
+            print(Msg("error: {error}", error=error), file=sys.stderr)
+            return 2

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from .board import LINE_TERMS, default_board
 from .errors import ActionFieldError
-from .i18n import Joined, Msg, Term, get_language, render
+from .i18n import Joined, Msg, Num, Term, get_language, render
 from .units import UNIT_TYPES, UnitName, describe_unit_id  # noqa: F401  (describe_unit_id: re-exported)
 
 _ARROW = " → "
@@ -55,6 +55,9 @@ def _lines(lines: tuple[str, ...]) -> Msg | Term | str:
 _FIELD_KINDS = {"str": "str", "int": "int", "tuple[str, ...]": "strs", "tuple[tuple[str, str], ...]": "pairs"}
 _KIND_TEXT = {"str": "a string", "int": "an integer", "strs": "a tuple of strings",
               "pairs": "a tuple of (string, string) pairs"}
+#: The same, as a record's JSON says them (lists, not tuples), for its readers.
+_RECORD_KIND_TEXT = {"str": Msg("a string"), "int": Msg("an integer"), "strs": Msg("a list of strings"),
+                     "pairs": Msg("a list of (string, string) pairs")}
 _CHECKS: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
@@ -63,8 +66,9 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _field_problem(kind: str, value: Any) -> str | None:
-    """Why ``value`` is not of field kind ``kind`` (None: it is)."""
+def _field_problem(kind: str, value: Any, record: bool = False) -> "str | Msg | None":
+    """Why ``value`` is not of field kind ``kind`` (None: it is). ``record``: said to a reader of a record's
+    JSON (lists and objects, not tuples and dicts), as a message in the reader's language."""
     if kind == "str":
         ok = isinstance(value, str)
     elif kind == "int":
@@ -73,6 +77,8 @@ def _field_problem(kind: str, value: Any) -> str | None:
         if isinstance(value, tuple):
             for i, item in enumerate(value):
                 if not isinstance(item, str):
+                    if record:
+                        return Msg("item {i} must be a string, got {value}", i=i, value=_short(item))
                     return f"item {i} must be a string, got {_short(item)}"
             return None
         ok = False
@@ -80,10 +86,20 @@ def _field_problem(kind: str, value: Any) -> str | None:
         if isinstance(value, tuple):
             for i, item in enumerate(value):
                 if not (isinstance(item, tuple) and len(item) == 2 and all(isinstance(s, str) for s in item)):
+                    if record:
+                        return Msg("item {i} must be a pair of strings (shooter, target), got {value}", i=i,
+                                   value=_short(item))
                     return f"item {i} must be a pair of strings (shooter, target), got {_short(item)}"
             return None
         ok = False
-    return None if ok else f"must be {_KIND_TEXT[kind]}, got {type(value).__name__} {_short(value)}"
+    if ok:
+        return None
+    if record:
+        found = {"tuple": "list", "dict": "object", "NoneType": "null", "bool": "boolean"}.get(
+            type(value).__name__, type(value).__name__)
+        return Msg("must be {kind}, got {found} {value}", kind=_RECORD_KIND_TEXT[kind], found=found,
+                   value=_short(value))
+    return f"must be {_KIND_TEXT[kind]}, got {type(value).__name__} {_short(value)}"
 
 
 def _checks(cls: type) -> tuple[tuple[str, str], ...]:
@@ -542,51 +558,67 @@ MAX_ITEMS = 200
 
 
 class ActionDataError(ValueError):
-    """A malformed action in a record: ``field`` is the field at fault (None: the whole action)."""
+    """A malformed action in a record: ``field`` is the field at fault (None: the whole action); ``message``
+    a Msg, said in the current language when read."""
 
-    def __init__(self, message: str, field: str | None = None) -> None:
+    def __init__(self, message: "str | Msg", field: str | None = None) -> None:
         self.field = field
-        super().__init__(message)
+        self.message = message
+        super().__init__(message, field)
+
+    def __str__(self) -> str:
+        return render(self.message)
 
 
 def action_from_dict(data: Any) -> Action:
     """Inverse of ``Action.to_dict``; raises ValueError (ActionDataError) on anything malformed."""
     if not isinstance(data, dict):
-        raise ActionDataError(f"not an action: expected an object {{\"type\": ...}}, got {_short(data)}")
+        raise ActionDataError(Msg("not an action: expected an object {shape}, got {value}", shape='{"type": ...}',
+                                  value=_short(data)))
     if "type" not in data:
-        raise ActionDataError("not an action: no \"type\"", "type")
+        raise ActionDataError(Msg("not an action: no \"type\""), "type")
     if not isinstance(data["type"], str):
-        raise ActionDataError(f"the action type must be a string, got {_short(data['type'])}", "type")
+        raise ActionDataError(Msg("the action type must be a string, got {value}", value=_short(data["type"])), "type")
     cls = ACTION_TYPES.get(data["type"])
     if cls is None:
         close = difflib.get_close_matches(data["type"], list(ACTION_TYPES), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ActionDataError(f"unknown action type {_short(data['type'])}{hint}", "type")
+        if close:
+            raise ActionDataError(Msg("unknown action type {value} (did you mean {close}?)", value=_short(data["type"]),
+                                      close=repr(close[0])), "type")
+        raise ActionDataError(Msg("unknown action type {value}", value=_short(data["type"])), "type")
     kwargs = {}
     names = [f.name for f in fields(cls)]
     for key in data:
         if key != "type" and key not in names:
             close = difflib.get_close_matches(str(key), names, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else f"; its fields: {', '.join(names) or 'none'}"
-            raise ActionDataError(f"action {data['type']!r} has an unknown field {_short(key)}{hint}", str(key))
+            if close:
+                raise ActionDataError(Msg("action {kind} has an unknown field {field} (did you mean {close}?)",
+                                          kind=repr(data["type"]), field=_short(key), close=repr(close[0])), str(key))
+            if names:
+                raise ActionDataError(Msg("action {kind} has an unknown field {field}; its fields: {fields}",
+                                          kind=repr(data["type"]), field=_short(key), fields=", ".join(names)), str(key))
+            raise ActionDataError(Msg("action {kind} has an unknown field {field}; it has no fields",
+                                      kind=repr(data["type"]), field=_short(key)), str(key))
     for name, kind in _checks(cls):
         if name not in data:
-            raise ActionDataError(f"action {data['type']!r} lacks field {name!r}", name)
+            raise ActionDataError(Msg("action {kind} lacks field {field}", kind=repr(data["type"]), field=repr(name)), name)
         value = data[name]
         if kind == "strs" and isinstance(value, list):
             value = tuple(value)
         elif kind == "pairs" and isinstance(value, list):
             value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
-        problem = _field_problem(kind, value)
+        problem = _field_problem(kind, value, record=True)
         if problem:
-            problem = problem.replace("a tuple", "a list").replace("got tuple", "got list").replace("got dict", "got object")
-            raise ActionDataError(f"action {data['type']!r}: {name} {problem}", name)
+            raise ActionDataError(Msg("action {kind}: {field} {problem}", kind=repr(data["type"]), field=name,
+                                      problem=problem), name)
         if kind in ("strs", "pairs") and len(value) > MAX_ITEMS:
-            raise ActionDataError(f"action {data['type']!r}: {name} has {len(value):,} items; at most {MAX_ITEMS}", name)
+            raise ActionDataError(Msg("action {kind}: {field} has {n} items; at most {most}", kind=repr(data["type"]),
+                                      field=name, n=Num(len(value)), most=MAX_ITEMS), name)
         names = (value,) if kind == "str" else value if kind == "strs" else sum(value, ()) if kind == "pairs" else ()
         for text in names:
             if len(text) > MAX_NAME:
-                raise ActionDataError(f"action {data['type']!r}: {name} holds a name of {len(text):,} characters; "
-                                      f"names have at most {MAX_NAME}", name)
+                raise ActionDataError(Msg("action {kind}: {field} holds a name of {n} characters; names have at most "
+                                          "{most}", kind=repr(data["type"]), field=name, n=Num(len(text)),
+                                          most=MAX_NAME), name)
         kwargs[name] = value
     return cls(**kwargs)

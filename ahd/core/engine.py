@@ -20,7 +20,7 @@ from .advanced_steps import AdvancedSteps
 from .combat_steps import CombatSteps
 from .control import update_control
 from .errors import IllegalActionError
-from .i18n import Joined, Msg, Msgc, Term, render
+from .i18n import Joined, Msg, Msgc, Msgn, Term, render
 from .movement import lines_term
 from .scenario import Scenario
 from .sides import CHANCE, Side
@@ -327,7 +327,8 @@ class Engine(CombatSteps, AdvancedSteps):
         if s.turn == self.scenario.start_turn and self.scenario.first_turn_marches:  # 0: "roll"
             s.marches_left = self.scenario.first_turn_marches
             rule = "4.1" if self.scenario.start_turn == 1 else "S-0"
-            self.log("marches", Msg("{side} half-turn: {n} march(es) without a roll on the first turn ({rule})",
+            self.log("marches", Msgn("{side} half-turn: {n} march without a roll on the first turn ({rule})",
+                                     "{side} half-turn: {n} marches without a roll on the first turn ({rule})",
                                     side=s.phasing, n=s.marches_left, rule=rule))
             self._marches_determined()
         else:
@@ -367,8 +368,10 @@ class Engine(CombatSteps, AdvancedSteps):
         elif s.step == "training_roll":
             modified = action.value - s.veteran_losses
             s.promotions_left = 2 if modified <= 1 else 1
-            self.log("roll", Msg("Confederate replacement training roll {roll} − {losses} = {modified}: {n} "
-                                 "promotion(s) this segment (O-4.3)", roll=action.value, losses=s.veteran_losses,
+            self.log("roll", Msgn("Confederate replacement training roll {roll} − {losses} = {modified}: {n} "
+                                  "promotion this segment (O-4.3)",
+                                  "Confederate replacement training roll {roll} − {losses} = {modified}: {n} "
+                                  "promotions this segment (O-4.3)", roll=action.value, losses=s.veteran_losses,
                                  modified=modified, n=s.promotions_left))
             s.step = "promotion"
         elif s.step == "border_roll":
@@ -456,7 +459,8 @@ class Engine(CombatSteps, AdvancedSteps):
 
     def _do_end_movement(self, action: EndMovement) -> None:
         if self.state.marches_left:
-            self.log("marches", Msg("{n} unused march(es) lapse (4.a)", n=self.state.marches_left))
+            self.log("marches", Msgn("{n} unused march lapses (4.a)", "{n} unused marches lapse (4.a)",
+                                    n=self.state.marches_left))
         self._end_movement()
 
     def _check_naval_move(self, action: NavalMove) -> IllegalActionError | None:

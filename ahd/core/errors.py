@@ -91,13 +91,28 @@ class _Cite:
 
 
 class DataFileError(AhdError, ValueError):
-    """A malformed board or scenario file: names the file, the key and the problem."""
+    """A malformed board or scenario file: names the file, the key and the problem.
 
-    def __init__(self, path: object, key: str, problem: str) -> None:
-        self.path = str(path)
+    ``problem`` is a message (a Msg, said in the current language when the error is read; plain text as it
+    is); the key path and any rule ID in it are the same in every language."""
+
+    def __init__(self, path: object, key: str, problem: "str | Msg") -> None:
+        self.path = path if hasattr(path, "__msg__") else str(path)
         self.key = key
         self.problem = problem
-        super().__init__(f"{self.path}: {key}: {problem}")
+        super().__init__(path, key, problem)
+
+    def text(self, lang: str | None = None) -> str:
+        """The error in ``lang`` (default: the current language)."""
+        from .jsonfile import where
+        return f"{render(self.path, lang)}: {render(where(self.key), lang)}: {render(self.problem, lang)}"
+
+    def reason(self, lang: str | None = None) -> str:
+        """The problem alone, in ``lang``."""
+        return render(self.problem, lang)
+
+    def __str__(self) -> str:
+        return self.text()
 
 
 class RecordError(AhdError, ValueError):

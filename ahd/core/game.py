@@ -19,8 +19,8 @@ from .board import Board, default_board
 from .calendar import Turn
 from .engine import CHANCE_STEPS, SEGMENT_OF_STEP, Engine, Event
 from .errors import AhdError, DataFileError, IllegalActionError, RecordError
-from .i18n import Msg, check_language, language, render
-from .jsonfile import JsonProblem, parse, read_file, unknown_key_problem
+from .i18n import Msg, N_, check_language, language, render
+from .jsonfile import JsonProblem, parse, read_file, unknown_key_problem, where
 from .options import SWITCHES, Options
 from .scenario import BUILT_IN, Scenario, load_scenario, scenario_from_dict
 from .sides import CHANCE, Side
@@ -34,6 +34,10 @@ DICE_MODES = ("auto", "manual")
 RECORD_KEYS = ("format", "version", "scenario", "options", "seed", "play_on", "dice", "actions")
 #: The largest seed (seeds are below 2**128, so a record's seed has at most 39 digits).
 MAX_SEED = 2 ** 128 - 1
+#: A record's file says "invalid JSON" where a scenario's says "not valid JSON".
+_INVALID_JSON = {"not valid JSON: {reason} (column {column})": N_("invalid JSON: {reason} (column {column})"),
+                 "not valid JSON: the file is empty": N_("invalid JSON: the file is empty"),
+                 "not valid JSON: {name} is not a JSON number": N_("invalid JSON: {name} is not a JSON number")}
 
 
 class Game:
@@ -374,8 +378,10 @@ class Game:
         try:
             data = parse(text)
         except JsonProblem as exc:
-            problem = exc.problem.replace("not valid JSON", "invalid JSON")
-            raise RecordError(f"{exc.key}: {problem}", path=path, key=exc.key) from None
+            problem = exc.problem
+            if isinstance(problem, Msg) and problem.msgid in _INVALID_JSON:  # a record says "invalid JSON"
+                problem = Msg(_INVALID_JSON[problem.msgid], **problem.params)
+            raise RecordError(f"{where(exc.key)}: {problem}", path=path, key=exc.key) from None
         return cls._replay_record(data, path)
 
     @classmethod
@@ -464,7 +470,7 @@ class Game:
                 field = getattr(exc, "field", None)
                 raise bad(f"{where}.{field}" if field else where,
                           Msg("action {index} of the record is malformed: {problem}", index=index,
-                              problem=str(exc))) from None
+                              problem=getattr(exc, "message", str(exc)))) from None
             error = game.why_not(action)
             if error is not None:
                 raise bad(where, Msg("action {index} of the record ({action}) is illegal: {error}", index=index,
@@ -534,7 +540,7 @@ def load(path: str | Path) -> Game:
     try:
         data = read_file(path)
     except JsonProblem as exc:
-        raise RecordError(f"{exc.key}: {exc.problem}", path=path, key=exc.key) from None
+        raise RecordError(f"{where(exc.key)}: {exc.problem}", path=path, key=exc.key) from None
     return Game._from_record(data, path)
 
 

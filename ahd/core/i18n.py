@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import difflib
 import gettext as _gettext
+import numbers
 import os
+import re
 import string
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -32,8 +34,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-__all__ = ["Joined", "LANGUAGES", "LANGUAGE_NAMES", "Msg", "Msgc", "Msgn", "Term", "N_", "_", "check_language", "default_language",
-           "domain", "get_language", "language", "placeholders", "render", "set_language", "translation"]
+__all__ = ["Joined", "LANGUAGES", "LANGUAGE_NAMES", "Msg", "Msgc", "Msgn", "Num", "Pct", "Term", "N_", "_", "check_language",
+           "default_language", "domain", "euphony", "format_date", "format_decimal", "format_percent", "month_name", "get_language", "language", "placeholders", "render", "set_language", "translation"]
 
 #: The languages the game speaks, with their names in their own language (for menus).
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "es": "Español", "it": "Italiano"}
@@ -207,6 +209,52 @@ class _Said:
         return self.text
 
 
+#: Italian writes "ad" for "a" before a name that begins with a vowel ("ad Atlanta", "ad Albany").
+_ITALIAN_AD = re.compile(r"(?<![\w'’])([Aa]) (?=[AEIOUÀÈÉÌÒÙ][a-zà-ÿ])")
+
+
+def euphony(text: str, lang: str) -> str:
+    """``text`` once its names are filled in, with the sound changes ``lang`` makes at a word's edge: Italian
+    "a Atlanta" -> "ad Atlanta" (a box's name comes at run time, so the catalog cannot write it)."""
+    if lang == "it" and " " in text:
+        return _ITALIAN_AD.sub(r"\1d ", text)
+    return text
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+class _Number:
+    """A number parameter formatted with its spec (``{p:.1%}``, ``{x:,}``, ``{r:.2f}``), then written the
+    way the message's language writes numbers: "92,6 %" in Spanish, "92,6%" in Italian, "12.345" for both."""
+
+    __slots__ = ("value", "lang")
+
+    def __init__(self, value: Any, lang: str) -> None:
+        self.value = value
+        self.lang = lang
+
+    def __format__(self, spec: str) -> str:
+        return localize_number(format(self.value, spec), self.lang)
+
+    def __str__(self) -> str:
+        return self.__format__("")
+
+
+def localize_number(text: str, lang: str) -> str:
+    """A number written the English way (``"12,345.6"``, ``"92.6%"``) written the way ``lang`` writes it."""
+    formats = NUMBER_FORMATS.get(lang)
+    if formats is None or lang == "en":
+        return text
+    point, sep, percent = formats
+    out = text.translate({ord("."): point, ord(","): sep}) if text.replace("%", "").strip().lstrip("+-")[:1].isdigit() or (
+        text.strip()[:1] in ".,") else text
+    if out.endswith("%"):
+        out = percent.format(out[:-1].rstrip())
+    return out
+
+
 class Msg:
     """A message with its parameters, rendered when read (see the module's docstring).
 
@@ -242,10 +290,11 @@ class Msg:
         template = self.template(lang)
         if not self.params:
             return template
-        values = {key: (_Said(render(value, lang)) if hasattr(value, "__msg__") else value)
+        values = {key: (_Said(render(value, lang)) if hasattr(value, "__msg__") else
+                        _Number(value, lang) if lang != "en" and _is_number(value) else value)
                   for key, value in self.params.items()}
         try:
-            return template.format(**values)
+            return euphony(template.format(**values), lang)
         except (KeyError, IndexError, ValueError):  # a broken translation: say it in English rather than fail
             fallback = self.plural if (self.plural is not None and self.params.get("n", 1) != 1) else self.msgid
             return fallback.format(**values)
@@ -354,3 +403,124 @@ class Joined:
 
     def __hash__(self) -> int:
         return hash((self.parts, self.sep))
+
+
+# -- numbers, percentages and dates written the way each language writes them ------------------------------
+# The engine stays standard library + numpy, so this is a small table, not Babel: what CLDR (and so Babel's
+# format_decimal / format_percent / format_date) says for these three languages. tests/test_i18n_numbers.py
+# compares it with Babel, a development dependency, over many values.
+
+#: decimal sign, group sign and how a percentage is written (as Babel 2.19 writes them).
+NUMBER_FORMATS: dict[str, tuple[str, str, str]] = {
+    "en": (".", ",", "{}%"),
+    "es": (",", ".", "{}\u00a0%"),   # "99,3 %" (a no-break space, as CLDR writes it)
+    "it": (",", ".", "{}%"),          # "99,3%"
+}
+#: The months, marked for the catalogs (context "month"): dates on the teacher's pages.
+MONTHS = (Term("month", "January"), Term("month", "February"), Term("month", "March"), Term("month", "April"),
+          Term("month", "May"), Term("month", "June"), Term("month", "July"), Term("month", "August"),
+          Term("month", "September"), Term("month", "October"), Term("month", "November"),
+          Term("month", "December"))
+#: A day, month and year in each language ({month} from the catalogs).
+DATE_FORMATS = {"en": "{month} {day}, {year}", "es": "{day} de {month} de {year}", "it": "{day} {month} {year}"}
+
+
+def _group(digits: str, sep: str) -> str:
+    if len(digits) < 4:
+        return digits
+    head, tail = digits[:len(digits) % 3], digits[len(digits) % 3:]
+    parts = ([head] if head else []) + [tail[i:i + 3] for i in range(0, len(tail), 3)]
+    return sep.join(parts)
+
+
+def format_decimal(value: Any, digits: int | None = None, lang: str | None = None, *, group: bool = True,
+                   strip: bool = True) -> str:
+    """``value`` written in ``lang``: ``format_decimal(0.231, 3, "es")`` -> ``"0,231"``, ``12345`` -> ``"12.345"``.
+    ``digits``: digits after the decimal sign (None: as many as the number has, at most 6); ``strip``: drop
+    trailing zeros after rounding (``0.10`` -> ``"0,1"``). Anything not a finite number is written as it is."""
+    lang = lang if lang in NUMBER_FORMATS else check_language(lang or get_language())
+    point, sep, _percent = NUMBER_FORMATS[lang]
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return str(value)
+    if number != number or number in (float("inf"), float("-inf")):
+        return str(value)
+    if isinstance(value, int) and not isinstance(value, bool) and digits is None:
+        text = str(abs(value))
+        whole, frac = text, ""
+    else:
+        text = f"{abs(number):.{6 if digits is None else max(0, int(digits))}f}"
+        whole, _dot, frac = text.partition(".")
+        if strip or digits is None:
+            frac = frac.rstrip("0")
+    negative = (value < 0 if isinstance(value, int) else number < 0) and (whole.strip("0") or frac.strip("0"))
+    out = (_group(whole, sep) if group else whole) + (point + frac if frac else "")
+    return ("-" if negative else "") + out
+
+
+def format_percent(fraction: Any, digits: int = 1, lang: str | None = None, *, strip: bool = True) -> str:
+    """A fraction as a percentage in ``lang``: ``format_percent(0.993, 1, "es")`` -> ``"99,3 %"``, ``"it"`` ->
+    ``"99,3%"``, ``"en"`` -> ``"99.3%"``."""
+    lang = lang if lang in NUMBER_FORMATS else check_language(lang or get_language())
+    try:
+        number = float(fraction) * 100
+    except (TypeError, ValueError, OverflowError):
+        return str(fraction)
+    return NUMBER_FORMATS[lang][2].format(format_decimal(number, digits, lang, strip=strip))
+
+
+def month_name(month: int, lang: str | None = None) -> str:
+    """The name of month 1–12 in ``lang`` (from the catalogs)."""
+    return render(MONTHS[int(month) - 1], lang or get_language())
+
+
+def format_date(value: Any, lang: str | None = None) -> str:
+    """A date (or datetime) in ``lang``: "November 27, 2026", "27 de noviembre de 2026", "27 novembre 2026"."""
+    lang = lang if lang in DATE_FORMATS else check_language(lang or get_language())
+    return DATE_FORMATS[lang].format(day=value.day, month=month_name(value.month, lang), year=value.year)
+
+
+class Num:
+    """A number as a message parameter, written the way the message's language writes it
+    (``Msg("attacker {p}", p=Num(0.1, 3))`` reads "atacante 0,1")."""
+
+    __slots__ = ("value", "digits", "strip")
+
+    def __init__(self, value: Any, digits: int | None = None, strip: bool = True) -> None:
+        self.value = value
+        self.digits = digits
+        self.strip = strip
+
+    def __msg__(self, lang: str) -> str:
+        return format_decimal(self.value, self.digits, lang, strip=self.strip)
+
+    def __str__(self) -> str:
+        return self.__msg__(get_language())
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return f"Num({self.value!r}, {self.digits!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Num) and (self.value, self.digits, self.strip) == (other.value, other.digits, other.strip)
+
+    def __hash__(self) -> int:
+        return hash((self.value, self.digits))
+
+
+class Pct(Num):
+    """A fraction as a percentage parameter ("99,3 %" in Spanish, "99,3%" in Italian)."""
+
+    __slots__ = ()
+
+    def __init__(self, value: Any, digits: int = 1, strip: bool = True) -> None:
+        super().__init__(value, digits, strip)
+
+    def __msg__(self, lang: str) -> str:
+        return format_percent(self.value, self.digits if self.digits is not None else 1, lang, strip=self.strip)
+
+    def __repr__(self) -> str:
+        return f"Pct({self.value!r}, {self.digits!r})"

@@ -28,6 +28,17 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .i18n import Msg, N_, Num
+
+#: The json module's own reasons (English), marked for the catalogs and said in the player's language.
+JSON_REASONS = (N_("Expecting value"), N_("Expecting ',' delimiter"), N_("Expecting ':' delimiter"),
+                N_("Expecting property name enclosed in double quotes"), N_("Unterminated string starting at"),
+                N_("Invalid control character at"), N_("Invalid \\escape"), N_("Invalid \\uXXXX escape"),
+                N_("Extra data"), N_("Illegal trailing comma before end of object"),
+                N_("Illegal trailing comma before end of array"),
+                # the UTF-8 codec's reasons
+                N_("invalid start byte"), N_("invalid continuation byte"), N_("unexpected end of data"))
+
 #: The largest board, scenario or record file read (5 MB).
 MAX_BYTES = 5 * 1024 * 1024
 #: The deepest nesting of arrays and objects (the formats need 5).
@@ -45,14 +56,35 @@ _STEP[[ord("]"), ord("}")]] = -1
 class JsonProblem(Exception):
     """A malformed JSON file: ``key`` says where (a line or a key path), ``problem`` what."""
 
-    def __init__(self, key: str, problem: str) -> None:
+    def __init__(self, key: str, problem: "str | Msg") -> None:
         self.key = key
-        self.problem = problem
-        super().__init__(f"{key}: {problem}")
+        self.problem = problem  # a Msg: said in the current language when read
+        super().__init__(key, problem)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.problem}"
 
 
-def _size(n: int) -> str:
-    return f"{n:,} bytes; the limit is {MAX_BYTES:,} bytes (5 MB)"
+def where(key: str) -> "str | Msg":
+    """A problem's place for a reader: a key path as it is (``units[2].count``), ``line 4`` said in the
+    reader's language."""
+    match = re.fullmatch(r"line (\d+)", key) if isinstance(key, str) else None
+    return Msg("line {n}", n=int(match[1])) if match else key
+
+
+def _reason(text: str) -> Msg:
+    """The json module's reason for refusing a text, as a message."""
+    match = re.fullmatch(r"Invalid control character (.+) at", text)
+    if match:
+        return Msg("Invalid control character {char} at", char=match[1])
+    match = re.fullmatch(r"Invalid \\escape: (.+)", text)
+    if match:
+        return Msg("Invalid \\escape: {char}", char=match[1])
+    return Msg(text)
+
+
+def _size(n: int) -> Msg:
+    return Msg("{n} bytes; the limit is {limit} bytes (5 MB)", n=Num(n), limit=Num(MAX_BYTES))
 
 
 def read_file(path: str | Path) -> bytes:
@@ -61,22 +93,22 @@ def read_file(path: str | Path) -> bytes:
     try:
         info = path.stat()
     except OSError as exc:
-        raise JsonProblem("<file>", f"cannot read: {exc.strerror or exc}") from None
+        raise JsonProblem("<file>", Msg("cannot read: {reason}", reason=exc.strerror or exc)) from None
     except ValueError as exc:  # e.g. a NUL in the path
-        raise JsonProblem("<file>", f"cannot read: {exc}") from None
+        raise JsonProblem("<file>", Msg("cannot read: {reason}", reason=exc)) from None
     if stat.S_ISDIR(info.st_mode):
-        raise JsonProblem("<file>", "cannot read: it is a directory")
+        raise JsonProblem("<file>", Msg("cannot read: it is a directory"))
     if not stat.S_ISREG(info.st_mode):
-        raise JsonProblem("<file>", "cannot read: not a regular file (a device, pipe or socket)")
+        raise JsonProblem("<file>", Msg("cannot read: not a regular file (a device, pipe or socket)"))
     if info.st_size > MAX_BYTES:
-        raise JsonProblem("<file>", f"too large: {_size(info.st_size)}")
+        raise JsonProblem("<file>", Msg("too large: {size}", size=_size(info.st_size)))
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise JsonProblem("<file>", f"cannot read: {exc.strerror or exc}") from None
+        raise JsonProblem("<file>", Msg("cannot read: {reason}", reason=exc.strerror or exc)) from None
     if len(data) > MAX_BYTES:
-        raise JsonProblem("<file>", f"too large: more than {_size(MAX_BYTES)}")
+        raise JsonProblem("<file>", Msg("too large: more than {size}", size=_size(MAX_BYTES)))
     return data
 
 
@@ -85,27 +117,30 @@ def decode(data: str | bytes | bytearray | memoryview) -> str:
     if isinstance(data, (bytes, bytearray, memoryview)):
         data = bytes(data)
         if len(data) > MAX_BYTES:
-            raise JsonProblem("<file>", f"too large: {_size(len(data))}")
+            raise JsonProblem("<file>", Msg("too large: {size}", size=_size(len(data))))
         if data.startswith(_BOM):
             data = data[len(_BOM):]
         if b"\x00" in data:
             wide = data[:2] in (b"\xff\xfe", b"\xfe\xff") or len(data) >= 4 and (
                 data[0] and not data[1] and data[2] and not data[3] or not data[0] and data[1] and not data[2] and data[3])
-            hint = " (UTF-16 or UTF-32 text? save it as UTF-8)" if wide else ""
-            raise JsonProblem("<file>", f"binary data, not JSON text{hint}")
+            if wide:
+                raise JsonProblem("<file>", Msg("binary data, not JSON text (UTF-16 or UTF-32 text? save it as UTF-8)"))
+            raise JsonProblem("<file>", Msg("binary data, not JSON text"))
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise JsonProblem("<file>", f"not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start:,}"
-                              f" ({exc.reason})") from None
+            raise JsonProblem("<file>", Msg("not UTF-8 text: byte {byte} at offset {offset} ({reason})",
+                                                byte="0x%02x" % data[exc.start], offset=Num(exc.start),
+                                                reason=Msg(exc.reason))) from None
     if not isinstance(data, str):
-        raise JsonProblem("<file>", f"expected JSON text (str or bytes), got {type(data).__name__}")
+        raise JsonProblem("<file>", Msg("expected JSON text (str or bytes), got {kind}", kind=type(data).__name__))
     if len(data) > MAX_BYTES:
-        raise JsonProblem("<file>", f"too large: {len(data):,} characters; the limit is {MAX_BYTES:,} (5 MB)")
+        raise JsonProblem("<file>", Msg("too large: {n} characters; the limit is {limit} (5 MB)", n=Num(len(data)),
+                                        limit=Num(MAX_BYTES)))
     if data.startswith("\ufeff"):
         data = data[1:]
     if "\x00" in data:
-        raise JsonProblem("<file>", "binary data, not JSON text")
+        raise JsonProblem("<file>", Msg("binary data, not JSON text"))
     return data
 
 
@@ -151,10 +186,11 @@ def parse(data: str | bytes | bytearray | memoryview) -> Any:
     """Decode a JSON document within the limits above; JsonProblem on any problem."""
     text = decode(data)
     if not text.strip():
-        raise JsonProblem("<file>", "not valid JSON: the file is empty")
+        raise JsonProblem("<file>", Msg("not valid JSON: the file is empty"))
     depth = nesting_depth(text)
     if depth > MAX_DEPTH:
-        raise JsonProblem("<file>", f"arrays and objects nested {depth:,} deep; the limit is {MAX_DEPTH}")
+        raise JsonProblem("<file>", Msg("arrays and objects nested {depth} deep; the limit is {limit}", depth=Num(depth),
+                                        limit=MAX_DEPTH))
     flags = {"repeated": False, "long": False, "nonfinite": False}
 
     def pairs(items: list[tuple[str, Any]]) -> dict:
@@ -188,30 +224,34 @@ def parse(data: str | bytes | bytearray | memoryview) -> Any:
         value = json.loads(text, object_pairs_hook=pairs, parse_int=integer, parse_float=number,
                            parse_constant=constant)
     except json.JSONDecodeError as exc:
-        raise JsonProblem(f"line {exc.lineno}", f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+        raise JsonProblem(f"line {exc.lineno}", Msg("not valid JSON: {reason} (column {column})", reason=_reason(exc.msg),
+                                                   column=exc.colno)) from None
     except ValueError as exc:  # parse_constant: NaN, Infinity, -Infinity
-        raise JsonProblem("<file>", f"not valid JSON: {exc}") from None
+        raise JsonProblem("<file>", Msg("not valid JSON: {name} is not a JSON number", name=exc.args[0].split()[0]
+                                        if exc.args and str(exc.args[0]).split() else "?")) from None
     except RecursionError:  # not reached: the depth is checked first
-        raise JsonProblem("<file>", f"nested too deep; the limit is {MAX_DEPTH}") from None
+        raise JsonProblem("<file>", Msg("nested too deep; the limit is {limit}", limit=MAX_DEPTH)) from None
     if flags["repeated"]:
         where, node = _find(value, lambda v: isinstance(v, _Repeated))
         key = f"{where}.{node.repeated}" if where != "<root>" else node.repeated
-        raise JsonProblem(key, "duplicate key: given twice in the same object")
+        raise JsonProblem(key, Msg("duplicate key: given twice in the same object"))
     if flags["long"]:
         where, node = _find(value, lambda v: isinstance(v, _TooLong))
-        raise JsonProblem(where, f"a number of {node.digits:,} digits; numbers have at most {MAX_INT_DIGITS} digits")
+        raise JsonProblem(where, Msg("a number of {n} digits; numbers have at most {most} digits", n=Num(node.digits),
+                                     most=MAX_INT_DIGITS))
     if flags["nonfinite"]:
         where, _ = _find(value, lambda v: isinstance(v, float) and not math.isfinite(v))
-        raise JsonProblem(where, "a number too large to represent (overflows to infinity)")
+        raise JsonProblem(where, Msg("a number too large to represent (overflows to infinity)"))
     return value
 
 
-def unknown_key_problem(key: str, allowed: Iterable[str]) -> str:
+def unknown_key_problem(key: str, allowed: Iterable[str]) -> Msg:
     """``unknown key 'x'`` with a "did you mean" for a near miss, and the keys allowed."""
     allowed = list(allowed)
     close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
-    hint = f" (did you mean {close[0]!r}?)" if close else f"; allowed: {', '.join(allowed)}"
-    return f"unknown key {key!r}{hint}"
+    if close:
+        return Msg("unknown key {key} (did you mean {close}?)", key=repr(key), close=repr(close[0]))
+    return Msg("unknown key {key}; allowed: {allowed}", key=repr(key), allowed=", ".join(allowed))
 
 
 def check_keys(data: dict, allowed: Iterable[str], fail, where: str = "") -> None:

@@ -10,7 +10,7 @@ from typing import Iterator
 from . import leaders
 from .errors import IllegalActionError
 from .board import LINE_TERMS  # noqa: F401  (re-exported)
-from .i18n import Joined, Msg, Term, render
+from .i18n import Joined, Msg, Msgn, Term, render
 from .sides import Side
 from .state import State
 from .units import EUROPE, REDUCED, Unit, unit_name  # noqa: F401  (unit_name: re-exported)
@@ -127,7 +127,8 @@ def check_path(state: State, unit: Unit, path: tuple[str, ...], lines: tuple[str
         return IllegalActionError("4.e", Msg("infantry uses one line type per march"))
     limit = max_links(state, unit, kinds)
     if n > limit:
-        return IllegalActionError("4.c", Msg("{kind} may move at most {limit} link(s) by {lines}",
+        return IllegalActionError("4.c", Msgn("{kind} may move at most {n} link by {lines}",
+                                        "{kind} may move at most {n} links by {lines}", n=limit,
                                        kind=Term("unit", unit.type.name), limit=limit, lines=lines_term(kinds)))
     if kinds == {"rail"} and (n > 2 or n == 2 and not cavalry_like):
         rule = "O-3.2" if n > 2 else "4.d"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -194,25 +195,40 @@ def parts(lang: str = "en") -> list[tuple[str, str, list[str]]]:
     return [(heading, intro, list(rules)) for heading, intro, rules in _book(lang).parts]
 
 
+def fold(text: str) -> str:
+    """``text`` for searching: case and accents set aside (Unicode NFKD, combining marks dropped, casefold),
+    so "caballeria" finds "caballería", "citta" finds "città" and "elite" finds "élite"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 def search(query: str, lang: str = "en") -> list[str]:
-    """The IDs of the entries that contain every word of ``query`` (case-insensitive; a word matches
-    inside longer words, so "retreat" finds "retreats"), best first: an exact ID, then entries whose
-    title holds all the words, then those mentioning the words most often; ties in the book's order."""
+    """The IDs of the entries that contain every word of ``query`` (case- and accent-insensitive: see
+    :func:`fold`; a word matches inside longer words, so "retreat" finds "retreats"), best first: an exact
+    ID, then entries whose title holds all the words, then those mentioning the words most often; ties in
+    the book's order."""
+    if not isinstance(query, str):
+        return []
     book = _book(lang)
-    words = [w for w in re.split(r"\s+", query.casefold().strip()) if w]
+    words = [w for w in re.split(r"\s+", fold(query).strip()) if w]
     if not words:
         return []
     exact = book.folded.get(query.strip().casefold())
     scored = []
     for order, rule in enumerate(book.entries.values()):
-        head = f"{rule.id} {rule.title}".casefold()
-        body = rule.text.casefold()
+        head, body = _folded(lang, rule.id)
         if not all(w in head or w in body for w in words):
             continue
         in_title = sum(w in head for w in words)
         hits = sum(body.count(w) for w in words)
         scored.append((rule.id != exact, -in_title, -hits, order, rule.id))
     return [rule for *_, rule in sorted(scored)]
+
+
+@lru_cache(maxsize=None)
+def _folded(lang: str, rule_id: str) -> tuple[str, str]:
+    rule = _book(lang).entries[rule_id]
+    return fold(f"{rule.id} {rule.title}"), fold(rule.text)
 
 
 def find_ids(line: str, lang: str = "en") -> list[str]:

@@ -25,10 +25,10 @@ from .board import Board, default_board
 from .calendar import DRAFT_TURNS, LAST_TURN
 from .control import update_control
 from .errors import DataFileError
-from .i18n import Term
+from .i18n import Msg, Msgn, Num, Term
 from .jsonfile import JsonProblem, check_keys, parse, read_file
 from .leaders import REMOVED, t6_value
-from .options import Options
+from .options import SWITCHES, Options
 from .sides import Side
 from .state import State
 from .units import (ASIDE, EUROPE, FOREIGN_PREFIX, FULL, MILITIA_MIX, POOL, REDUCED, RESERVE, TYPE_ALIASES,
@@ -157,7 +157,7 @@ class Scenario:
         return state
 
 
-def _fail(path: str, key: str, problem: str) -> DataFileError:
+def _fail(path: str, key: str, problem: "str | Msg") -> DataFileError:
     return DataFileError(path, key, problem)
 
 
@@ -178,14 +178,15 @@ def _scenario_id(data: dict, path: str) -> str:
 def _get(data: dict, key: str, kind: type, path: str, where: str = "") -> Any:
     full = f"{where}.{key}" if where else key
     if key not in data:
-        raise _fail(path, full, "missing")
+        raise _fail(path, full, Msg("missing"))
     value = data[key]
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)) or not isinstance(value, kind):
-        raise _fail(path, full, f"expected {_KIND_NAMES.get(kind, kind.__name__)}, got {_short(value)}")
+        raise _fail(path, full, Msg("expected {kind}, got {value}", kind=_KIND_NAMES.get(kind, kind.__name__), value=_short(value)))
     return value
 
 
-_KIND_NAMES = {int: "an integer", str: "a string", list: "a list", dict: "an object", bool: "true or false"}
+_KIND_NAMES = {int: Msg("an integer"), str: Msg("a string"), list: Msg("a list"), dict: Msg("an object"),
+               bool: Msg("true or false")}
 
 #: The keys of a scenario file (docs/scenario-format.md, docs/scenario.schema.json); any other key is an error.
 SCENARIO_KEYS = ("format", "version", "id", "rule", "title", "description", "history", "start_turn", "first_turn_marches",
@@ -219,179 +220,192 @@ def _check_shape(data: dict, path: str) -> None:
     _keys(data, SCENARIO_KEYS, path)
     for key in ("description", "history"):  # history: the historical note shown to players (free text)
         if key in data and not isinstance(data[key], str):
-            raise _fail(path, key, f"expected a string, got {_short(data[key])}")
+            raise _fail(path, key, Msg("expected a string, got {value}", value=_short(data[key])))
     if "score_turn" in data and data.get("end") != "table":
-        raise _fail(path, "score_turn", f"only with \"end\": \"table\" (S-0), not with end {_short(data.get('end'))}")
+        raise _fail(path, "score_turn", Msg("only with \"end\": \"table\" (S-0), not with end {end}", end=_short(data.get("end"))))
     units = _get(data, "units", list, path)
     totals = {side: 0 for side in Side}
     for i, raw in enumerate(units):
         where = f"units[{i}]"
         if not isinstance(raw, dict):
-            raise _fail(path, where, f"expected an object {{side, type, box, count, entrenched}}, got {_short(raw)}")
+            raise _fail(path, where, Msg("expected an object {{side, type, box, count, entrenched}}, got {value}", value=_short(raw)))
         _keys(raw, UNIT_KEYS, path, where)
         count = raw.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise _fail(path, f"{where}.count", f"must be a positive integer, got {_short(count)}")
+            raise _fail(path, f"{where}.count", Msg("must be a positive integer, got {value}", value=_short(count)))
         if count > MAX_COUNTERS:
-            raise _fail(path, f"{where}.count", f"{count:,} counters: a side has at most {MAX_COUNTERS} on the map "
-                                                 f"(documented limit; militia is bounded by the counter mix, 1.3.a)")
+            raise _fail(path, f"{where}.count", Msg("{count} counters: a side has at most {most} on the map (documented "
+                                                     "limit; militia is bounded by the counter mix, 1.3.a)",
+                                                     count=Num(count), most=MAX_COUNTERS))
         side = raw.get("side")
         if isinstance(side, str) and side.strip().lower() in totals:
             totals[Side(side.strip().lower())] += count
     for side, total in totals.items():
         if total > MAX_COUNTERS:
-            raise _fail(path, "units", f"{total} {side.adjective} counters on the map: a side has at most "
-                                       f"{MAX_COUNTERS} (documented limit)")
+            raise _fail(path, "units", Msgn("{n} {side} counter on the map: a side has at most {most} (documented limit)",
+                                            "{n} {side} counters on the map: a side has at most {most} (documented limit)",
+                                            n=total, side=side, most=MAX_COUNTERS))
     leaders = data.get("leaders", [])
     if not isinstance(leaders, list):
-        raise _fail(path, "leaders", f"expected a list of {{name, box}}, got {_short(leaders)}")
+        raise _fail(path, "leaders", Msg("expected a list of {{name, box}}, got {value}", value=_short(leaders)))
     seen: set[str] = set()
     for i, raw in enumerate(leaders):
         if isinstance(raw, dict):
             _keys(raw, LEADER_KEYS, path, f"leaders[{i}]")
             if "removed" in raw and not isinstance(raw["removed"], bool):
-                raise _fail(path, f"leaders[{i}].removed", f"expected true or false, got {_short(raw['removed'])}")
+                raise _fail(path, f"leaders[{i}].removed", Msg("expected true or false, got {value}", value=_short(raw["removed"])))
             name = raw.get("name")
             if isinstance(name, str):
                 if name.lower() in seen:
-                    raise _fail(path, f"leaders[{i}].name", f"leader {name!r} listed twice")
+                    raise _fail(path, f"leaders[{i}].name", Msg("leader {name} listed twice", name=repr(name)))
                 seen.add(name.lower())
     control = data.get("control", {})
     if not isinstance(control, dict):
-        raise _fail(path, "control", f"expected an object {{side: [box, ...]}}, got {_short(control)}")
+        raise _fail(path, "control", Msg("expected an object {{side: [box, ...]}}, got {value}", value=_short(control)))
     _keys(control, CONTROL_KEYS, path, "control")
     listed: dict[Any, str] = {}
     for side_name, boxes in control.items():
         if not isinstance(boxes, list):
-            raise _fail(path, f"control.{side_name}", f"expected a list of box ids, got {_short(boxes)}")
+            raise _fail(path, f"control.{side_name}", Msg("expected a list of box ids, got {value}", value=_short(boxes)))
         for j, box in enumerate(boxes):
             if not isinstance(box, str):
-                raise _fail(path, f"control.{side_name}[{j}]", f"expected a box id (a string), got {_short(box)}")
+                raise _fail(path, f"control.{side_name}[{j}]", Msg("expected a box id (a string), got {value}", value=_short(box)))
             if box in listed:
-                raise _fail(path, f"control.{side_name}[{j}]", f"box {box!r} is already listed in control.{listed[box]}")
+                raise _fail(path, f"control.{side_name}[{j}]", Msg("box {box} is already listed in {key}", box=repr(box),
+                                                                     key="control." + listed[box]))
             listed[box] = side_name
     stated = data.get("stated_maxima")
     if stated is not None:
         if not isinstance(stated, dict):
-            raise _fail(path, "stated_maxima", f"expected {{\"union\": int, \"confederate\": int}}, got {_short(stated)}")
+            raise _fail(path, "stated_maxima", Msg("expected {{\"union\": int, \"confederate\": int}}, got {value}", value=_short(stated)))
         _keys(stated, MAXIMA_KEYS, path, "stated_maxima")
         for key in MAXIMA_KEYS:
             value = _get(stated, key, int, path, "stated_maxima")
             if not 0 <= value <= MAX_STATED:
-                raise _fail(path, f"stated_maxima.{key}", f"must be 0–{MAX_STATED}, got {value}")
+                raise _fail(path, f"stated_maxima.{key}", Msg("must be {low}–{high}, got {value}", low=0, high=MAX_STATED, value=value))
 
 
 def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scenario:
     """Validate a scenario structure and build the Scenario."""
     board = board or default_board()
     if not isinstance(data, dict):
-        raise _fail(path, "<root>", f"expected a JSON object, got {type(data).__name__}")
+        raise _fail(path, "<root>", Msg("expected a JSON object, got {kind}", kind=type(data).__name__))
     if "format" in data and data["format"] != FORMAT:
-        what = " (a game record: load it with ahd.load)" if data["format"] == "house-divided-record" else ""
-        raise _fail(path, "format", f"expected {FORMAT!r}, got {_short(data['format'])}: not a scenario file{what}")
+        if data["format"] == "house-divided-record":
+            raise _fail(path, "format", Msg("expected {expected}, got {value}: not a scenario file (a game record: load "
+                                            "it with ahd.load)", expected=repr(FORMAT), value=_short(data["format"])))
+        raise _fail(path, "format", Msg("expected {expected}, got {value}: not a scenario file", expected=repr(FORMAT),
+                                        value=_short(data["format"])))
     _keys(data, SCENARIO_KEYS, path)
     if "based_on" in data:
         base_id = _get(data, "based_on", str, path)
         if base_id not in BUILT_IN:
-            raise _fail(path, "based_on", f"unknown scenario {base_id!r}; shipped: {', '.join(BUILT_IN)}")
+            raise _fail(path, "based_on", Msg("unknown scenario {name}; shipped: {shipped}", name=repr(base_id),
+                                              shipped=", ".join(BUILT_IN)))
         base = dict(load_scenario(base_id).data)
         if data.get("end", "table") != "table" and "score_turn" not in data:
             base.pop("score_turn", None)  # the base's T-8 row does not apply to another end
         base.update({k: v for k, v in data.items() if k != "based_on"})
         data = base
     elif "format" not in data:
-        raise _fail(path, "format", f"missing: not a scenario file (expected \"format\": {FORMAT!r})")
+        raise _fail(path, "format", Msg("missing: not a scenario file (expected \"format\": {expected})", expected=repr(FORMAT)))
     _check_shape(data, path)
     if data.get("format") != FORMAT:
-        raise _fail(path, "format", f"expected {FORMAT!r}, got {data.get('format')!r}: not a scenario file")
+        raise _fail(path, "format", Msg("expected {expected}, got {value}: not a scenario file", expected=repr(FORMAT),
+                                        value=_short(data.get("format"))))
     if _get(data, "version", int, path) != 1:
-        raise _fail(path, "version", f"unsupported version {data['version']!r} (this program reads version 1)")
+        raise _fail(path, "version", Msg("unsupported version {version} (this program reads version 1)",
+                                         version=_short(data["version"])))
     start = _get(data, "start_turn", int, path)
     last = _get(data, "last_turn", int, path)
     if not 1 <= start <= LAST_TURN:
-        raise _fail(path, "start_turn", f"must be 1–{LAST_TURN}, got {start}")
+        raise _fail(path, "start_turn", Msg("must be {low}–{high}, got {value}", low=1, high=LAST_TURN, value=start))
     if not start <= last <= LAST_TURN:
-        raise _fail(path, "last_turn", f"must be between start_turn ({start}) and {LAST_TURN}, got {last}")
+        raise _fail(path, "last_turn", Msg("must be between start_turn ({start}) and {last}, got {value}", start=start,
+                                           last=LAST_TURN, value=last))
     if data.get("first_turn_marches") == "roll":  # a position in progress: every march is rolled
         marches = 0
     else:
         marches = _get(data, "first_turn_marches", int, path)
         if not 1 <= marches <= 6:
-            raise _fail(path, "first_turn_marches", f"must be 1–6 or \"roll\", got {marches}")
+            raise _fail(path, "first_turn_marches", Msg("must be 1–6 or \"roll\", got {value}", value=marches))
     march_roll = data.get("march_roll")
     if march_roll is not None:
         if isinstance(march_roll, bool) or not isinstance(march_roll, int) or not 1 <= march_roll <= 6:
-            raise _fail(path, "march_roll", f"a die shows 1 to 6, got {march_roll!r}")
+            raise _fail(path, "march_roll", Msg("a die shows 1 to 6, got {value}", value=_short(march_roll)))
         if marches:
-            raise _fail(path, "march_roll", "only with \"first_turn_marches\": \"roll\"")
+            raise _fail(path, "march_roll", Msg("only with \"first_turn_marches\": \"roll\""))
     end = _get(data, "end", str, path)
     if end not in ENDS:
-        raise _fail(path, "end", f"expected one of {', '.join(ENDS)}, got {end!r}")
+        raise _fail(path, "end", Msg("expected one of {choices}, got {value}", choices=", ".join(ENDS), value=_short(end)))
     score_turn = None
     if end == "table":
         score_turn = _get(data, "score_turn", int, path)
         if score_turn not in SCORE_TABLE:
-            raise _fail(path, "score_turn", f"the scenario victory table (T-8) scores turns "
-                                            f"{', '.join(map(str, SCORE_TABLE))}, not {score_turn}")
+            raise _fail(path, "score_turn", Msg("the scenario victory table (T-8) scores turns {turns}, not {value}",
+                                                turns=", ".join(map(str, SCORE_TABLE)), value=score_turn))
         if not start <= score_turn <= last:
-            raise _fail(path, "score_turn", f"must lie between start_turn and last_turn, got {score_turn}")
+            raise _fail(path, "score_turn", Msg("must lie between start_turn and last_turn, got {value}", value=score_turn))
     leaders, removed, values = [], [], []
     for i, raw in enumerate(data.get("leaders", [])):
         where = f"leaders[{i}]"
         if not isinstance(raw, dict):
-            raise _fail(path, where, "expected an object {name, box}")
+            raise _fail(path, where, Msg("expected an object {shape}", shape="{name, box}"))
         name = _get(raw, "name", str, path, where).lower()
         if name not in LEADERS:
-            raise _fail(path, f"{where}.name", f"unknown leader {raw['name']!r}: expected one of {', '.join(LEADERS)}")
+            raise _fail(path, f"{where}.name", Msg("unknown leader {name}: expected one of {choices}", name=_short(raw["name"]),
+                                                  choices=", ".join(LEADERS)))
         if "value" in raw:  # C-2: a value changes when its side's marches are determined, not at turn start
             value = raw["value"]
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-                raise _fail(path, f"{where}.value", f"a leader's value is 0–3 (T-6), got {value!r}")
+                raise _fail(path, f"{where}.value", Msg("a leader's value is 0–3 (T-6), got {value}", value=_short(value)))
             values.append((name, value))
         if raw.get("removed", False) is True and "box" not in raw:  # AO-8.2.2: off the map, to return
             removed.append(name)
             continue
         box = _get(raw, "box", str, path, where)
         if box not in board:
-            raise _fail(path, f"{where}.box", f"unknown box {box!r}")
+            raise _fail(path, f"{where}.box", Msg("unknown box {box}", box=_short(box)))
         leaders.append((name, box))
     stated = data.get("stated_maxima")
     if stated is not None:
         if not isinstance(stated, dict) or set(stated) != {"union", "confederate"} or not all(
                 isinstance(v, int) and not isinstance(v, bool) for v in stated.values()):
-            raise _fail(path, "stated_maxima", "expected {\"union\": int, \"confederate\": int}")
+            raise _fail(path, "stated_maxima", Msg("expected {shape}", shape='{"union": int, "confederate": int}'))
     placements = []
     militia_on_map = {side: {code: 0 for code in mix} for side, mix in MILITIA_MIX.items()}
     for i, raw in enumerate(_get(data, "units", list, path)):
         where = f"units[{i}]"
         if not isinstance(raw, dict):
-            raise _fail(path, where, "expected an object")
+            raise _fail(path, where, Msg("expected an object"))
         side_name = _get(raw, "side", str, path, where)
         try:
             side = Side.parse(side_name)
         except ValueError:
-            raise _fail(path, f"{where}.side", f"unknown side {_short(side_name)}: expected 'union' or 'confederate'") from None
+            raise _fail(path, f"{where}.side", Msg("unknown side {value}: expected 'union' or 'confederate'",
+                                                      value=_short(side_name))) from None
         code = _get(raw, "type", str, path, where).upper()
         code = TYPE_ALIASES.get(code, code)
         if code not in UNIT_TYPES:
-            raise _fail(path, f"{where}.type", f"unknown unit type {raw['type']!r}: expected one of {', '.join(UNIT_TYPES)}")
+            raise _fail(path, f"{where}.type", Msg("unknown unit type {value}: expected one of {choices}",
+                                                  value=_short(raw["type"]), choices=", ".join(UNIT_TYPES)))
         box = _get(raw, "box", str, path, where)
         if box not in board:
-            raise _fail(path, f"{where}.box", f"unknown box {box!r}")
+            raise _fail(path, f"{where}.box", Msg("unknown box {box}", box=_short(box)))
         count = raw.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise _fail(path, f"{where}.count", f"must be a positive integer, got {count!r}")
+            raise _fail(path, f"{where}.count", Msg("must be a positive integer, got {value}", value=_short(count)))
         entrenched = raw.get("entrenched", False)
         if not isinstance(entrenched, bool):
-            raise _fail(path, f"{where}.entrenched", f"expected true or false, got {entrenched!r}")
+            raise _fail(path, f"{where}.entrenched", Msg("expected true or false, got {value}", value=_short(entrenched)))
         strength = raw.get("strength", FULL)
         if strength not in (FULL, REDUCED):
-            raise _fail(path, f"{where}.strength", f"expected \"full\" or \"reduced\", got {strength!r}")
+            raise _fail(path, f"{where}.strength", Msg("expected \"full\" or \"reduced\", got {value}", value=_short(strength)))
         foreign = raw.get("foreign", False)
         if not isinstance(foreign, bool):
-            raise _fail(path, f"{where}.foreign", f"expected true or false, got {foreign!r}")
+            raise _fail(path, f"{where}.foreign", Msg("expected true or false, got {value}", value=_short(foreign)))
         if foreign and (side is not Side.CONFEDERATE or code != "FV"):
-            raise _fail(path, f"{where}.foreign", "foreign units are Confederate veteran infantry (AO-8.4)")
+            raise _fail(path, f"{where}.foreign", Msg("foreign units are Confederate veteran infantry (AO-8.4)"))
         if code in militia_on_map[side]:
             militia_on_map[side][code] += count
         placements.extend(Placement(side, code, box, entrenched, strength, foreign) for _ in range(count))
@@ -403,27 +417,31 @@ def scenario_from_dict(data: Any, path: str, board: Board | None = None) -> Scen
             if side is Side.CONFEDERATE and code == "MF":
                 limit += len(extra["border_states"])  # AO-8.3
             if n > limit:
-                raise _fail(path, "units", f"{n} {side.adjective} {UNIT_TYPES[code].name} counters on the map, but "
-                                           f"the counter mix allows {limit} at turn {start} (1.3.a)")
+                raise _fail(path, "units", Msgn("{n} {side} {kind} counter on the map, but the counter mix allows {limit} "
+                                                "at turn {turn} (1.3.a)",
+                                                "{n} {side} {kind} counters on the map, but the counter mix allows {limit} "
+                                                "at turn {turn} (1.3.a)",
+                                                n=n, side=side, kind=Term("unit", UNIT_TYPES[code].name), limit=limit,
+                                                turn=start))
     control = []
     raw_control = data.get("control", {})
     if not isinstance(raw_control, dict):
-        raise _fail(path, "control", "expected an object {side: [box, ...]}")
+        raise _fail(path, "control", Msg("expected an object {shape}", shape="{side: [box, ...]}"))
     for side_name, boxes in raw_control.items():
         try:
             side = None if side_name == "neutral" else Side.parse(side_name)
         except ValueError:
-            raise _fail(path, f"control.{side_name}", "unknown side") from None
+            raise _fail(path, f"control.{side_name}", Msg("unknown side")) from None
         if not isinstance(boxes, list):
-            raise _fail(path, f"control.{side_name}", "expected a list of box ids")
+            raise _fail(path, f"control.{side_name}", Msg("expected a list of box ids"))
         for j, box in enumerate(boxes):
             if box not in board:
-                raise _fail(path, f"control.{side_name}[{j}]", f"unknown box {box!r}")
+                raise _fail(path, f"control.{side_name}[{j}]", Msg("unknown box {box}", box=_short(box)))
             control.append((box, side))
     marked = {box for box, side in control if side is not None}
     for j, box in enumerate(extra["cavalry_held"]):
         if box not in marked:
-            raise _fail(path, f"cavalry_held[{j}]", f"{box!r} is not given to a side in \"control\" (9.b)")
+            raise _fail(path, f"cavalry_held[{j}]", Msg("{box} is not given to a side in \"control\" (9.b)", box=_short(box)))
     return Scenario(
         id=_scenario_id(data, path), rule=_get(data, "rule", str, path), title=_get(data, "title", str, path),
         description=str(data.get("description", "")), start_turn=start, first_turn_marches=marches,
@@ -439,10 +457,10 @@ def _position_keys(data: dict, path: str, board: Board) -> dict:
     def boxes(key: str) -> tuple[str, ...]:
         value = data.get(key, [])
         if not isinstance(value, list):
-            raise _fail(path, key, "expected a list of box ids")
+            raise _fail(path, key, Msg("expected a list of box ids"))
         for j, box in enumerate(value):
             if not isinstance(box, str) or box not in board:
-                raise _fail(path, f"{key}[{j}]", f"unknown box {box!r}")
+                raise _fail(path, f"{key}[{j}]", Msg("unknown box {box}", box=_short(box)))
         return tuple(value)
 
     for key in ("cavalry_held", "invaded_ports", "contained"):
@@ -450,7 +468,11 @@ def _position_keys(data: dict, path: str, board: Board) -> dict:
     options = data.get("options")
     if options is not None:
         if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-            raise _fail(path, "options", "expected a list of rule IDs, e.g. [\"H-1\", \"A-2\"]")
+            raise _fail(path, "options", Msg("expected a list of rule IDs, e.g. [\"H-1\", \"A-2\"]"))
+        unknown = sorted(set(options) - set(SWITCHES))
+        if unknown:
+            raise _fail(path, "options", Msg("unknown rule switch {names}; known switches: {known}",
+                                             names=", ".join(map(repr, unknown)), known=", ".join(SWITCHES)))
         try:
             Options(frozenset(options))
         except ValueError as exc:
@@ -459,24 +481,26 @@ def _position_keys(data: dict, path: str, board: Board) -> dict:
     out["options"] = options
     border = data.get("border_states", [])
     if not isinstance(border, list) or not all(name in T7 for name in border) or len(set(border)) != len(border):
-        raise _fail(path, "border_states", f"expected a list of distinct border states among {', '.join(T7)}")
+        raise _fail(path, "border_states", Msg("expected a list of distinct border states among {choices}",
+                                              choices=", ".join(T7)))
     out["border_states"] = tuple(border)
     foreign = data.get("foreign")
     if foreign is not None:
         if not isinstance(foreign, dict) or not set(foreign) <= {"europe", "aside"} or not all(
                 isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in foreign.values()):
-            raise _fail(path, "foreign", "expected {\"europe\": n, \"aside\": m} (AO-8.4)")
+            raise _fail(path, "foreign", Msg("expected {shape} (AO-8.4)", shape='{"europe": n, "aside": m}'))
         on_map = sum(raw.get("count", 1) for raw in data["units"] if raw.get("foreign"))
         if on_map + sum(foreign.values()) != FOREIGN_UNITS:
-            raise _fail(path, "foreign", f"the {FOREIGN_UNITS} foreign units (AO-8.4) must all be on the map, in "
-                                         f"Europe or set aside; {on_map + sum(foreign.values())} are given")
+            raise _fail(path, "foreign", Msg("the {total} foreign units (AO-8.4) must all be on the map, in Europe or set "
+                                            "aside; {given} are given", total=FOREIGN_UNITS,
+                                            given=on_map + sum(foreign.values())))
         foreign = dict(foreign)
     elif any(raw.get("foreign") for raw in data["units"]):
-        raise _fail(path, "foreign", "foreign units are on the map, so \"foreign\" must say where the others are")
+        raise _fail(path, "foreign", Msg("foreign units are on the map, so \"foreign\" must say where the others are"))
     out["foreign"] = foreign
     penalty = data.get("washington_penalty", 0)
     if isinstance(penalty, bool) or not isinstance(penalty, int) or not 0 <= penalty <= 40:
-        raise _fail(path, "washington_penalty", f"expected a whole number 0–40 (A-6), got {penalty!r}")
+        raise _fail(path, "washington_penalty", Msg("expected a whole number 0–40 (A-6), got {value}", value=_short(penalty)))
     out["washington_penalty"] = penalty
     return out
 
@@ -495,8 +519,8 @@ def load_scenario(name_or_path: "str | Path | Scenario | dict", board: Board | N
         return scenario_from_dict(parse(ref.read_bytes()), f"ahd/data/scenarios/{key}.json", board)
     path = Path(key)
     if not path.suffix and not path.exists():
-        raise DataFileError(key, "<file>", f"unknown scenario {key!r}: shipped scenarios are {', '.join(BUILT_IN)}, "
-                                           f"or give the path of a scenario file")
+        raise DataFileError(key, "<file>", Msg("unknown scenario {name}: shipped scenarios are {shipped}, or give the "
+                                               "path of a scenario file", name=repr(key), shipped=", ".join(BUILT_IN)))
     try:
         data = parse(read_file(path))
     except JsonProblem as exc:

@@ -16,7 +16,7 @@ import numpy as np
 from .exact import (ATTACKER, DEFENDER, Fighter, OddsError, _CODES, _CRACK, _CROSSING, _ENTRENCHED, _REDUCED,
                    _TYPE_VALUE, _assignment, _encode, _expand, _fighters, _never, _retreat_policy, leader_points)
 from ..core.display import html_table, percent
-from ..core.i18n import Msg, _
+from ..core.i18n import Msg, Num, _
 from .exact import SURVIVORS
 from ..core.options import Options
 from ..core.units import UNIT_TYPES
@@ -45,7 +45,7 @@ class SimulatedOdds:
         return Msg("attacker wins {attacker:.1%} ± {error:.1%}, defender wins {defender:.1%}, neither {neither:.1%}; "
                    "expected rounds {rounds:.2f} ({n} simulated battles)", attacker=self.attacker_wins,
                    error=self.stderr(self.attacker_wins), defender=self.defender_wins, neither=self.neither,
-                   rounds=self.expected_rounds, n=self.n)
+                   rounds=self.expected_rounds, n=Num(self.n))
 
     def __str__(self) -> str:
         return self.summary().render()
