@@ -21,6 +21,7 @@ second token, with the join URL and its QR code and the games being played; savi
 from __future__ import annotations
 
 import hmac
+import json
 import os
 import re
 import secrets
@@ -88,6 +89,7 @@ class ServeOptions:
     certfile: Path | None = None          # HTTPS by jupyter_server itself (with keyfile)
     keyfile: Path | None = None
     games: Path | None = None             # app mode: the one folder the panel saves to and loads from
+    new_token: bool = False               # classroom with data: make new tokens (ends every link and login)
 
     @property
     def tls(self) -> bool:
@@ -336,9 +338,43 @@ def _cull_override(options: ServeOptions) -> None:
         options.cull_interval = parts[1] if len(parts) > 1 else max(1, parts[0] // 3)
 
 
+#: The class's tokens in the data folder (``--data``): the join link, its QR code, the personal links and the
+#: logins outlive a restart between lessons; ``--new-token`` makes new ones.
+TOKENS_FILE = "tokens.json"
+
+
+def kept_tokens(options: ServeOptions) -> None:
+    """Classroom with ``--data``: the tokens of the last run (``tokens.json``, private to the server's user),
+    or new ones written there (the first run, or ``--new-token``). Tokens given explicitly (options, or the
+    launchers' environment variables) are used as they are and not written."""
+    if options.mode != "classroom" or options.data is None:
+        return
+    if options.token or os.environ.get(TOKEN_ENV):
+        return
+    path = options.data / TOKENS_FILE
+    if path.exists() and not options.new_token:
+        try:
+            kept = json.loads(path.read_text(encoding="utf-8"))
+            token, teacher = kept["token"], kept["teacher_token"]
+            if not (isinstance(token, str) and isinstance(teacher, str) and len(token) >= 12 and len(teacher) >= 16):
+                raise ValueError("tokens too short")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(_("{path}: not a tokens file of this server ({problem}); remove it or start with "
+                               "--new-token").format(path=path, problem=exc)) from None
+        options.token, options.teacher_token = token, teacher
+        return
+    options.token, options.teacher_token = secrets.token_urlsafe(9), secrets.token_urlsafe(16)
+    options.data.mkdir(parents=True, exist_ok=True)
+    os.chmod(options.data, 0o700)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+        json.dump({"token": options.token, "teacher_token": options.teacher_token}, out)
+
+
 def serve(options: ServeOptions) -> int:
     """Serve until Ctrl-C or SIGTERM (the kernels are shut down on the way out). Returns an exit code."""
     ssl_context = tls_context(options)  # before anything starts: a bad certificate is a clear error
+    kept_tokens(options)
     options.token = options.token or os.environ.pop(TOKEN_ENV, "") or secrets.token_urlsafe(9)
     os.environ.pop(TOKEN_ENV, None)
     if options.mode == "classroom":
@@ -431,8 +467,10 @@ def serve(options: ServeOptions) -> int:
                 segno.make(join_url, error="m").terminal(compact=True)
             except UnicodeEncodeError:
                 print("  " + _("(this terminal cannot show the QR code: the teacher page shows it)"))
-            kept = (_("Games against a classmate (Play a classmate) are kept in {path}: they survive a restart "
-                      "with the same --data.").format(path=store.path) if options.data else
+            kept = (_("Games against a classmate (Play a classmate) are kept in {path}, and the links above (the "
+                      "join link, its QR code, the personal links) in {folder}: they survive a restart with the "
+                      "same --data; --new-token makes new links.").format(path=store.path, folder=options.data)
+                    if options.data else
                     _("Games against a classmate (Play a classmate) are kept only while this server runs (give "
                       "--data DIR to keep them between lessons)."))
             print(f"\n  {kept}\n  " + _("Other games are saved by download to each student's computer.")

@@ -78,6 +78,10 @@ def _parser() -> argparse.ArgumentParser:
     room.add_argument("--connect-grace", type=int, default=20, metavar="SECONDS",
                       help=_("end a new game whose page has not connected to it this long after it was sent "
                              "(default 20; raise it for a very busy machine)"))
+    room.add_argument("--new-token", action="store_true",
+                      help=_("with --data: make new tokens (a new join link and QR code; every earlier link, "
+                             "personal link and login stops working); without it the tokens of the last run are "
+                             "kept in --data"))
     room.add_argument("--cull-idle", type=int, default=50, metavar="SECONDS",
                       help=_("end a game whose page has been closed for this long (default 50: within about "
                            "a minute)"))
@@ -133,7 +137,7 @@ def _serve(args: argparse.Namespace) -> int:
             return 2
         options = ServeOptions(mode="classroom", host=args.host, port=args.port, students=args.students,
                                public_url=public, certfile=args.certfile, keyfile=args.keyfile,
-                               connect_grace=args.connect_grace,
+                               connect_grace=args.connect_grace, new_token=args.new_token,
                                data=args.data.expanduser().resolve() if args.data else None,
                                cull_idle=args.cull_idle, cull_interval=max(1, min(10, args.cull_idle // 3)))
     try:
