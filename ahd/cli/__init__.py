@@ -314,14 +314,14 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--lang", type=_language, default=None, metavar="LANG",
                    help=_("the language of a record's outcome, turn and refusals; default: the environment's locale"))
     v.set_defaults(func=cmd_validate)
-    r = sub.add_parser("report", help="write the debrief of a game record (its turning points beside the real war, "
-                                      "charts, board pictures, questions) as one printable HTML file")
-    r.add_argument("record", nargs="+", help="a saved game record (.json), finished or not; several: the class "
-                                             "summary of them all (who won, when Richmond and Atlanta fell)")
-    r.add_argument("--out", metavar="FILE.html", default=None, help="where to write it (default: the record's name "
-                                                                    "with .html)")
-    r.add_argument("--lang", type=_language, default=None, metavar="LANG", help=LANG_HELP.replace("log and refusals",
-                                                                                                   "debrief"))
+    r = sub.add_parser("report", help=_("write the debrief of a game record (its turning points beside the real "
+                                        "war, charts, board pictures, questions) as one printable HTML file"))
+    r.add_argument("record", nargs="+", help=_("a saved game record (.json), finished or not; several: the class "
+                                               "summary of them all (who won, when Richmond and Atlanta fell)"))
+    r.add_argument("--out", metavar="FILE.html", default=None,
+                   help=_("where to write it (default: the record's name with .html)"))
+    r.add_argument("--lang", type=_language, default=None, metavar="LANG",
+                   help=_("the language of the debrief; default: the environment's locale"))
     r.set_defaults(func=cmd_report)
     return parser
 
