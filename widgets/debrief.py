@@ -104,5 +104,5 @@ class DebriefView:
         name = re.sub(r"[^A-Za-z0-9._-]+", "-", f"debrief-{game.scenario.id}-turn-{game.turn.number}.html")
         data = base64.b64encode(self.page.encode("utf-8")).decode()
         words = _("Download the debrief ({name})").format(name=name)
-        self.download.value = (f"<a download='{escape(name)}' href='data:text/html;base64,{data}' "
+        self.download.value = (f"<a download='{escape(name)}' data-autodownload='1' href='data:text/html;base64,{data}' "
                                f"style='font-size:15px'>{escape(words)}</a>")

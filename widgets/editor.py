@@ -672,7 +672,7 @@ class Editor(w.VBox):
         name = self.file_name()
         warning = "" if self.valid else " " + escape(_("(it does not load yet: see the problems)"))
         link = escape(_("Download the scenario ({file})").format(file=name))
-        self.download.value = (f"<a download='{escape(name)}' href='data:application/json;base64,{data}' "
+        self.download.value = (f"<a download='{escape(name)}' data-autodownload='1' href='data:application/json;base64,{data}' "
                                f"style='font-size:15px'>{link}</a>{warning}")
         return self.download.value
 

@@ -364,7 +364,9 @@ class Panel:
         name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "house-divided-game.json"
         data = base64.b64encode(self.session.to_json().encode()).decode()
         words = _("Download the saved game ({name})").format(name=name)
-        self.download.value = (f"<a download='{escape(name)}' href='data:application/json;base64,"
+        # data-autodownload: the app's page starts the download at once (one click; the template's script),
+        # and the link stays for a second try or where no such script runs (JupyterLab)
+        self.download.value = (f"<a download='{escape(name)}' data-autodownload='1' href='data:application/json;base64,"
                                f"{data}' style='font-size:15px'>{escape(words)}</a>")
 
     def _uploaded(self, change) -> None:
