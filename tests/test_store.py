@@ -297,7 +297,14 @@ def test_the_section_plays_a_classmate_and_refuses_the_other_side(tmp_path):
     assert bob.sync() == 2
     assert bob.session.status.startswith("Ann played 2 decisions") and any(
         "Harper's Ferry → Baltimore" in line for line in bob.session.log_lines)
-    # Bob cannot play the Union's decision
+    # Bob cannot play the Union's decision: not by a click on a Union box (he is told it is Ann's move, not to
+    # click his boxes), nor by a bot he gives the Union side, whose move his page never makes
+    assert "your classmate decides" in bob.session.prompt
+    bob.session.click_box("baltimore")
+    assert "your classmate's move (Union)" in bob.session.status and bob.session.selected == ""
+    bob.session.set_players("heuristic", "human")
+    assert "your classmate decides" in bob.session.prompt and "Let the bot move" not in bob.session.prompt
+    bob.session.set_players("human", "human")
     count = bob.store.count(bob.seat.game_id)
     bob.session.act(bob.session.legal_actions[0])
     assert "you play the Confederate side" in bob.session.status and bob.store.count(bob.seat.game_id) == count

@@ -249,6 +249,9 @@ class Session(HasTraits):
             raise IllegalActionError("11.c", _("the game is over: {outcome}").format(outcome=game.outcome))
         if game.current_player == CHANCE:
             raise IllegalActionError("0.3", _("roll the die first: {purpose}").format(purpose=game.pending_roll))
+        if self._classmates_move():
+            raise IllegalActionError("3.a", _("it is your classmate's move ({side}): your page shows it when it is "
+                                              "made").format(side=render(game.current_player)))
         if not self.human_to_move:
             raise IllegalActionError("3.a", _("it is the {side} bot's turn: press 'Let the bot move'").format(
                 side=render(self.game.current_player)))
@@ -285,6 +288,12 @@ class Session(HasTraits):
             self._select("")
             self._inform(lambda: _("Nothing selected."))
             self.refresh()
+
+    def _classmates_move(self) -> bool:
+        """In a game with a classmate (widgets.multiplayer): the side to move is the classmate's, not this page's
+        (whatever this page's player menus say about that side)."""
+        player = self.game.current_player
+        return isinstance(player, Side) and not getattr(self.game, "plays_for", lambda side: True)(player)
 
     def _movers(self) -> list[str]:
         """The units a click on a lit box would move now: those picked, else every unit of the plan."""
@@ -776,6 +785,9 @@ class Session(HasTraits):
         if player == CHANCE:
             return _("Roll the die: {purpose}.").format(purpose=game.pending_roll)
         who = render(player)
+        if self._classmates_move():
+            return _("{side} to move: your classmate decides; their moves appear here as they make them.").format(
+                side=who)
         if self.player_of(player) != "human":
             bot = self.player_of(player)
             return _("{side} ({player} bot) to move: press 'Let the bot move'.").format(side=who, player=_(PLAYER_WORDS.get(bot, bot)))
