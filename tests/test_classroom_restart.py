@@ -108,3 +108,26 @@ def test_a_damaged_tokens_file_is_a_clear_error(tmp_path):
                                                      if not k.startswith("HOUSE_DIVIDED_")})
     assert done.returncode == 1 and "tokens.json" in done.stderr and "--new-token" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_ctrl_c_stops_a_server_started_in_the_background(tmp_path):
+    """A script's background job starts with SIGINT ignored; Ctrl-C (SIGINT) must still stop the server."""
+    import signal
+    port = serve.free_port()
+    log = tmp_path / "server.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HOUSE_DIVIDED_")}
+    with open(log, "w") as out:
+        process = subprocess.Popen([sys.executable, "-m", "widgets.cli", "classroom", "--host=127.0.0.1",
+                                    f"--port={port}", "--students=2"], stdout=out, stderr=subprocess.STDOUT,
+                                   env=env, cwd=ROOT, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        deadline = time.monotonic() + 60
+        while "Students join at" not in log.read_text() and time.monotonic() < deadline:
+            assert process.poll() is None, log.read_text()[-3000:]
+            time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -25,6 +25,7 @@ import json
 import os
 import re
 import secrets
+import signal
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -484,6 +485,15 @@ def serve(options: ServeOptions) -> int:
 
     from tornado.ioloop import IOLoop
     IOLoop.current().add_callback(banner)  # runs once the server listens
+
+    def interrupted(sig, frame) -> None:
+        """Ctrl-C stops the server as SIGTERM does (voila's own handler), even where it was started in the
+        background of a script, which leaves SIGINT ignored: Python would then never stop on Ctrl-C."""
+        if getattr(app, "ioloop", None) is None:
+            raise KeyboardInterrupt
+        app._handle_signal_stop(sig, frame)
+
+    signal.signal(signal.SIGINT, interrupted)
     try:
         app.start()
     finally:
