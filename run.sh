@@ -40,33 +40,20 @@ setup() {
     fi
 }
 
-ensure_chromium() {
-    # The browser test drives Debian's chromium (never a downloaded browser); install it when missing.
-    if command -v chromium >/dev/null 2>&1; then return 0; fi
+ensure_debian() {
+    # A Debian package some tests drive (never a downloaded binary): installed when missing, as root with apt-get.
+    #   $1 the package (and its command), $2 the tests that need it
+    local package=$1 needed_by=$2
+    if command -v "$package" >/dev/null 2>&1; then return 0; fi
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "Installing Debian's chromium for the browser test (about 30 s)..."
-        if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
-                > .venv/chromium-install.log 2>&1; then
-            tail -20 .venv/chromium-install.log
-            echo "warning: installing chromium failed; the browser test will fail" >&2
+        echo "Installing Debian's $package for $needed_by..."
+        if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package"; } \
+                > ".venv/$package-install.log" 2>&1; then
+            tail -20 ".venv/$package-install.log"
+            echo "warning: installing $package failed; $needed_by will fail" >&2
         fi
     else
-        echo "warning: chromium is not installed (apt-get install chromium); the browser test will fail" >&2
-    fi
-}
-
-ensure_caddy() {
-    # Debian's Caddy for tests/test_security_caddy.py (docs/security.md's HTTPS recipe); install it when missing
-    if command -v caddy >/dev/null 2>&1; then return 0; fi
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "Installing Debian's caddy for the HTTPS recipe test (a few seconds)..."
-        if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy; } \
-                > .venv/caddy-install.log 2>&1; then
-            tail -20 .venv/caddy-install.log
-            echo "warning: installing caddy failed; the Caddy test will fail" >&2
-        fi
-    else
-        echo "warning: caddy is not installed (apt-get install caddy); the Caddy test will fail" >&2
+        echo "warning: $package is not installed (apt-get install $package); $needed_by will fail" >&2
     fi
 }
 
@@ -91,8 +78,8 @@ case "${1:-}" in
         ;;
     test)
         setup
-        ensure_chromium
-        ensure_caddy
+        ensure_debian chromium "the browser tests"
+        ensure_debian caddy "the HTTPS recipe test (tests/test_security_caddy.py)"
         ensure_proxy
         shift
         # the suite's English texts do not depend on the machine's locale (tests that want Spanish or
