@@ -522,3 +522,17 @@ def test_the_charts_and_the_replay_end_on_the_position_the_game_ended_in():
     assert [p for p in replay.timeline if not p.end] == replay.timeline[:-1]
     view = widgets.ReplayApp(game, war_odds=False)
     assert view.session.army_history[-1] == (2.5, 28, 29) and view.army_chart.confederate.y[-1] == 29
+
+
+def test_the_panels_log_shows_the_bots_plan_lines_where_they_were_said():
+    """The plan lines (said, never recorded) reach the screen: the panel's log has them among the events."""
+    from html import escape
+    app = widgets.play("short", union="hard", confederate="normal", seed=5, war_odds=False)
+    session = app.session
+    session.bot_step()
+    plans = session.plans_said()
+    assert plans, "the levels said no plan"
+    shown = app.panel.log.value
+    for _, line in plans[-3:]:  # the log box keeps the newest lines
+        assert escape(line) in shown
+    assert sum(1 for line in session.log_lines if line.startswith("plan: ")) == len(plans)

@@ -13,6 +13,7 @@ from ahd.core.options import PRESETS
 from ahd.core.scenario import BUILT_IN as BUILT_IN_SCENARIOS
 
 from ahd.core.actions import Roll
+from ahd.core.engine import Event
 
 from .gestures import action_box
 from ahd.core.i18n import Term
@@ -85,6 +86,21 @@ def log_groups(events) -> list[tuple[str, str, list[tuple[str, list[str]]]]]:
         if event.kind == "battle":  # the result closes the battle
             in_battle = False
     return groups
+
+
+def with_plans(events, plans: list[tuple[int, str]]) -> list:
+    """The log's events with the bots' plan lines ((events before it, text): :meth:`Session.plans_said`) in
+    their places, as events of kind "plan" in the half-turn where they were said."""
+    events, out, k = list(events), [], 0
+    for i, event in enumerate(events + [None]):
+        while k < len(plans) and plans[k][0] <= i:
+            where = event if event is not None else (events[-1] if events else None)
+            if where is not None:
+                out.append(Event(where.turn, where.side, "plan", plans[k][1]))
+            k += 1
+        if event is not None:
+            out.append(event)
+    return out
 
 
 def log_html(events) -> str:
@@ -461,4 +477,4 @@ class Panel:
                         button.tooltip = s.legal[index]
                     button.layout.display = ""
             self.actions.options = [(text, i) for i, text in enumerate(s.legal)]
-            self.log.value = log_html(game.log)
+            self.log.value = log_html(with_plans(game.log, s.plans_said()))  # the bots' plans in their places

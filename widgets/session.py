@@ -561,23 +561,24 @@ class Session(HasTraits):
         self._note_half_turn()
         return True
 
+    def plans_said(self) -> list[tuple[int, str]]:
+        """The bots' plan lines (not part of the record) with the number of log events before each, each line
+        said in the current language now; lines past an undo are gone."""
+        events = len(self.game.log)
+        self._plan_lines = [(i, line) for i, line in self._plan_lines if i <= events]
+        return [(i, _("plan: {side}: {plan}").format(side=render(side), plan=text))
+                for i, (side, text) in self._plan_lines]
+
     def _log_with_plans(self) -> list[str]:
-        """The game's log with the bots' plan lines where they were said (not part of the record), each line
-        said in the current language now."""
-        events = [str(e) for e in self.game.log]
-        self._plan_lines = [(i, line) for i, line in self._plan_lines if i <= len(events)]  # undone: gone
-
-        def plan_line(said: tuple[Side, str]) -> str:
-            side, text = said
-            return _("plan: {side}: {plan}").format(side=render(side), plan=text)
-
+        """The game's log with the bots' plan lines where they were said, in the current language."""
+        events, plans = [str(e) for e in self.game.log], self.plans_said()
         out, k = [], 0
         for i, event in enumerate(events):
-            while k < len(self._plan_lines) and self._plan_lines[k][0] <= i:
-                out.append(plan_line(self._plan_lines[k][1]))
+            while k < len(plans) and plans[k][0] <= i:
+                out.append(plans[k][1])
                 k += 1
             out.append(event)
-        return out + [plan_line(line) for _, line in self._plan_lines[k:]]
+        return out + [line for _, line in plans[k:]]
 
     def _run_bots(self, limit: int = 10_000) -> int:
         done = 0
