@@ -57,16 +57,26 @@ ensure_debian() {
     fi
 }
 
-ensure_proxy() {
-    # JupyterHub's proxy for tests/test_jupyterhub.py: configurable-http-proxy from npm, into .venv/node
+ensure_node_tools() {
+    # The npm tools of the tests, locked by requirements/node/package-lock.json (npm ci: exactly those versions,
+    # integrity-checked), into .venv/node: configurable-http-proxy (tests/test_jupyterhub.py) and axe-core
+    # (the accessibility checks of the browser tests). Reinstalled when the lock changes.
     export PATH="$PWD/.venv/node/node_modules/.bin:$PATH"
-    if command -v configurable-http-proxy >/dev/null 2>&1; then return 0; fi
+    local stamp=".venv/node/.installed-$(cat requirements/node/package-lock.json | cksum | cut -d' ' -f1)"
+    if [ -f "$stamp" ]; then return 0; fi
     if command -v npm >/dev/null 2>&1; then
-        echo "Installing configurable-http-proxy (npm) for the JupyterHub test..."
-        npm install --prefix .venv/node configurable-http-proxy > .venv/proxy-install.log 2>&1 ||
-            { tail -20 .venv/proxy-install.log; echo "warning: npm install configurable-http-proxy failed; the JupyterHub test will fail" >&2; }
+        echo "Installing the npm test tools from requirements/node (configurable-http-proxy, axe-core)..."
+        mkdir -p .venv/node
+        cp requirements/node/package.json requirements/node/package-lock.json .venv/node/
+        if npm ci --prefix .venv/node --ignore-scripts --no-audit --no-fund > .venv/node-install.log 2>&1; then
+            rm -f .venv/node/.installed-*
+            touch "$stamp"
+        else
+            tail -20 .venv/node-install.log
+            echo "warning: npm ci failed; the JupyterHub and accessibility tests will fail" >&2
+        fi
     else
-        echo "warning: npm is missing (apt-get install npm); the JupyterHub test will fail" >&2
+        echo "warning: npm is missing (apt-get install npm); the JupyterHub and accessibility tests will fail" >&2
     fi
 }
 
@@ -80,7 +90,7 @@ case "${1:-}" in
         setup
         ensure_debian chromium "the browser tests"
         ensure_debian caddy "the HTTPS recipe test (tests/test_security_caddy.py)"
-        ensure_proxy
+        ensure_node_tools
         shift
         # the suite's English texts do not depend on the machine's locale (tests that want Spanish or
         # Italian ask for it: lang="es", ahd.set_language, house-divided app --lang)

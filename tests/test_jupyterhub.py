@@ -36,7 +36,7 @@ def _proxy_path() -> str:
     path = os.pathsep.join([str(CHECKOUT_PROXY), os.environ.get("PATH", "")])
     if shutil.which("configurable-http-proxy", path=path) is None:
         pytest.fail("configurable-http-proxy (npm) is missing: ./run.sh test installs it "
-                    "(npm install --prefix .venv/node configurable-http-proxy); npm itself: apt-get install npm")
+                    "(npm ci of requirements/node into .venv/node); npm itself: apt-get install npm")
     return path
 
 

@@ -26,6 +26,7 @@ CSS = w.HTML("""<style>
 .ahd-app .widget-label, .ahd-app .widget-html-content { font-size: 15px; }
 .ahd-app .widget-select select, .ahd-app .widget-select-multiple select { font-size: 14px; }
 .ahd-app { max-width: 100%; box-sizing: border-box; }
+.ahd-app .lm-TabBar-tab, .ahd-app .lm-TabBar-tabLabel { color: #444 !important; }  /* a tab's label: 4.5:1 at least on its grey (JupyterLab's #6d6d6d: 4.45) */
 .ahd-odds .bar { display: flex; height: 18px; margin: 3px 0; border: 1px solid #999; }
 .ahd-odds .bar span { display: block; height: 100%; }
 </style>""")
@@ -100,7 +101,8 @@ class GameApp(w.VBox):
                                  layout=w.Layout(flex="1 1 0%", min_width="0", width="auto"))
         from .multiplayer import classmate_section  # "Play a classmate": only on a classroom server with a store
         self.classmate = classmate_section(session)
-        self.language = w.Dropdown(options=LANGUAGE_MENU, value=get_language(), layout=w.Layout(width="130px"))
+        self.language = w.Dropdown(options=LANGUAGE_MENU, value=get_language(), layout=w.Layout(width="230px"),
+                                   style={"description_width": "auto"})  # labelled (WCAG 1.3.1, 4.1.2)
         self.language.add_class("ahd-language")
         self.language.observe(self._language_chosen, names="value")
         super().__init__([], **kwargs)
@@ -121,7 +123,7 @@ class GameApp(w.VBox):
         self.rules = RulesInApp(session, self.panel)
         from .guide import Guide  # "Learn by playing": hints and explanations for the first turns (issue 15)
         self.guide = Guide(session, self.panel, active=guide)
-        self.language.tooltip = _("Language")
+        self.language.tooltip = self.language.description = _("Language")
         # the language menu, the odds and the hovered box head the panel's column, level with the top of the map
         right = w.VBox([w.HBox([self.language], layout=w.Layout(justify_content="flex-end", width="100%")),
                         self.odds, self.map_view.info, *([self.classmate] if self.classmate else []),
@@ -159,7 +161,7 @@ class GameApp(w.VBox):
         with self.hold_sync():
             if self.language.value != lang:
                 self.language.value = lang
-            self.language.tooltip = _("Language")
+            self.language.tooltip = self.language.description = _("Language")
             for part in (self.panel, self.battle_chart, self.war_chart, self.army_chart, self.rules, self.guide,
                          self.map_view, self.debrief):
                 relabel = getattr(part, "relabel", None)  # each part says its own words again

@@ -185,7 +185,7 @@ class Panel:
         for button in self.quick:
             button.on_click(self._quick_clicked)
             button.layout.display = "none"
-        self.actions = w.Select(options=[], rows=8, layout=w.Layout(width="98%"))
+        self.actions = w.Select(options=[], rows=8, layout=w.Layout(width="98%"), style={"description_width": "auto"})
         self.actions.observe(self._action_selected, names="value")
         self.play_selected = _button(_("Play the selected action"), button_style="primary")
         self.play_selected.on_click(self._play_selected)
@@ -243,6 +243,7 @@ class Panel:
         self._redraw()
 
     def _label_headings(self) -> None:
+        self.actions.description = _("Legal actions")  # the list's label (WCAG 4.1.2), beside it
         self.actions_heading.value = f"<b style='font-size:15px'>{escape(_('Actions'))}</b>"
         self.all_actions_heading.value = (f"<span style='font-size:14px'>"
                                           f"{escape(_('All legal actions (selecting one shows its battle odds):'))}"
