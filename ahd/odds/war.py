@@ -35,6 +35,7 @@ from ..core.errors import AhdError
 from ..core.i18n import Msg, N_, _
 from ..core.sides import CHANCE, Side
 from ..core.victory import SCORE_TABLE, SHORT_GAME_MARGIN
+from .decided import decided
 
 MODES = ("live", "deep")
 
@@ -73,6 +74,8 @@ class WarOdds:
 
     def summary(self) -> Msg:
         """'Union wins 54.0% (95% interval 48.1%–59.8%; live, campaign model)', as a message."""
+        if self.model == "decided":
+            return Msg("Union wins {p:.0%}: the rules have already decided it", p=self.p_union)
         how = (Msg("{n} playouts", n=self.n) if self.mode == "deep"
                else Msg("{model} model", model=self.model))
         return Msg("Union wins {p:.1%} (95% interval {low:.1%}–{high:.1%}; {mode}, {how})", p=self.p_union,
@@ -163,10 +166,11 @@ def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
-def predict(kind: str, x: np.ndarray, name: str = MODEL) -> tuple[float, float, float, float]:
-    """(p, stderr, low, high) of the live model (or the model file ``name``) for a feature vector."""
+def predict(kind: str, x: np.ndarray, name: str = MODEL, shift: float = 0.0) -> tuple[float, float, float, float]:
+    """(p, stderr, low, high) of the live model (or the model file ``name``) for a feature vector;
+    ``shift`` is added to its logit (a scenario's offset)."""
     model = load_model(name)[kind]
-    z = float(x @ model["coef"])
+    z = float(x @ model["coef"]) + shift
     var = float(x @ model["cov"] @ x)
     sz = math.sqrt(max(var, 0.0))
     p = _sigmoid(z)
@@ -186,8 +190,21 @@ def finished(game) -> WarOdds:
     return WarOdds(p, 0.0, p, p, "final", "outcome", 0, p)
 
 
-def war_odds(game, mode: str = "live") -> WarOdds:
+@lru_cache(maxsize=4)
+def scenario_offsets(name: str = MODEL) -> dict[str, float]:
+    """The per-scenario logit offsets of the model file (``scripts/war_odds_calibration.py fit``): what
+    the fit on mixed scenarios misses of each scenario's own balance (none for custom scenarios)."""
+    text = resources.files("ahd").joinpath(f"data/{name}").read_text(encoding="utf-8")
+    return {k: float(v) for k, v in json.loads(text).get("scenario_offsets", {}).get("offsets", {}).items()}
+
+
+def war_odds(game, mode: str = "live", offsets: bool = True) -> WarOdds:
     """The live model's chance that the Union wins ``game`` from its current position.
+
+    Where the rules have already decided the game (``ahd.odds.decided``: turn 40 ending without the
+    seven cities, cities out of reach in the turns left, a short game or scenario score the Union can no
+    longer reach) the answer is exactly 0 or 1 (model ``decided``). Otherwise the fitted model, with the
+    scenario's offset (``offsets=False``: without it, as the offsets are fitted).
 
     The deep estimate (playouts between computer players) is ``ahd.war_odds(game, "deep", ...)``:
     it needs the computer players, a layer above the odds. A finished game gives its result
@@ -202,8 +219,12 @@ def war_odds(game, mode: str = "live") -> WarOdds:
         raise WarOddsError(f"war_odds needs a Game (ahd.new_game(...)), got {type(game).__name__}")
     if game.is_over:
         return finished(game)
+    known = decided(game.state, game.scenario, game.play_on)
+    if known is not None:
+        return WarOdds(known, 0.0, known, known, "live", "decided", 0, known)
     kind, x = game_features(game)
-    p, se, low, high = predict(kind, x)
+    shift = scenario_offsets().get(game.scenario.id, 0.0) if offsets and game.scenario.is_built_in else 0.0
+    p, se, low, high = predict(kind, x, shift=shift)
     return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"])
 
 
