@@ -42,6 +42,7 @@ from ..core import movement
 from ..core.actions import Action, BeginMarch, CavalryRetreat, HoldGround, OpenFire, Reinforce, Retreat
 from .base import without_losing_moves
 from .campaign import CampaignPlan, Orders, follow, idle_score
+from .plan_lines import defence_line
 from ..core.errors import AhdError
 from ..core.game import Game
 from ..core.i18n import Msg
@@ -166,6 +167,10 @@ class SearchBot:
                 key = plan_key(self.campaign.plan)  # said again only when the plan itself changes,
                 if key != self._plan_key:  # not its odds or size from march to march
                     self.plan, self._plan_key = self.campaign.plan, key
+            elif campaign is None and self.campaign is not None and game.phasing is Side.CONFEDERATE:
+                line = defence_line(game.state, Side.CONFEDERATE)  # no march of the plan: what it holds
+                if plan_key(line) != self._plan_key:
+                    self.plan, self._plan_key = line, plan_key(line)
             if campaign is not None:  # the plan is the default; the search may still find better
                 action, plans[action] = campaign
                 options = [action] + [a for a in options if a != action]
