@@ -59,7 +59,11 @@ def test_levels_are_fixed_bots_and_budgets():
     assert hard.garrison == "shared" and hard.campaign.guard and hard.campaign.choose == "weakest"
     assert hard.campaign.grab and hard.campaign.grab_fight and hard.campaign.push and hard.campaign.sally
     assert hard.campaign.endgame == 30 and hard.campaign.finish and hard.campaign.retake
-    assert hard.campaign.clear and not hard.campaign.capital and not hard.campaign.hold
+    # capital only in the scenarios starting after turn 1 (issue 34: 1864's Washington); 1861 as before
+    assert hard.campaign.clear and hard.campaign.capital == "year" and not hard.campaign.hold
+    assert make_bot("search:capital=on", 1).campaign.capital is True
+    with pytest.raises(ValueError, match="capital"):
+        make_bot("search:capital=sometimes", 1)
     for name in LEVELS:
         assert make_bot(name, 1).name == name
         assert name in PLAYERS

@@ -152,8 +152,9 @@ class SearchBot:
         self.orders = None
         if game.decision not in self.searched:
             return self.heuristic.choose(game)
-        if game.decision == "battle_options" and self.campaign is not None and self.campaign.capital \
-                and not self.lookahead:
+        if game.decision == "battle_options" and self.campaign is not None and not self.lookahead \
+                and (self.campaign.capital is True
+                     or (self.campaign.capital == "year" and game.scenario.start_turn > 1)):
             return self.campaign.reinforcement(game, actions, self.heuristic.choose(game))
         ranked = self.heuristic.ranked(game, actions) if game.decision in ("movement", "march") else None
         options = self._options(game, actions, ranked)
