@@ -117,3 +117,28 @@ def test_a_decided_position_always_ends_in_a_confederate_win_in_random_games():
                 checked += 1
                 assert game.outcome.winner is Side.CONFEDERATE
     assert checked >= 2  # these seeds reach such positions (1862 seeds 1-2, 1864 seed 0)
+
+
+@pytest.mark.parametrize("scenario", ["1861", "short", "1862", "1863", "1864"])
+def test_scenario_start_odds_are_the_measured_result_of_the_scenario(scenario):
+    """At a scenario's start the odds are the Union's result in the hard v hard games the adjustment was
+    fitted on (``scripts/war_odds_calibration.py fit``), with that result's uncertainty; at the deciding
+    turn's last half the model alone speaks."""
+    from ahd.odds.war import predict, game_features, scenario_adjustments
+    adjust = scenario_adjustments()[scenario]
+    assert adjust["games"] >= 8
+    start = war_odds(ahd.new_game(scenario, seed=1))
+    assert start.p_union == pytest.approx(adjust["prior"])
+    assert start.low < adjust["prior"] < start.high and start.stderr > 0
+    game = ahd.new_game("1861", seed=1)
+    game.state.turn, game.state.phasing = 40, Side.UNION
+    game.state.control["richmond"] = Side.UNION
+    for city in VICTORY_CITIES[:5]:
+        game.state.control[city] = Side.UNION
+    game.state.invalidate_maxima()
+    late = war_odds(game)
+    assert late.model == "campaign"  # six cities held, the seventh in reach: not decided
+    kind, x = game_features(game)
+    expected = predict(kind, x, shift=scenario_adjustments()["1861"]["offset"])[0]
+    lean = 1 / 79  # one half-turn left of the 79 from turn 1's Union half to turn 40's
+    assert late.p_union == pytest.approx((1 - lean) * expected + lean * scenario_adjustments()["1861"]["prior"])

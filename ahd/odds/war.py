@@ -191,11 +191,21 @@ def finished(game) -> WarOdds:
 
 
 @lru_cache(maxsize=4)
-def scenario_offsets(name: str = MODEL) -> dict[str, float]:
-    """The per-scenario logit offsets of the model file (``scripts/war_odds_calibration.py fit``): what
-    the fit on mixed scenarios misses of each scenario's own balance (none for custom scenarios)."""
+def scenario_adjustments(name: str = MODEL) -> dict[str, dict[str, float]]:
+    """Per built-in scenario (``scripts/war_odds_calibration.py fit``): ``offset``, added to the model's logit
+    (what the fit on mixed scenarios misses of the scenario's balance), and ``prior``, the Union's result
+    in the scenario's games ((wins + 1) / (games + 2)), which the odds lean on in proportion to the time
+    left (all of it at the scenario's start, none at its end). Empty for a model file without them."""
     text = resources.files("ahd").joinpath(f"data/{name}").read_text(encoding="utf-8")
-    return {k: float(v) for k, v in json.loads(text).get("scenario_offsets", {}).get("offsets", {}).items()}
+    return {k: {key: float(v[key]) for key in ("offset", "prior", "games") if key in v}
+            for k, v in json.loads(text).get("scenarios", {}).get("by_scenario", {}).items()}
+
+
+def time_left(state, scenario, play_on: bool = False) -> float:
+    """The share of the game's half-turns still to play before its deciding turn ends (1 at the start)."""
+    deadline, _ = _deadline_and_threshold(scenario, play_on)
+    left = max(0, 2 * (deadline - state.turn) + (1 if state.phasing is Side.UNION else 0))
+    return min(1.0, left / max(1, 2 * (deadline - scenario.start_turn) + 1))
 
 
 def war_odds(game, mode: str = "live", offsets: bool = True) -> WarOdds:
@@ -204,7 +214,7 @@ def war_odds(game, mode: str = "live", offsets: bool = True) -> WarOdds:
     Where the rules have already decided the game (``ahd.odds.decided``: turn 40 ending without the
     seven cities, cities out of reach in the turns left, a short game or scenario score the Union can no
     longer reach) the answer is exactly 0 or 1 (model ``decided``). Otherwise the fitted model, with the
-    scenario's offset (``offsets=False``: without it, as the offsets are fitted).
+    scenario's offset and prior (``scenario_adjustments``; ``offsets=False``: without them, as they are fitted).
 
     The deep estimate (playouts between computer players) is ``ahd.war_odds(game, "deep", ...)``:
     it needs the computer players, a layer above the odds. A finished game gives its result
@@ -223,8 +233,15 @@ def war_odds(game, mode: str = "live", offsets: bool = True) -> WarOdds:
     if known is not None:
         return WarOdds(known, 0.0, known, known, "live", "decided", 0, known)
     kind, x = game_features(game)
-    shift = scenario_offsets().get(game.scenario.id, 0.0) if offsets and game.scenario.is_built_in else 0.0
-    p, se, low, high = predict(kind, x, shift=shift)
+    adjust = scenario_adjustments().get(game.scenario.id, {}) if offsets and game.scenario.is_built_in else {}
+    p, se, low, high = predict(kind, x, shift=adjust.get("offset", 0.0))
+    if "prior" in adjust:
+        lean = time_left(game.state, game.scenario, game.play_on)
+        prior = adjust["prior"]
+        prior_se = math.sqrt(prior * (1 - prior) / (adjust.get("games", 0) + 2))  # the prior's own uncertainty
+        prior_low, prior_high = max(0.0, prior - 1.96 * prior_se), min(1.0, prior + 1.96 * prior_se)
+        p, low, high, se = ((1 - lean) * v + lean * w for v, w in
+                            ((p, prior), (low, prior_low), (high, prior_high), (se, prior_se)))
     return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"])
 
 
