@@ -106,16 +106,14 @@ def campaign_decided(state) -> float | None:
     if halves == 0:
         return 0.0
     units = [u for u in state.units_of(Side.UNION) if not u.is_foreign]
-    by_unit = {u.id: _reachable(state, u.location, halves, naval=halves >= 2) for u in units}
+    board, step = state.board, reach_per_union_half(state)
+    if halves >= 2:  # some unit, a recruit placed in a box the Union controls, or a landing in a port
+        reach = set(_distances(board, {u.location for u in units}, step * halves))
+        later = {b.id for b in board if b.port or (state.control[b.id] is Side.UNION and b.blue_value > 0)}
+        reach |= set(_distances(board, later, step * (halves - 1)))
+        return None if all(c in reach for c in missing) else 0.0
+    by_unit = {u.id: _reachable(state, u.location, halves, naval=False) for u in units}
     options = {city: {uid for uid, reach in by_unit.items() if city in reach} for city in missing}
-    if halves >= 2:  # a recruit placed in a box the Union controls moves from the next half-turn
-        recruit_boxes = {b.id for b in state.board if state.control[b.id] is Side.UNION and b.blue_value > 0}
-        reach = set()
-        for box in recruit_boxes:
-            reach |= _reachable(state, box, halves - 1)
-        if all(options[c] or c in reach for c in missing):
-            return None
-        return 0.0
     # the last Union half-turn: every missing city needs its own unit there at the update. A naval move
     # only reaches a port the Union holds (4.2.3); one invasion (4.2.4) takes units that began the turn
     # in Washington to one port: counted as giving any one missing port, whoever else is used.
