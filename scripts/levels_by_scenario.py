@@ -66,6 +66,8 @@ def main() -> None:
     parser.add_argument("--scenarios", default="1861,short,1862,1863,1864")
     parser.add_argument("--out", required=True)
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--seat", choices=("both", "union", "confederate"), default="both",
+                        help="play --a in this seat only (a tuning probe)")
     args = parser.parse_args()
     out = Path(args.out)
     done = set()
@@ -76,7 +78,9 @@ def main() -> None:
     t0 = time.perf_counter()
     for scenario in args.scenarios.split(","):
         for seed in seeds:
-            for union, confederate in ((args.a, args.b), (args.b, args.a)):
+            seats = {"both": ((args.a, args.b), (args.b, args.a)), "union": ((args.a, args.b),),
+                     "confederate": ((args.b, args.a),)}[args.seat]
+            for union, confederate in seats:
                 if args.report_only or (scenario, union, confederate, seed) in done:
                     continue
                 row = play(scenario, union, confederate, seed)
