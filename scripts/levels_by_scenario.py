@@ -34,8 +34,8 @@ ALIASES = {"search": "search:iterations=2"}
 
 def bot(name: str, seed: int):
     if name.startswith("hard@"):
-        union, confederate = LEVELS["hard"]
-        return SidedBot(name, make_bot(f"{union},capital={name[5:]}", seed), make_bot(confederate, seed))
+        sided = make_bot("hard", seed)
+        return SidedBot(name, make_bot(f"{LEVELS['hard'][0]},capital={name[5:]}", seed), sided.confederate)
     return make_bot(ALIASES.get(name, name), seed)
 
 

@@ -51,7 +51,9 @@ def test_levels_are_fixed_bots_and_budgets():
     assert union.garrison == "shared" and union.campaign.choose == "strongest" and not union.campaign.grab
     assert isinstance(normal.confederate, HeuristicBot) and normal.confederate.garrison == "each"
     sided = make_bot("hard", 1)
-    rebel = sided.confederate  # normal's Union settings, as the Confederacy
+    rebel = sided.confederate.campaign  # normal's Union settings, as the Confederacy (games to turn 40)
+    scored = sided.confederate.scored  # the search bot as measured, in the games decided by the maxima
+    assert isinstance(scored, SearchBot) and scored.lookahead and scored.iterations == 2
     assert isinstance(rebel, SearchBot) and not rebel.lookahead and rebel.garrison == "shared"
     assert rebel.campaign is not None and not rebel.campaign.guard and rebel.campaign.choose == "strongest"
     hard = sided.union
