@@ -47,7 +47,8 @@ __all__ = ["Bot", "RandomBot", "HeuristicBot", "SearchBot", "make_bot", "play", 
 #: In the games decided by the army maxima (the short game; 1862, 1863, 1864 scored, not played on) hard's
 #: Confederacy is the search bot as measured (``search:iterations=2``, lookahead, its campaign plan): on
 #: the tuning seeds 970000-970007 against the heuristic Union it won 1863 7/8, 1864 7/8, short 2/8, where
-#: the campaign plan below won about a third of the year games and no short game (issue 34).
+#: the campaign plan below won 1863 2.5/6 and 1864 4.5/8 of those games (and short 0/10 on the held-out
+#: seeds); held-out figures in ``docs/bots/levels_by_scenario.txt`` (issue 34).
 #: As the Confederacy ``hard`` plays normal's Union settings (shared garrisons and the campaign plan,
 #: whose objective is Washington): of the Confederacies measured on seeds 1000-1039 it held both the
 #: hard and the normal Union best, 22 Union wins of 80 where the heuristic allowed 36
