@@ -206,7 +206,7 @@ def test_push_tries_the_other_objectives():
 
 
 def test_capital_keeps_washington_garrison_out_of_battles_next_door():
-    """``capital`` (an option no level uses): the heuristic reinforces a losing battle with every unit that
+    """``capital`` (hard's Union uses it in the scenarios after 1861, ``capital=year``): the heuristic reinforces a losing battle with every unit that
     can; with it the Union never sends Washington's garrison (the heuristic's, for the stacks near it) to
     a battle next door. Without it, 1864 hard against hard: the four units left in Washington reinforced
     Fredericksburg's battle and two Confederate cavalry rode into the empty capital on turn 29 (seed 2)."""
@@ -217,7 +217,7 @@ def test_capital_keeps_washington_garrison_out_of_battles_next_door():
     def play_to(spec, turn):
         game = ahd.new_game("1864", seed=2)
         union = make_bot(spec, 1)
-        bots = {Side.UNION: union, Side.CONFEDERATE: make_bot("hard", 2)}
+        bots = {Side.UNION: union, Side.CONFEDERATE: make_bot(LEVELS["hard"][1]["campaign"], 2)}
         sent = []
         while not game.is_over and game.state.turn <= turn:
             if game.current_player == CHANCE:
@@ -231,14 +231,15 @@ def test_capital_keeps_washington_garrison_out_of_battles_next_door():
             game.apply(action)
         return game, sent
 
-    hard = LEVELS["hard"][0]  # the hard Union's settings, without ``capital``
-    assert "capital" not in hard
+    assert LEVELS["hard"][0].endswith(",capital=year")
+    hard = LEVELS["hard"][0].replace(",capital=year", "")  # the hard Union's settings, without ``capital``
     lost, sent = play_to(hard, 29)
     assert lost.is_over and lost.outcome.winner is Side.CONFEDERATE and lost.state.turn == 29
     assert any(left < need for left, need in sent)  # Washington was emptied below its garrison
-    kept, sent = play_to(hard + ",capital=on", 29)
-    assert not kept.is_over and kept.state.control["washington"] is Side.UNION
-    assert all(left >= need for left, need in sent)
+    for setting in (",capital=on", ",capital=year"):  # 1864 starts after turn 1: ``year`` is on here
+        kept, sent = play_to(hard + setting, 29)
+        assert not kept.is_over and kept.state.control["washington"] is Side.UNION
+        assert all(left >= need for left, need in sent)
 
 
 def test_finish_gathers_for_the_last_objectives_where_the_plan_stood_still():

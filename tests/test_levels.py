@@ -51,7 +51,9 @@ def test_levels_are_fixed_bots_and_budgets():
     assert union.garrison == "shared" and union.campaign.choose == "strongest" and not union.campaign.grab
     assert isinstance(normal.confederate, HeuristicBot) and normal.confederate.garrison == "each"
     sided = make_bot("hard", 1)
-    rebel = sided.confederate  # normal's Union settings, as the Confederacy
+    rebel = sided.confederate.campaign  # normal's Union settings, as the Confederacy (games to turn 40)
+    scored = sided.confederate.scored  # the search bot as measured, in the games decided by the maxima
+    assert isinstance(scored, SearchBot) and scored.lookahead and scored.iterations == 2
     assert isinstance(rebel, SearchBot) and not rebel.lookahead and rebel.garrison == "shared"
     assert rebel.campaign is not None and not rebel.campaign.guard and rebel.campaign.choose == "strongest"
     hard = sided.union
@@ -59,7 +61,11 @@ def test_levels_are_fixed_bots_and_budgets():
     assert hard.garrison == "shared" and hard.campaign.guard and hard.campaign.choose == "weakest"
     assert hard.campaign.grab and hard.campaign.grab_fight and hard.campaign.push and hard.campaign.sally
     assert hard.campaign.endgame == 30 and hard.campaign.finish and hard.campaign.retake
-    assert hard.campaign.clear and not hard.campaign.capital and not hard.campaign.hold
+    # capital only in the scenarios starting after turn 1 (issue 34: 1864's Washington); 1861 as before
+    assert hard.campaign.clear and hard.campaign.capital == "year" and not hard.campaign.hold
+    assert make_bot("search:capital=on", 1).campaign.capital is True
+    with pytest.raises(ValueError, match="capital"):
+        make_bot("search:capital=sometimes", 1)
     for name in LEVELS:
         assert make_bot(name, 1).name == name
         assert name in PLAYERS

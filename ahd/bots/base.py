@@ -144,6 +144,26 @@ class SidedBot:
         return choose(bot, game, should_stop)
 
 
+class ScoredBot:
+    """One side's player made of two by how the game is decided: ``scored`` plays the games decided by
+    the army maxima (the short game, S-13; a year scenario scored on T-8, S-0, not played on), ``campaign``
+    the others. ``plan`` is the plan of the one that last decided."""
+
+    def __init__(self, campaign: "Bot", scored: "Bot") -> None:
+        self.campaign, self.scored = campaign, scored
+        self._last: "Bot" = campaign
+
+    @property
+    def plan(self) -> "Msg | str | None":
+        return plan_of(self._last)
+
+    def choose(self, game: Game, should_stop: Callable[[], bool] | None = None) -> Action:
+        end = game.scenario.end
+        bot = self.scored if end == "short" or (end == "table" and not game.play_on) else self.campaign
+        self._last = bot
+        return choose(bot, game, should_stop)
+
+
 def choose(bot, game: Game, should_stop: Callable[[], bool] | None = None) -> Action:
     """``bot.choose(game)``, passing ``should_stop`` to bots whose ``choose`` takes it (the search bots
     and the levels: asked between continuations; when it returns True the bot answers at once with its

@@ -69,6 +69,7 @@ from ..core.actions import Action, BeginMarch, EndMarch, EndMovement, Move, Open
 from ..core.board import VICTORY_CITIES
 from ..core.game import Game
 from ..core.i18n import Msg, Msgn, Term
+from .plan_lines import gather_line
 from .heuristic import CAPITAL, HeuristicBot, _distances, _win_chance, attack_forces
 from ..odds import odds
 from ..core.sides import Side
@@ -422,9 +423,7 @@ class CampaignPlan:
         attackers, defenders = attack_forces(state, target, side, [
             (u, state.board.enters_over_water(target, stage)) for u in gathered])
         chance = _chance(tuple(attackers), tuple(defenders), min(self.samples, 500))
-        self.plan = Msgn("gathering at {stage} to storm {target}, {chance:.0%} with {n} unit",
-                         "gathering at {stage} to storm {target}, {chance:.0%} with {n} units",
-                         n=len(gathered), stage=_name(state, stage), target=_name(state, target), chance=chance)
+        self.plan = gather_line(state, side, stage, target, len(gathered), chance)
         return begins[origin], Orders(side, state.turn, origin, moves)
 
 

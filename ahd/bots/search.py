@@ -42,6 +42,7 @@ from ..core import movement
 from ..core.actions import Action, BeginMarch, CavalryRetreat, HoldGround, OpenFire, Reinforce, Retreat
 from .base import without_losing_moves
 from .campaign import CampaignPlan, Orders, follow, idle_score
+from .plan_lines import defence_line
 from ..core.errors import AhdError
 from ..core.game import Game
 from ..core.i18n import Msg
@@ -151,8 +152,9 @@ class SearchBot:
         self.orders = None
         if game.decision not in self.searched:
             return self.heuristic.choose(game)
-        if game.decision == "battle_options" and self.campaign is not None and self.campaign.capital \
-                and not self.lookahead:
+        if game.decision == "battle_options" and self.campaign is not None and not self.lookahead \
+                and (self.campaign.capital is True
+                     or (self.campaign.capital == "year" and game.scenario.start_turn > 1)):
             return self.campaign.reinforcement(game, actions, self.heuristic.choose(game))
         ranked = self.heuristic.ranked(game, actions) if game.decision in ("movement", "march") else None
         options = self._options(game, actions, ranked)
@@ -166,6 +168,10 @@ class SearchBot:
                 key = plan_key(self.campaign.plan)  # said again only when the plan itself changes,
                 if key != self._plan_key:  # not its odds or size from march to march
                     self.plan, self._plan_key = self.campaign.plan, key
+            elif campaign is None and self.campaign is not None and game.phasing is Side.CONFEDERATE:
+                line = defence_line(game.state, Side.CONFEDERATE)  # no march of the plan: what it holds
+                if plan_key(line) != self._plan_key:
+                    self.plan, self._plan_key = line, plan_key(line)
             if campaign is not None:  # the plan is the default; the search may still find better
                 action, plans[action] = campaign
                 options = [action] + [a for a in options if a != action]

@@ -35,6 +35,7 @@ from ..core.errors import AhdError
 from ..core.i18n import Msg, N_, _
 from ..core.sides import CHANCE, Side
 from ..core.victory import SCORE_TABLE, SHORT_GAME_MARGIN
+from .decided import decided
 
 MODES = ("live", "deep")
 
@@ -73,6 +74,8 @@ class WarOdds:
 
     def summary(self) -> Msg:
         """'Union wins 54.0% (95% interval 48.1%–59.8%; live, campaign model)', as a message."""
+        if self.model == "decided":
+            return Msg("Union wins {p:.0%}: the rules have already decided it", p=self.p_union)
         how = (Msg("{n} playouts", n=self.n) if self.mode == "deep"
                else Msg("{model} model", model=self.model))
         return Msg("Union wins {p:.1%} (95% interval {low:.1%}–{high:.1%}; {mode}, {how})", p=self.p_union,
@@ -163,10 +166,11 @@ def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
-def predict(kind: str, x: np.ndarray, name: str = MODEL) -> tuple[float, float, float, float]:
-    """(p, stderr, low, high) of the live model (or the model file ``name``) for a feature vector."""
+def predict(kind: str, x: np.ndarray, name: str = MODEL, shift: float = 0.0) -> tuple[float, float, float, float]:
+    """(p, stderr, low, high) of the live model (or the model file ``name``) for a feature vector;
+    ``shift`` is added to its logit (a scenario's offset)."""
     model = load_model(name)[kind]
-    z = float(x @ model["coef"])
+    z = float(x @ model["coef"]) + shift
     var = float(x @ model["cov"] @ x)
     sz = math.sqrt(max(var, 0.0))
     p = _sigmoid(z)
@@ -186,8 +190,31 @@ def finished(game) -> WarOdds:
     return WarOdds(p, 0.0, p, p, "final", "outcome", 0, p)
 
 
-def war_odds(game, mode: str = "live") -> WarOdds:
+@lru_cache(maxsize=4)
+def scenario_adjustments(name: str = MODEL) -> dict[str, dict[str, float]]:
+    """Per built-in scenario (``scripts/war_odds_calibration.py fit``): ``offset``, added to the model's logit
+    (what the fit on mixed scenarios misses of the scenario's balance), and ``prior``, the Union's result
+    in the scenario's games ((wins + 1) / (games + 2)), which the odds lean on in proportion to the time
+    left (all of it at the scenario's start, none at its end). Empty for a model file without them."""
+    text = resources.files("ahd").joinpath(f"data/{name}").read_text(encoding="utf-8")
+    return {k: {key: float(v[key]) for key in ("offset", "prior", "games") if key in v}
+            for k, v in json.loads(text).get("scenarios", {}).get("by_scenario", {}).items()}
+
+
+def time_left(state, scenario, play_on: bool = False) -> float:
+    """The share of the game's half-turns still to play before its deciding turn ends (1 at the start)."""
+    deadline, _ = _deadline_and_threshold(scenario, play_on)
+    left = max(0, 2 * (deadline - state.turn) + (1 if state.phasing is Side.UNION else 0))
+    return min(1.0, left / max(1, 2 * (deadline - scenario.start_turn) + 1))
+
+
+def war_odds(game, mode: str = "live", offsets: bool = True) -> WarOdds:
     """The live model's chance that the Union wins ``game`` from its current position.
+
+    Where the rules have already decided the game (``ahd.odds.decided``: turn 40 ending without the
+    seven cities, cities out of reach in the turns left, a short game or scenario score the Union can no
+    longer reach) the answer is exactly 0 or 1 (model ``decided``). Otherwise the fitted model, with the
+    scenario's offset and prior (``scenario_adjustments``; ``offsets=False``: without them, as they are fitted).
 
     The deep estimate (playouts between computer players) is ``ahd.war_odds(game, "deep", ...)``:
     it needs the computer players, a layer above the odds. A finished game gives its result
@@ -202,8 +229,19 @@ def war_odds(game, mode: str = "live") -> WarOdds:
         raise WarOddsError(f"war_odds needs a Game (ahd.new_game(...)), got {type(game).__name__}")
     if game.is_over:
         return finished(game)
+    known = decided(game.state, game.scenario, game.play_on)
+    if known is not None:
+        return WarOdds(known, 0.0, known, known, "live", "decided", 0, known)
     kind, x = game_features(game)
-    p, se, low, high = predict(kind, x)
+    adjust = scenario_adjustments().get(game.scenario.id, {}) if offsets and game.scenario.is_built_in else {}
+    p, se, low, high = predict(kind, x, shift=adjust.get("offset", 0.0))
+    if "prior" in adjust:
+        lean = time_left(game.state, game.scenario, game.play_on)
+        prior = adjust["prior"]
+        prior_se = math.sqrt(prior * (1 - prior) / (adjust.get("games", 0) + 2))  # the prior's own uncertainty
+        prior_low, prior_high = max(0.0, prior - 1.96 * prior_se), min(1.0, prior + 1.96 * prior_se)
+        p, low, high, se = ((1 - lean) * v + lean * w for v, w in
+                            ((p, prior), (low, prior_low), (high, prior_high), (se, prior_se)))
     return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"])
 
 

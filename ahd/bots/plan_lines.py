@@ -1,0 +1,62 @@
+"""The campaign plan in words (issue 34): one translatable line a student can read.
+
+A plan line says what the plan hopes for. A storm is offered with its odds only when they are worth
+stating (``LOW`` or more): a gathering whose storm would be hopeless today says what it waits for
+instead of "… 0% with 8 units", and the Confederacy, whose war is won by holding on (11.b), says which
+city it holds against which threat when its plan has no march to make.
+"""
+from __future__ import annotations
+
+from ..core.board import VICTORY_CITIES
+from ..core.i18n import Msg, Msgn, Term
+from ..core.sides import Side
+from ..core.state import State
+
+#: below these odds a gathering does not state them: the storm is what it waits to be able to do
+LOW = 0.2
+
+
+def _name(state: State, box: str) -> Term:
+    return state.board.term(box)
+
+
+def gather_line(state: State, side: Side, stage: str, target: str, n: int, chance: float) -> Msg:
+    """Gathering ``n`` units at ``stage`` against ``target`` (the storm's odds today ``chance``)."""
+    if chance >= LOW:
+        return Msgn("gathering at {stage} to storm {target}, {chance:.0%} with {n} unit",
+                    "gathering at {stage} to storm {target}, {chance:.0%} with {n} units",
+                    n=n, stage=_name(state, stage), target=_name(state, target), chance=chance)
+    if side is Side.CONFEDERATE:
+        return Msgn("threatening {target} from {stage} with {n} unit: too few to storm it, but the threat "
+                    "keeps the Union's army at home while the South holds on",
+                    "threatening {target} from {stage} with {n} units: too few to storm it, but the threat "
+                    "keeps the Union's army at home while the South holds on",
+                    n=n, stage=_name(state, stage), target=_name(state, target))
+    return Msgn("massing at {stage} against {target}: {n} unit is too few to storm it yet, so more are "
+                "brought up first",
+                "massing at {stage} against {target}: {n} units are too few to storm it yet, so more are "
+                "brought up first",
+                n=n, stage=_name(state, stage), target=_name(state, target))
+
+
+def defence_line(state: State, side: Side) -> Msg:
+    """The Confederacy's plan when it has no march to make: hold the most threatened city (its
+    victory cities and Richmond; enemy units within two links) until reinforcements arrive."""
+    board = state.board
+    enemy = side.enemy
+    best = None
+    for city in VICTORY_CITIES:
+        if state.control[city] is not side:
+            continue
+        near = {city} | set(board.neighbours(city))
+        for box in list(near):
+            near |= set(board.neighbours(box))
+        threat = sum(state.count_in(box, enemy) for box in near)
+        if threat and (best is None or (threat, city == "richmond") > best[:2]):
+            best = (threat, city == "richmond", city)
+    if best is None:
+        return Msg("holding the South's cities to the end of the war: the Union must take all seven by "
+                   "turn 40")
+    return Msgn("holding {city} against {n} Union unit nearby until reinforcements arrive",
+                "holding {city} against {n} Union units nearby until reinforcements arrive",
+                n=best[0], city=_name(state, best[2]))

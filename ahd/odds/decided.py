@@ -1,0 +1,154 @@
+"""What the rules have already decided: positions whose result no play can change (issue 34).
+
+``decided(state, scenario, play_on)`` is 0.0 when the Union can no longer win, 1.0 when it cannot
+lose, and None otherwise. Only what the rules prove is used, with generous bounds, so a position
+called decided is decided:
+
+- **11.a by turn 40 (11.b(3))** — a victory city the Union does not hold becomes Union only at a 9.a
+  update finding Union units alone in it. A Union unit cannot enter a Confederate-held victory city in
+  the Confederate half-turn (a retreat may not end in an enemy recruiting city of the enemy's colour,
+  5.2.5 (b); recruits go to boxes the Union already controls, 7.b), so only Union half-turns can gain
+  one. In a Union half-turn a unit moves at most 2 marches (4.f) of at most 2 links (T-3; 3 with
+  O-3.2), may join a battle next door (5.2.4) and, in a Confederate half, retreat one box (5.2.5):
+  ``reach_per_union_half`` links per Union half-turn left; a naval move reaches only a port the Union
+  holds (4.2.3), an invasion one port per turn from Washington (4.2.4) — over several half-turns any
+  port is counted as reached — and a recruit (7.b) starts from a box the Union controls. If some missing city is out of reach of every
+  Union unit, or (in the last Union half-turn, when no recruit can move any more) the missing cities
+  cannot each get a different unit, the Union cannot win: 0.
+- **S-13 / S-0 scoring** (a short game or a scored year scenario not played on), in the Confederate
+  half of the deciding turn: the Union maximum can only grow by boxes of its colour a Union unit
+  retreats into (next to a Union unit), the Confederate maximum only fall by a Confederate
+  cavalry-held box reverting (9.b; a Union retreat never enters a Confederate-held box of the
+  Confederacy's colour, 5.2.5 (b)). If even the best case leaves the Union short, it has lost: 0.
+
+Not claimed (None): positions under H-4 (six cities), A-4 (both sides in a box) or the foreign
+intervention and border events (AO-8.3, AO-8.4), whose extra ways to place units are not bounded here.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from ..core.board import VICTORY_CITIES
+from ..core.calendar import LAST_TURN
+from ..core.sides import Side
+from ..core.victory import SCORE_TABLE, SHORT_GAME_MARGIN
+
+def reach_per_union_half(state) -> int:
+    """Links a Union unit can cover in one Union half-turn and the Confederate half before it: 2 marches
+    (4.f) of at most 2 links (T-3; 3 on friendly rail with O-3.2), a reinforcement (5.2.4) and a retreat
+    (5.2.5) - generous on purpose."""
+    return 2 * (3 if "O-3.2" in state.options else 2) + 1 + 1
+
+
+#: rule switches under which units can appear or share boxes in ways not bounded here
+UNBOUNDED = ("H-4", "A-4", "AO-8.3", "AO-8.4")
+
+
+def _unbounded(state) -> bool:
+    return any(rule in state.options for rule in UNBOUNDED)
+
+
+def union_halves_left(state, deadline: int) -> int:
+    """Union half-turns still to end (with their 9.a update) before the deadline's turn ends."""
+    return max(0, deadline - state.turn + (1 if state.phasing is Side.UNION else 0))
+
+
+def _distances(board, sources: set[str], limit: int) -> dict[str, int]:
+    seen = {box: 0 for box in sources}
+    queue = deque(sources)
+    while queue:
+        box = queue.popleft()
+        if seen[box] >= limit:
+            continue
+        for nxt in board.neighbours(box):
+            if nxt not in seen:
+                seen[nxt] = seen[box] + 1
+                queue.append(nxt)
+    return seen
+
+
+def _reachable(state, start: str, halves: int, naval: bool = True) -> set[str]:
+    """Boxes a unit now in ``start`` might stand in after ``halves`` more Union half-turns (``naval``:
+    counting naval moves and invasions, 4.2.3-4.2.4, as reaching any port)."""
+    board = state.board
+    step = reach_per_union_half(state)
+    reach = set(_distances(board, {start}, step * halves))
+    if naval and halves >= 1:  # a naval move or invasion lands in a port; from there the halves after it
+        ports = {box.id for box in board if box.port}
+        reach |= set(_distances(board, ports, step * (halves - 1)))
+    return reach
+
+
+def _matching(options: dict[str, set[str]]) -> int:
+    """The most missing cities that can each get a different unit (augmenting paths; at most 7 cities)."""
+    owner: dict[str, str] = {}
+
+    def assign(city: str, tried: set[str]) -> bool:
+        for unit in options[city]:
+            if unit in tried:
+                continue
+            tried.add(unit)
+            if unit not in owner or assign(owner[unit], tried):
+                owner[unit] = city
+                return True
+        return False
+    return sum(1 for city in options if assign(city, set()))
+
+
+def campaign_decided(state) -> float | None:
+    """0.0 when the Union can no longer take the seven cities by turn 40 (see the module), else None."""
+    if _unbounded(state):
+        return None
+    missing = [c for c in VICTORY_CITIES if state.control[c] is not Side.UNION]
+    if not missing:
+        return None
+    halves = union_halves_left(state, LAST_TURN)
+    if halves == 0:
+        return 0.0
+    units = [u for u in state.units_of(Side.UNION) if not u.is_foreign]
+    board, step = state.board, reach_per_union_half(state)
+    if halves >= 2:  # some unit, a recruit placed in a box the Union controls, or a landing in a port
+        reach = set(_distances(board, {u.location for u in units}, step * halves))
+        later = {b.id for b in board if b.port or (state.control[b.id] is Side.UNION and b.blue_value > 0)}
+        reach |= set(_distances(board, later, step * (halves - 1)))
+        return None if all(c in reach for c in missing) else 0.0
+    by_unit = {u.id: _reachable(state, u.location, halves, naval=False) for u in units}
+    options = {city: {uid for uid, reach in by_unit.items() if city in reach} for city in missing}
+    # the last Union half-turn: every missing city needs its own unit there at the update. A naval move
+    # only reaches a port the Union holds (4.2.3); one invasion (4.2.4) takes units that began the turn
+    # in Washington to one port: counted as giving any one missing port, whoever else is used.
+    best = _matching(options)
+    if any(u.location == "washington" for u in units):
+        for port in (c for c in missing if state.board[c].port):
+            best = max(best, 1 + _matching({c: o for c, o in options.items() if c != port}))
+    return 0.0 if best < len(missing) else None
+
+
+def scored_decided(state, scenario, play_on: bool) -> float | None:
+    """0.0 when the short game (S-13) or the scenario score (S-0) can no longer go the Union's way."""
+    if _unbounded(state) or state.phasing is not Side.CONFEDERATE:
+        return None
+    if scenario.end == "short" and state.turn >= scenario.last_turn:
+        need = SHORT_GAME_MARGIN          # Union max ≥ Confederate max + 5
+    elif scenario.end == "table" and not play_on and state.turn >= scenario.score_turn:
+        need = SCORE_TABLE[scenario.score_turn] + 1  # a Union edge at least; a draw is half
+    else:
+        return None
+    board = state.board
+    near = set()
+    for unit in state.units_of(Side.UNION):
+        near |= board.neighbours(unit.location) | {unit.location}
+    gain = sum(board[b].blue_value for b in near if state.control[b] is not Side.UNION)
+    loss = sum(board[b].red_value for b in state.cavalry_held
+               if state.control[b] is Side.CONFEDERATE and board[b].owner is not Side.CONFEDERATE)
+    best = state.army_max(Side.UNION) + gain - (state.army_max(Side.CONFEDERATE) - loss)
+    if scenario.end == "table" and best == need - 1:
+        return None  # a draw (½) is still possible: not decided
+    return 0.0 if best < need else None
+
+
+def decided(state, scenario, play_on: bool = False) -> float | None:
+    """The Union's result if the rules have already decided it (0.0 or 1.0), else None."""
+    if scenario.end == "short" or (scenario.end == "table" and not play_on):
+        return scored_decided(state, scenario, play_on)
+    return campaign_decided(state)

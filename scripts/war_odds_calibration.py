@@ -1,0 +1,221 @@
+"""War odds per scenario and per player pair: play games (or read saved ones), then print how the
+live war odds (``ahd.war_odds(game)``, what the app's chart shows) did on them, and write it to a file.
+
+    nice -n 15 .venv/bin/python scripts/war_odds_calibration.py play --pairs hard-hard --games 6 \
+        --seed 940000 --save artifacts/calib_train.jsonl
+    .venv/bin/python scripts/war_odds_calibration.py report artifacts/calib_heldout.jsonl \
+        --out docs/bots/war_odds_calibration.txt
+
+``play``: for each scenario (``--scenarios``, default 1861, short, 1862, 1863, 1864) and each pair
+``UNION-CONFEDERATE`` of ``ahd.bots.make_bot`` names, ``--games`` games, game ``i`` with dice seed
+``seed + i`` and the bots seeded ``seed + i`` (Union) and ``seed + i + 1`` (Confederacy); one JSON
+line per game (scenario, pair, result, the game's record) appended to ``--save``. Seeds are fixed in
+advance: the model is fitted (``fit``) on one range and reported on another.
+
+``report``: every game is replayed; at the start of each half-turn (and where the game ended) the
+live odds are compared with the result (Union win 1, loss 0, scenario draw ½). Per scenario and pair:
+positions, games, Brier score against the base rate of those games (the Union's mean result, so the
+base rate is given its best value, in sample), the decided positions (odds exactly 0 or 1) and whether
+each was right, the start-of-scenario odds against the Union's measured result with its 95% Wilson
+interval, and a reliability table (predicted bin, positions, mean predicted, observed).
+
+``fit``: the per-scenario adjustments of ``ahd/data/war_odds.json`` (``scenarios``): a logit offset fitted
+by maximum likelihood on the games given (every position of a game weighted 1/(its positions)) and the
+Union's smoothed result in them, ``(wins + 1) / (games + 2)``, the prior the odds lean on in proportion
+to the time left (``ahd.odds.war.war_odds``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ahd.analysis.bench import machine  # noqa: E402
+from ahd.analysis.simulate import wilson  # noqa: E402
+from ahd.bots import make_bot  # noqa: E402
+from ahd.core.game import Game, new_game  # noqa: E402
+from ahd.core.sides import CHANCE, Side  # noqa: E402
+from ahd.odds import war  # noqa: E402
+
+SCENARIOS = ("1861", "short", "1862", "1863", "1864")
+
+
+def result_of(game) -> float:
+    winner = game.outcome.winner
+    return 1.0 if winner is Side.UNION else 0.0 if winner is Side.CONFEDERATE else 0.5
+
+
+def play(args) -> None:
+    out = Path(args.save)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    for scenario in args.scenarios.split(","):
+        for pair in args.pairs.split(","):
+            union, confederate = pair.split("-")
+            for i in range(args.games):
+                seed = args.seed + i
+                game = new_game(scenario, seed=seed)
+                bots = {Side.UNION: make_bot(union, seed), Side.CONFEDERATE: make_bot(confederate, seed + 1)}
+                while not game.is_over:
+                    if game.current_player == CHANCE:
+                        game.roll()
+                        continue
+                    game.apply(bots[game.current_player].choose(game))
+                row = {"scenario": scenario, "union": union, "confederate": confederate, "seed": seed,
+                       "y": result_of(game), "turn": game.state.turn, "record": game.to_dict()}
+                with out.open("a", encoding="utf-8") as handle:
+                    handle.write(json.dumps(row) + "\n")
+                print(f"{scenario:6} {pair:22} seed {seed}: {row['y']} at turn {row['turn']} "
+                      f"({time.perf_counter() - t0:.0f} s)", flush=True)
+
+
+def positions(record: dict):
+    """(game at the start of each half-turn, and at the end) of a recorded game."""
+    final = Game.from_dict(record)
+    actions = final._history
+    game = Game.from_dict(dict(record, actions=[], dice="manual"))
+    last = None
+    for index in range(len(actions) + 1):
+        key = (game.state.turn, game.state.phasing)
+        if key != last:
+            last = key
+            yield game
+        if index < len(actions):
+            game._replay_one(*actions[index])
+    if game.is_over:
+        yield game
+
+
+def load(paths: list[str]) -> list[dict]:
+    rows = []
+    for path in paths:
+        rows += [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return rows
+
+
+def samples(rows: list[dict], estimator=None):
+    """Per game: (scenario, pair, y, [(p, turn, decided?), ...]) at each half-turn start before the end."""
+    estimator = estimator or war.war_odds
+    for row in rows:
+        points = []
+        for game in positions(row["record"]):
+            if game.is_over:
+                continue  # the result itself: no forecast to judge
+            odds = estimator(game)
+            points.append((odds.p_union, game.state.turn, odds.model == "decided"))
+        yield row["scenario"], f"{row['union']} v {row['confederate']}", row["y"], points
+
+
+def report(args) -> None:
+    rows = load(args.files)
+    base_rows = load(args.base) if args.base else rows
+    base_rates = defaultdict(list)
+    for row in base_rows:
+        base_rates[(row["scenario"], f"{row['union']} v {row['confederate']}")].append(row["y"])
+    groups = defaultdict(list)
+    for scenario, pair, y, points in samples(rows):
+        groups[(scenario, pair)].append((y, points))
+    lines = [f"War odds (live, as the app's chart shows them) on recorded games: {', '.join(args.files)}"
+             + (f"; base rate from {', '.join(args.base)}" if args.base else ""),
+             f"machine: {machine()}", ""]
+    for (scenario, pair), games in sorted(groups.items(), key=lambda kv: (SCENARIOS.index(kv[0][0])
+                                                                         if kv[0][0] in SCENARIOS else 9, kv[0][1])):
+        ys = np.array([y for y, _ in games])
+        p = np.array([pt[0] for _, pts in games for pt in pts])
+        y = np.array([yy for yy, pts in games for _ in pts])
+        w = np.array([1 / len(pts) for _, pts in games for _ in pts])
+        decided = [(pt[0], yy) for yy, pts in games for pt in pts if pt[2]]
+        wrong = sum(1 for pd, yy in decided if abs(pd - yy) > 1e-9)
+        base = float(np.mean(base_rates[(scenario, pair)])) if base_rates[(scenario, pair)] else float(ys.mean())
+        brier = float(np.average((p - y) ** 2, weights=w))
+        brier_base = float(np.average((base - y) ** 2, weights=w))
+        start = float(np.mean([pts[0][0] for _, pts in games]))
+        low, high = wilson(int(round(ys.sum())), len(ys))
+        inside = "inside" if low <= start <= high else "OUTSIDE"
+        lines += [f"{scenario} — {pair}: {len(games)} games, {len(p)} positions (each game weighted equally)",
+                  f"  Brier {brier:.4f} vs the base rate {base:.3f} ({'training games' if args.base else 'in sample'}): {brier_base:.4f} "
+                  f"({'below' if brier < brier_base else 'NOT below'} the base rate)",
+                  f"  decided positions (odds exactly 0 or 1 before the end): {len(decided)} in "
+                  f"{sum(1 for _, pts in games if any(pt[2] for pt in pts))} games, wrong {wrong}",
+                  f"  start odds {start:.2f}; Union measured {ys.sum():g}/{len(ys)} = {ys.mean():.2f} "
+                  f"(95% {low:.2f}-{high:.2f}): {inside}",
+                  "  reliability: bin, positions, mean predicted, observed"]
+        for lo in np.linspace(0, 0.9, 10):
+            mask = (p >= lo) & ((p < lo + 0.1) if lo < 0.85 else (p <= 1))
+            if mask.any():
+                lines.append(f"    {lo:.1f}-{lo + 0.1:.1f} {int(mask.sum()):>6} {p[mask].mean():>7.3f} {y[mask].mean():>7.3f}")
+        lines.append("")
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+
+
+def fit(args) -> None:
+    """Per-scenario logit offsets on top of the base model (Newton's method in one dimension each)."""
+    rows = load(args.files)
+    base = lambda game: war.war_odds(game, offsets=False)  # noqa: E731
+    per = defaultdict(list)
+    for scenario, _pair, y, points in samples(rows, base):
+        live = [(pt[0], y, 1 / len(points)) for pt in points if not pt[2]]
+        per[scenario] += live
+    offsets = {}
+    results = defaultdict(list)
+    for row in rows:
+        results[row["scenario"]].append(row["y"])
+    for scenario, pts in per.items():
+        z = np.array([math.log(max(p, 1e-6) / max(1 - p, 1e-6)) for p, _, _ in pts])
+        y = np.array([yy for _, yy, _ in pts])
+        w = np.array([ww for *_, ww in pts])
+        d = 0.0
+        for _ in range(50):
+            q = 1 / (1 + np.exp(-(z + d)))
+            step = (np.sum(w * (q - y)) + 0.5 * d) / (np.sum(w * q * (1 - q)) + 0.5)  # a small ridge
+            d -= step
+            if abs(step) < 1e-9:
+                break
+        ys = results[scenario]
+        offsets[scenario] = {"offset": round(float(d), 4), "prior": round((sum(ys) + 1) / (len(ys) + 2), 4),
+                             "games": len(ys)}
+        print(f"{scenario}: offset {d:+.3f} on {len(pts)} positions; prior {offsets[scenario]['prior']:.3f} "
+              f"(Union {sum(ys):g}/{len(ys)})")
+    path = ROOT / "ahd" / "data" / "war_odds.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("scenario_offsets", None)
+    data["scenarios"] = {"by_scenario": offsets, "games": len(rows), "players": sorted(
+                             {f"{r['union']} v {r['confederate']}" for r in rows}),
+                                "command": "python scripts/war_odds_calibration.py fit " + " ".join(args.files)}
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"written {path}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play")
+    p.add_argument("--scenarios", default=",".join(SCENARIOS))
+    p.add_argument("--pairs", default="hard-hard")
+    p.add_argument("--games", type=int, default=6)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--save", required=True)
+    r = sub.add_parser("report")
+    r.add_argument("files", nargs="+")
+    r.add_argument("--out")
+    r.add_argument("--base", nargs="*", help="games whose mean result is the base rate (default: those reported)")
+    f = sub.add_parser("fit")
+    f.add_argument("files", nargs="+")
+    args = parser.parse_args()
+    {"play": play, "report": report, "fit": fit}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
