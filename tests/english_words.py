@@ -19,16 +19,18 @@ PROPER = {"union", "confederate", "confederacy", "voila", "jupyter", "python", "
           "grant", "sherman", "lee", "monte", "carlo", "brier", "token", "url", "xsrf", "api", "binder", "chromium",
           "html", "svg", "utc", "tripleA".lower(), "ipynb", "csv", "zip", "sqlite", "gdw", "github", "kernel",
           "kernels", "widgets", "replayapp", "english", "español", "italiano", "ctrl", "pip", "jupyterhub", "readme",
-          "conf", "uxxxx", "str", "dir"}
+          "conf", "uxxxx", "str", "dir", "http", "https", "caddy", "pem"}
 #: Words of the language that English writes the same (loanwords and cognates the translations use on purpose).
 ALSO_NATIVE = {
     "es": {"editor", "escape", "socket", "captor", "panel", "bot", "bots", "personal", "plan", "byte", "bytes", "legal", "control", "capital", "manual", "normal",
            "base", "terminal", "error", "final", "total", "simple", "general", "social", "local", "central", "real",
-           "min", "max", "auto", "app", "web", "online", "software", "hardware", "notebook", "notebooks", "link"},
+           "min", "max", "auto", "app", "web", "online", "software", "hardware", "notebook", "notebooks", "link",
+           "defender", "proxy"},
     "it": {"editor", "escape", "computer", "file", "server", "link", "bot", "bots", "byte", "bytes", "app", "notebook", "notebooks",
            "standard", "note", "menu", "browser", "handicap", "simulate", "normal", "max", "min", "pipe", "socket",
            "manual", "control", "web", "online", "software", "hardware", "test", "extra", "default", "hobby",
-           "partner", "leader", "mouse", "tab", "click", "chat", "team", "round"},
+           "partner", "leader", "mouse", "tab", "click", "chat", "team", "round",
+           "compare", "proxy", "state", "create"},
 }
 
 
@@ -64,13 +66,21 @@ CODE = {"true", "false", "auto", "load", "end", "publish", "classroom", "play", 
         "easy", "hard", "random", "heuristic", "search", "candidates", "install", "games", "app", "demo", "validate"}
 
 
-def leftovers(text: str, lang: str) -> list[str]:
-    """The English words in ``text`` (a page's visible text in ``lang``), in order, each once."""
+def names_kept(text: str, source: str) -> set[str]:
+    """Proper names a translation keeps from its English ``source``: words written with a capital in both
+    (Port Hudson, Jubal Early, Pennsylvania), the names of the history table's events and notes."""
+    capitals = re.compile(r"\b[A-Z][^\W\d_]+")
+    return {w.casefold() for w in capitals.findall(text)} & {w.casefold() for w in capitals.findall(source)}
+
+
+def leftovers(text: str, lang: str, source: str = "") -> list[str]:
+    """The English words in ``text`` (a page's visible text in ``lang``), in order, each once; with the English
+    ``source`` it translates, the proper names kept from it are not counted (:func:`names_kept`)."""
     # what is not prose: placeholders, codes in capitals (LC_ALL, MF), identifiers (start_turn), quoted keys and
     # values of a file ("format", 'union'), command-line options and values (--attacker, :reduced)
     text = re.sub(r"\{[^}]*\}|%\([a-z_]+\)[rsd]|\b[A-Z][A-Z0-9_]+\b|\b\w+_\w+\b|\"[^\"]*\"|'[^' ]*'|--?[\w-]+|:\w+|"
                   r"<[^>]*>", " ", text)
-    text = re.sub(r"\b[A-Z]{1,3}-\d[\w.\-]*|\b\d[\w.]*\b|https?://\S+|\S+@\S+|[\w-]+\.(?:json|ipynb|zip|py|sqlite3)\b", " ", text)
+    text = re.sub(r"\b[A-Z]{1,3}-\d[\w.\-]*|\b\d[\w.]*\b|https?://\S*|\S+@\S+|[\w/-]+\.(?:json|ipynb|zip|py|sqlite3|md)\b", " ", text)
     found = [w.casefold() for w in WORD.findall(text)]
-    en, own = english(), native(lang)
+    en, own = english(), native(lang) | names_kept(text, source)
     return list(dict.fromkeys(w for w in found if w in en and w not in own))
