@@ -340,7 +340,7 @@ def messages(monkeypatch):
     send = w.Widget._send
 
     def counting(self, msg, buffers=None):
-        if msg.get("method") == "update":
+        if msg.get("method") == "update" and self.comm is not None:  # no comm (not open yet): nothing is sent
             counts[type(self).__name__] += 1
             counts[self.model_id] += 1
         return send(self, msg, buffers)
