@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ahd  # noqa: E402
 from ahd.analysis.bench import machine  # noqa: E402
-from ahd.analysis.simulate import wilson  # noqa: E402
+from ahd.analysis.simulate import play_timed, wilson  # noqa: E402
 from ahd.bots import make_bot  # noqa: E402
-from ahd.core.sides import CHANCE, Side  # noqa: E402
+from ahd.core.sides import Side  # noqa: E402
 
 ALIASES = {"search": "search:iterations=2"}
 
@@ -42,17 +42,8 @@ def play_one(job: tuple) -> dict:
     game = ahd.new_game("1861", seed=seed)
     bots = {Side.UNION: make_bot(ALIASES.get(union, union), 2 * seed + 1),
             Side.CONFEDERATE: make_bot(ALIASES.get(confederate, confederate), 2 * seed + 2)}
-    times: dict[str, list[float]] = {"union": [], "confederate": []}
     start = time.perf_counter()
-    while not game.is_over:
-        player = game.current_player
-        if player == CHANCE:
-            game.roll()
-            continue
-        t0 = time.perf_counter()
-        action = bots[player].choose(game)
-        times[player.value if hasattr(player, "value") else str(player)].append(time.perf_counter() - t0)
-        game.apply(action)
+    times = play_timed(game, bots)
     winner = game.outcome.winner
     return {"union": union, "confederate": confederate, "seed": seed,
             "winner": None if winner is None else ("union" if winner is Side.UNION else "confederate"),

@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ahd  # noqa: E402
 from ahd.analysis.bench import machine  # noqa: E402
-from ahd.analysis.simulate import wilson  # noqa: E402
+from ahd.analysis.simulate import play_timed, wilson  # noqa: E402
 from ahd.bots import LEVELS, SidedBot, make_bot  # noqa: E402
-from ahd.core.sides import CHANCE, Side  # noqa: E402
+from ahd.core.sides import Side  # noqa: E402
 
 ALIASES = {"search": "search:iterations=2"}
 
@@ -42,16 +42,7 @@ def bot(name: str, seed: int):
 def play(scenario: str, union: str, confederate: str, seed: int) -> dict:
     game = ahd.new_game(scenario, seed=seed)
     bots = {Side.UNION: bot(union, 2 * seed + 1), Side.CONFEDERATE: bot(confederate, 2 * seed + 2)}
-    times = {"union": [], "confederate": []}
-    while not game.is_over:
-        player = game.current_player
-        if player == CHANCE:
-            game.roll()
-            continue
-        t0 = time.perf_counter()
-        action = bots[player].choose(game)
-        times["union" if player is Side.UNION else "confederate"].append(round(time.perf_counter() - t0, 4))
-        game.apply(action)
+    times = {side: [round(t, 4) for t in ts] for side, ts in play_timed(game, bots).items()}
     w = game.outcome.winner
     return {"scenario": scenario, "union": union, "confederate": confederate, "seed": seed,
             "winner": None if w is None else w.value, "turn": game.state.turn, "times": times}

@@ -40,12 +40,7 @@ def start(data: Path, port: int, log: Path, *extra: str) -> tuple[subprocess.Pop
 
 
 def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    serve.stop_process(process, timeout=20)
 
 
 def status(port: int, path: str) -> int:

@@ -149,12 +149,7 @@ def test_the_published_app_plays_a_march_in_a_real_browser(published):
             browser.close()
         print(f"\nFIGURES published app render={render_s:.2f}s")
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        serve.stop_process(process, timeout=15)
         deadline = time.monotonic() + 10
         while any(Path(f"/proc/{pid}").exists() for pid in kernels) and time.monotonic() < deadline:
             time.sleep(0.2)

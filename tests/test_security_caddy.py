@@ -73,9 +73,5 @@ def test_the_caddy_recipe_serves_the_class_over_https_websockets_included(tmp_pa
         probe = kernel_socket_probe(https_port, kernel, room.token, subprotocol=V1, seconds=3, browser=student)
         assert probe["connected"] and probe["binary"] >= 1, probe  # the game's websocket, through Caddy
     finally:
-        proxy.terminate()
-        try:
-            proxy.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proxy.kill()
+        serve.stop_process(proxy)
         room.stop()

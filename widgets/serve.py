@@ -87,12 +87,17 @@ class VoilaServer:
         return sizes
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop_process(self.process)
+
+
+def stop_process(process: subprocess.Popen, timeout: float = 10) -> None:
+    """SIGTERM, then SIGKILL if ``process`` has not ended within ``timeout`` seconds; waits for it either way."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def open_app(page, url: str, timeout_ms: int = 60_000, lang: str = "en") -> float:

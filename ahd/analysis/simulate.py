@@ -9,6 +9,7 @@ with ``workers`` processes (1 = in this process).
 from __future__ import annotations
 
 import math
+import time
 from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -31,6 +32,22 @@ class GameResult:
     maxima: tuple[tuple[int, int, int], ...]  # (turn, union max, confederate max) at the end of each turn
     battles: int
     actions: int
+
+
+def play_timed(game, bots: dict) -> dict[str, list[float]]:
+    """Play ``game`` out between ``bots`` ({Side: bot}; chance by the game's own dice) and return each side's
+    decision times in seconds ({"union": [...], "confederate": [...]}): the round robins' loop."""
+    times: dict[str, list[float]] = {"union": [], "confederate": []}
+    while not game.is_over:
+        player = game.current_player
+        if player == CHANCE:
+            game.roll()
+            continue
+        started = time.perf_counter()
+        action = bots[player].choose(game)
+        times[player.value].append(time.perf_counter() - started)
+        game.apply(action)
+    return times
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
