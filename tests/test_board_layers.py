@@ -14,7 +14,7 @@ from ahd.core.board import display_positions
 pytest.importorskip("ipyleaflet")  # the app extra
 
 import widgets  # noqa: E402
-from widgets import layers  # noqa: E402
+from widgets.board import layers  # noqa: E402
 
 
 def test_every_box_has_a_display_position_inside_the_board():
