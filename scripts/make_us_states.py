@@ -7,7 +7,7 @@ boundary files, public domain; package licensed ISC).  Fetch it outside the
 project tree, e.g.::
 
     mkdir -p /tmp/geo && cd /tmp/geo && npm install us-atlas@3.0.1
-    python3 widgets/data/make_us_states.py \
+    python3 scripts/make_us_states.py \
         /tmp/geo/node_modules/us-atlas/states-10m.json
 
 Standard library only; node/npm is used solely to download the input file.
@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 
 DEFAULT_INPUT = "/tmp/geo/node_modules/us-atlas/states-10m.json"
-OUTPUT = Path(__file__).resolve().parent / "us_states.geojson"
+OUTPUT = Path(__file__).resolve().parents[1] / "widgets" / "data" / "us_states.geojson"
 EXPECTED_SHA256 = "d76b391ccfa8bff601d51e3e3da5d43a89fa46cd5caca72ce731b383be5596d0"
 TOLERANCE = 0.0  # Douglas-Peucker tolerance, degrees of lon/lat (planar); 0 = off
 # (the us-atlas file is already simplified; unsimplified output is ~174 KB.
