@@ -21,7 +21,8 @@ from widgets.tutorials import tutorial
 from widgets.model.gestures import die_owner
 from widgets.board.charts import MAX_CATEGORY_CHARS, PERCENT_TICKS
 from widgets.board.panel import log_groups, log_html
-from widgets.model.session import GameFiles, Session
+from widgets.model.files import GameFiles
+from widgets.model.session import Session
 
 from conftest import make_game
 

@@ -16,7 +16,8 @@ import widgets
 from ahd.core.sides import Side
 from widgets.board.layers import BOX_STYLES
 from ahd.core.replay import Replay
-from widgets.model.session import GameFiles, Session
+from widgets.model.files import GameFiles
+from widgets.model.session import Session
 
 from conftest import make_game, snapshot
 

@@ -51,7 +51,7 @@ from ahd.core.victory import SCORE_TABLE
 from widgets.board import layers
 from widgets.board.cardlayer import CardLayer
 from widgets.model.i18n import N_, _, _n, _p, pct
-from widgets.board.panel import PLAYER_WORDS
+from widgets.model.computer import PLAYER_WORDS
 from widgets.board.progress import ProgressBar
 from widgets.authoring.scenario_check import Problem, _rule_of, check
 

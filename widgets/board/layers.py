@@ -308,8 +308,24 @@ def card_html(game: Game, box_id: str, *, lit: bool = False, selected: bool = Fa
     return html, "; ".join(described)
 
 
-def cards(game: Game, selected: str = "", destinations: list[str] | tuple[str, ...] = ()) -> dict[str, tuple[str, str]]:
-    """Every box's card and description, by box id."""
+def card_keys(game: Game, selected: str = "", destinations: list[str] | tuple[str, ...] = ()) -> dict[str, tuple]:
+    """For each box, everything its card (:func:`card_html`) draws, as one comparable value: a card whose key
+    did not change need not be drawn again (a march redraws only the boxes it changed)."""
+    lit, battles, leaders = set(destinations), _battles(game), _leaders(game)
+    units: dict[str, list] = {}
+    for unit in game.state.units.values():
+        if unit.location not in game.board:
+            continue  # off the map (a reserve, eliminated): on no card
+        units.setdefault(unit.location, []).append(
+            (unit.id, unit.side, unit.type.code, unit.is_reduced, game.is_entrenched(unit.id), bool(getattr(unit, "routed", False))))
+    return {box.id: (game.controller(box.id), game.is_cavalry_held(box.id), tuple(sorted(units.get(box.id, ()))),
+                     tuple((leader.title, leader.side, leader.value) for leader in leaders.get(box.id, ())),
+                     box.id in battles, box.id in lit, box.id == selected) for box in game.board}
+
+
+def cards(game: Game, selected: str = "", destinations: list[str] | tuple[str, ...] = (),
+          only: set[str] | None = None) -> dict[str, tuple[str, str]]:
+    """Every box's card and description, by box id (``only``: those boxes' alone)."""
     lit, battles, leaders = set(destinations), _battles(game), _leaders(game)
     return {box.id: card_html(game, box.id, lit=box.id in lit, selected=box.id == selected, battles=battles,
-                              leaders=leaders) for box in game.board}
+                              leaders=leaders) for box in game.board if only is None or box.id in only}

@@ -20,7 +20,7 @@ from ahd.core.i18n import Term, render
 
 from widgets.model.i18n import N_, _
 from widgets.board.cardlayer import CardLayer
-from widgets.board.layers import (CENTER, CSS, DEFAULT_ZOOM, HEIGHT, WIDTH, cards, link_lines, location, river_arrows,
+from widgets.board.layers import (CENTER, CSS, DEFAULT_ZOOM, HEIGHT, WIDTH, card_keys, cards, link_lines, location, river_arrows,
                      side_word, state_outlines, unit_word, water_border_bars)
 from widgets.model.session import Session
 
@@ -49,7 +49,12 @@ def legend_html() -> str:
 
 
 
-def _info_html(info: dict) -> str:
+#: What a click on the hovered box would do (``Session.hover_role``), said under its state.
+CLICK_WORDS = {"act": N_("A click here acts: this box is lit."),
+               "select": N_("A click here selects this box to march from it.")}
+
+
+def _info_html(info: dict, role: str = "") -> str:
     if not info:
         return "<div style='font-size:14px;color:#555'>" + escape(_("Hover over a box to see its state.")) + "</div>"
     values = []
@@ -81,6 +86,8 @@ def _info_html(info: dict) -> str:
         lines.append(escape(text) + (f" ({escape(state)})" if state else ""))
     if not info["units"]:
         lines.append(escape(_("No units.")))
+    if role in CLICK_WORDS:
+        lines.append("<i>" + escape(_(CLICK_WORDS[role])) + "</i>")
     return "<div style='font-size:14px;line-height:1.4;max-width:330px'>" + "<br>".join(lines) + "</div>"
 
 
@@ -101,6 +108,7 @@ class MapView:
         self.links = ipyleaflet.GeoJSON(data=link_lines(game.board), name="links")
         self.arrows = ipyleaflet.GeoJSON(data=river_arrows(game.board), name="river flow")
         self.water = ipyleaflet.GeoJSON(data=water_border_bars(game.board), name="water borders")
+        self._keys = card_keys(game, session.selected, list(session.destinations))
         self._cards = cards(game, session.selected, list(session.destinations))
         # every card in one widget (widgets/board/cardlayer.py): one marker hosts them, a patch redraws what changed
         self.layer = CardLayer({box: html for box, (html, _) in self._cards.items()},
@@ -119,8 +127,10 @@ class MapView:
         self.legend = w.HTML(legend_html())
         self.widget = w.VBox([self.style, self.map, w.HBox([w.Box([self.info], layout=w.Layout(width="45%")),
                                                             w.Box([self.legend], layout=w.Layout(width="55%"))])])
-        session.observe(self._redraw, names=["version"])
-        session.observe(self._show_info, names=["info"])
+        # a card is drawn again only when what it shows changed (card_keys): the position, the selection or the
+        # lit boxes; the hovered box's state and what a click there would do are the info box's
+        session.observe(self._redraw, names=["position", "selected", "destinations"])
+        session.observe(self._show_info, names=["info", "hover_role"])
         # what a screen reader hears of the log: its new lines (every move, the computer's and a classmate's
         # too, battles and their results) in the map's live region (the prompt and the status line are live
         # regions of the panel's own)
@@ -186,21 +196,27 @@ class MapView:
         self.map.center = (lat, lng)
 
     # ------------------------------------------------------------ drawing
-    def _redraw(self, change=None) -> None:
+    def _redraw(self, change=None, everything: bool = False) -> None:
+        """Draw again the cards whose key changed (every card: ``everything``, after the language changed)."""
         session = self.session
         game = session.game
-        new = cards(game, session.selected, list(session.destinations))
+        keys = card_keys(game, session.selected, list(session.destinations))
+        changed = set(keys) if everything else {box for box, key in keys.items() if self._keys.get(box) != key}
+        self._keys = keys
+        if not changed:
+            return
+        new = cards(game, session.selected, list(session.destinations), only=changed)
         self.layer.update({box: html for box, (html, _) in new.items()})  # the description is the card's title
-        self._cards = new
+        self._cards.update(new)
 
     def _show_info(self, change=None) -> None:
-        self.info.value = _info_html(self.session.info)
+        self.info.value = _info_html(self.session.info, self.session.hover_role)
 
     def relabel(self) -> None:
         """Say everything again in the current language (after ``set_language``): the cards (box names,
         their descriptions), the hovered box's state and the key. Only what changed is re-sent."""
         self.layer.hush()
         self._told = len(self.session.log_lines)
-        self._redraw()
+        self._redraw(everything=True)
         self._show_info()
         self.legend.value = legend_html()

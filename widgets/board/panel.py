@@ -19,7 +19,10 @@ from widgets.model.gestures import action_box
 from ahd.core.i18n import Term
 
 from widgets.model.i18n import N_, _, render
-from widgets.model.session import PLAYER_WORDS, PLAYERS, GameFiles, Session, decision_words  # noqa: F401  (PLAYER_WORDS: re-exported)
+from widgets.model.computer import PLAYER_WORDS, PLAYERS
+from widgets.model.files import GameFiles
+from widgets.model.gestures import decision_words
+from widgets.model.session import Session
 
 BIG = {"font_size": "15px"}
 QUICK_BUTTONS = 12
@@ -46,6 +49,9 @@ PRESET_WORDS = {"basic": N_("basic"), "novice-union": N_("novice-union"), "neutr
                 "pro-union": N_("pro-union"), "pro-confederate": N_("pro-confederate"), "advanced": N_("advanced"),
                 "everything": N_("everything")}
 LOG_LINES = 300
+#: The panel's log box: blocks of LOG_CHUNK half-turns, the last LOG_CHUNKS of them (the whole game is in the
+#: saved record and the replay)
+LOG_CHUNK, LOG_CHUNKS = 4, 6
 
 
 def _english(event) -> str:
@@ -103,11 +109,11 @@ def with_plans(events, plans: list[tuple[int, str]]) -> list:
     return out
 
 
-def log_html(events) -> str:
-    """The log as HTML, oldest first; the box is scrolled to the newest lines (column-reverse)."""
-    events = list(events)[-LOG_LINES:]
-    parts, last_turn = [], None
-    for turn, half, blocks in log_groups(events):
+def log_blocks(events) -> list[str]:
+    """The log as HTML blocks, one per half-turn (with its turn's heading when it opens the turn), oldest first."""
+    out, last_turn = [], None
+    for turn, half, blocks in log_groups(list(events)):
+        parts = []
         if turn != last_turn:
             parts.append(f"<div style='font-weight:bold;margin-top:6px;border-bottom:1px solid #ccc'>{escape(turn)}</div>")
             last_turn = turn
@@ -120,8 +126,61 @@ def log_html(events) -> str:
                              f"margin:2px 0 2px 4px'><b>{escape(battle)}</b>{body}</div>")
             elif body:
                 parts.append(f"<div style='margin-left:4px'>{body}</div>")
+        out.append("".join(parts))
+    return out
+
+
+def log_html(events) -> str:
+    """The log as HTML, oldest first; the box is scrolled to the newest lines (column-reverse)."""
     return ("<div style='height:220px;overflow:auto;display:flex;flex-direction:column-reverse'>"
-            "<div style='font-size:14px;line-height:1.4'>" + "".join(parts) + "</div></div>")
+            "<div style='font-size:14px;line-height:1.4'>" + "".join(log_blocks(list(events)[-LOG_LINES:]))
+            + "</div></div>")
+
+
+class LogBox(w.VBox):
+    """The game log in the panel, newest at the bottom where the box opens (column-reverse), in blocks of
+    ``LOG_CHUNK`` half-turns (the last ``LOG_CHUNKS`` blocks are shown): a new line re-sends only the newest
+    block, a block once written is never sent again. ``value`` is the log as one HTML text (what the box shows)."""
+
+    def __init__(self) -> None:
+        super().__init__(layout=w.Layout(height="220px", overflow="auto", display="flex", flex_flow="column-reverse",
+                                         border="1px solid #ccc"))
+        self.add_class("ahd-log")
+        self._blocks: list[str] = []
+
+    def show(self, events) -> None:
+        halves = log_blocks(events)
+        blocks = ["".join(halves[i:i + LOG_CHUNK]) for i in range(0, len(halves), LOG_CHUNK)][-LOG_CHUNKS:]
+        shown = list(reversed(self.children))  # oldest first
+        while len(shown) > len(blocks):
+            shown.pop(0)
+        while len(shown) < len(blocks):
+            html = w.HTML()
+            html.add_class("ahd-log-block")
+            shown.append(html)
+        for html, block in zip(shown, blocks):
+            block = f"<div style='font-size:14px;line-height:1.4'>{block}</div>"
+            if html.value != block:
+                html.value = block
+        children = tuple(reversed(shown))
+        if children != self.children:
+            self.children = children
+        self._blocks = blocks
+
+    @property
+    def value(self) -> str:
+        """The log as shown, as one HTML text (oldest first; the box opens on the newest: column-reverse)."""
+        return ("<div style='height:220px;overflow:auto;display:flex;flex-direction:column-reverse'>"
+                "<div style='font-size:14px;line-height:1.4'>" + "".join(self._blocks) + "</div></div>")
+
+
+def _frozen(value):
+    """A trait's value as a comparable snapshot (lists and dicts copied)."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 def unit_type_name(unit) -> str:
@@ -216,7 +275,7 @@ class Panel:
         self.new = _button(_("New game"))
         self.new.on_click(self._new_game)
         # the log: oldest first, grouped by turn, half-turn and battle; its box opens on the newest lines
-        self.log = w.HTML(layout=w.Layout(border="1px solid #ccc"))
+        self.log = LogBox()
         self.actions_heading, self.all_actions_heading, self.log_heading, self.files_heading = (
             w.HTML(), w.HTML(), w.HTML(), w.HTML())
         self._label_headings()
@@ -236,7 +295,15 @@ class Panel:
             self.server_files, w.HBox([self.to_computer, self.upload]), self.file_status, self.download,
             w.HBox([self.scenario, self.preset]), w.HBox([self.seed, self.new]),
         ], layout=w.Layout(width="100%"))
-        session.observe(self._redraw, names=["version"])
+        # each part is drawn again when what it shows changed (a march: the header, the actions, the log)
+        for part, names in ((self._draw_header, ["turn_text", "phasing", "side_to_move", "decision", "marches_left",
+                                                 "dice_text", "army_max", "scenario"]),
+                            (self._draw_prompt, ["prompt"]),
+                            (self._draw_controls, ["side_to_move", "dice", "typed_dice", "union", "confederate"]),
+                            (self._draw_units, ["selected", "selected_units", "decision", "position"]),
+                            (self._draw_actions, ["legal", "selected", "selected_units", "position"]),
+                            (self._draw_log, ["log_lines"])):
+            session.observe(self._drawing_part(part, names), names=names)
         session.observe(self._show_status, names=["status", "status_kind"])
         session.observe(self._show_busy, names=["busy", "playing"])
         self.files = files if files is not None else GameFiles.from_environment()
@@ -418,64 +485,102 @@ class Panel:
         return [*self.quick, self.actions, self.play_selected, self.units, self.undo, self.bot_move, self.bot_half,
                 *self.die_buttons, self.roll_for_me, self.dice_mode]  # the player menus stay: take a side back
 
+    def _drawing_part(self, part, names: list[str] | None = None):
+        """``part`` as an observer of the session's traits ``names``: drawn once for a burst of changes (an
+        observer of several traits hears of each), and the menus it sets are not the player's choice."""
+        last: list = [None]
+
+        def draw(change=None) -> None:
+            if names is not None:
+                seen = tuple(_frozen(getattr(self.session, name)) for name in names)
+                if seen == last[0]:
+                    return
+                last[0] = seen
+            self._drawing = True
+            try:
+                with self.widget.hold_sync():
+                    part()
+            finally:
+                self._drawing = False
+        return draw
+
     def _redraw(self, change=None) -> None:
-        self._drawing = True
-        try:
-            self._draw()
-        finally:
-            self._drawing = False
+        """Draw every part again (a new panel, a new language)."""
+        self._drawing_part(self._draw)()
 
     def _draw(self) -> None:
+        for part in (self._draw_header, self._draw_prompt, self._show_status, self._draw_controls, self._draw_units,
+                     self._draw_actions, self._draw_log):
+            part()
+
+    def _draw_header(self) -> None:
         s = self.session
         game = s.game
-        with self.widget.hold_sync():
-            army = s.army_max
-            self.header.value = (
-                f"<div style='font-size:16px;line-height:1.5'><b>{escape(s.turn_text)}</b> — "
-                f"{escape(render(game.scenario.title_term))}<br>"
-                + _("Half-turn: {side}").format(side=side_badge(s.phasing)) + " &nbsp; "
-                + _("To decide: {side} ({decision})").format(side=side_badge(s.side_to_move),
-                                                            decision=escape(decision_words(s.decision))) + "<br>"
-                + _("Marches left: {n}").format(n=f"<b>{s.marches_left}</b>") + " &nbsp; "
-                + _("Dice: {dice}").format(dice=escape(s.dice_text)) + "<br>"
-                + _("Army maxima: Union {union}, Confederate {confederate}").format(
-                    union=f"<b>{army['union']}</b>", confederate=f"<b>{army['confederate']}</b>") + "</div>")
-            self.prompt.value = f"<div style='font-size:16px;background:#eef3fb;padding:4px'>{escape(s.prompt)}</div>"
-            self._show_status()
-            chance = s.side_to_move == "chance"
-            self.dice_row.layout.display = "flex" if chance and game.dice == "manual" else "none"
-            bot_to_move = s.side_to_move in ("union", "confederate") and s.player_of(s.side_to_move) != "human"
-            self.bot_move.layout.display = "" if bot_to_move else "none"
-            if self.dice_mode.value != self._dice_value():
-                self.dice_mode.value = self._dice_value()
-            if (self.union_player.value, self.confederate_player.value) != (s.union, s.confederate):
-                self.union_player.value, self.confederate_player.value = s.union, s.confederate
-            # units of the selected box (for marches)
-            if s.selected and s.decision in ("movement", "march"):
-                units = [u for u in game.units_in(s.selected, game.phasing)]
-                self.units.options = [((_("{type} {id} (reduced)") if u.is_reduced else _("{type} {id}")).format(
-                    type=unit_type_name(u), id=u.id), u.id) for u in units]
-                self.units.value = tuple(u for u in s.selected_units if u in {x.id for x in units})
-                self.units.layout.display = ""
+        army = s.army_max
+        self.header.value = (
+            f"<div style='font-size:16px;line-height:1.5'><b>{escape(s.turn_text)}</b> — "
+            f"{escape(render(game.scenario.title_term))}<br>"
+            + _("Half-turn: {side}").format(side=side_badge(s.phasing)) + " &nbsp; "
+            + _("To decide: {side} ({decision})").format(side=side_badge(s.side_to_move),
+                                                        decision=escape(decision_words(s.decision))) + "<br>"
+            + _("Marches left: {n}").format(n=f"<b>{s.marches_left}</b>") + " &nbsp; "
+            + _("Dice: {dice}").format(dice=escape(s.dice_text)) + "<br>"
+            + _("Army maxima: Union {union}, Confederate {confederate}").format(
+                union=f"<b>{army['union']}</b>", confederate=f"<b>{army['confederate']}</b>") + "</div>")
+
+    def _draw_prompt(self) -> None:
+        s = self.session
+        self.prompt.value = f"<div style='font-size:16px;background:#eef3fb;padding:4px'>{escape(s.prompt)}</div>"
+
+    def _draw_controls(self) -> None:
+        s = self.session
+        game = s.game
+        chance = s.side_to_move == "chance"
+        self.dice_row.layout.display = "flex" if chance and game.dice == "manual" else "none"
+        bot_to_move = s.side_to_move in ("union", "confederate") and s.player_of(s.side_to_move) != "human"
+        self.bot_move.layout.display = "" if bot_to_move else "none"
+        if self.dice_mode.value != self._dice_value():
+            self.dice_mode.value = self._dice_value()
+        if (self.union_player.value, self.confederate_player.value) != (s.union, s.confederate):
+            self.union_player.value, self.confederate_player.value = s.union, s.confederate
+
+    def _draw_units(self) -> None:
+        s = self.session
+        game = s.game
+        # units of the selected box (for marches)
+        if s.selected and s.decision in ("movement", "march"):
+            units = [u for u in game.units_in(s.selected, game.phasing)]
+            self.units.options = [((_("{type} {id} (reduced)") if u.is_reduced else _("{type} {id}")).format(
+                type=unit_type_name(u), id=u.id), u.id) for u in units]
+            self.units.value = tuple(u for u in s.selected_units if u in {x.id for x in units})
+            self.units.layout.display = ""
+        else:
+            self.units.options = []
+            self.units.layout.display = "none"
+
+    def _draw_actions(self) -> None:
+        s = self.session
+        game = s.game
+        # quick buttons: the selected box's actions, else the actions the map cannot show (dice: the die row)
+        legal = s.legal_actions
+        if s.selected:
+            wanted = [i for i, a in enumerate(legal) if a in s.actions_at(s.selected)]
+            wanted += [i for i, a in enumerate(legal) if action_box(game, a) is None]
+        else:
+            wanted = [i for i, a in enumerate(legal) if action_box(game, a) is None]
+        wanted = [i for i in wanted if not isinstance(legal[i], Roll)]
+        for button, index in zip(self.quick, wanted + [None] * QUICK_BUTTONS):
+            button.action_index = index
+            if index is None:
+                button.layout.display = "none"
             else:
-                self.units.options = []
-                self.units.layout.display = "none"
-            # quick buttons: the selected box's actions, else the actions the map cannot show (dice: the die row)
-            legal = s.legal_actions
-            if s.selected:
-                wanted = [i for i, a in enumerate(legal) if a in s.actions_at(s.selected)]
-                wanted += [i for i, a in enumerate(legal) if action_box(game, a) is None]
-            else:
-                wanted = [i for i, a in enumerate(legal) if action_box(game, a) is None]
-            wanted = [i for i in wanted if not isinstance(legal[i], Roll)]
-            for button, index in zip(self.quick, wanted + [None] * QUICK_BUTTONS):
-                button.action_index = index
-                if index is None:
-                    button.layout.display = "none"
-                else:
-                    with button.hold_sync():  # one message for the label and the tooltip
-                        button.description = s.legal[index][:60]
-                        button.tooltip = s.legal[index]
-                    button.layout.display = ""
-            self.actions.options = [(text, i) for i, text in enumerate(s.legal)]
-            self.log.value = log_html(with_plans(game.log, s.plans_said()))  # the bots' plans in their places
+                with button.hold_sync():  # one message for the label and the tooltip
+                    button.description = s.legal[index][:60]
+                    button.tooltip = s.legal[index]
+                button.layout.display = ""
+        self.actions.options = [(text, i) for i, text in enumerate(s.legal)]
+
+    def _draw_log(self) -> None:
+        s = self.session
+        game = s.game
+        self.log.show(with_plans(game.log, s.plans_said()))  # the bots' plans in their places

@@ -233,8 +233,9 @@ class Guide:
         self.body.add_class("ahd-guide")
         self.widget = w.VBox([self.style, self.highlight, self.starter, self.body], layout=w.Layout(width="100%"))
         self.widget.add_class("ahd-guide-section")
-        # after the panel's redraw (it observes "version" first): a change of "busy" is followed by a refresh
-        session.observe(self._changed, names=["version"])
+        # the hint follows the position, the selection and the computer's play (after the panel's parts: they
+        # observe these first)
+        session.observe(self._changed, names=["position", "selected", "selected_units", "busy", "union", "confederate"])
         if active:
             self.start()
         else:

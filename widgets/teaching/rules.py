@@ -349,7 +349,7 @@ class RulesInApp:
         self.tabs.add_class("ahd-tabs")
         self.view.back.on_click(lambda _: self.show_game())
         session.observe(self._status_changed, names=["status", "status_rule", "prompt"])
-        session.observe(self._log_changed, names=["version"])
+        session.observe(self._log_changed, names=["log_lines"])
         self._status_changed()
         self._log_changed()
 

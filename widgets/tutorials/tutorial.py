@@ -186,7 +186,7 @@ class Exercise:
         self._goal = goal
         # the verdict follows the game: no check cell to run (voila hides code)
         self.verdict = w.HTML()
-        self.app.session.observe(self._show_verdict, names=["version"])
+        self.app.session.observe(self._show_verdict, names=["position"])
         self._show_verdict()
         self.widget = w.VBox([w.HTML(f"<div style='font-size:16px'><b>{escape(title)}.</b> {escape(task)}</div>"),
                               self.verdict, self.app])
