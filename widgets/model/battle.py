@@ -41,7 +41,6 @@ class BattleReadout:
             result = odds_for(position, action)
         if result is None:
             self.battle_odds = {}
-            self.considered = ""
             return
         exact = isinstance(result, BattleOdds)
         battle = position.battle
@@ -54,7 +53,6 @@ class BattleReadout:
         survivors = (result.expected_survivors("attacker"), result.expected_survivors("defender")) if exact else (
             result.expected_survivors["attacker"], result.expected_survivors["defender"])
         left = {side: _left_distribution(result, side) if exact else [] for side in ("attacker", "defender")}
-        self.considered = text
         self.battle_odds = {
             "label": label, "attacker": attacker.value, "defender": attacker.enemy.value,
             "attacker_wins": result.attacker_wins, "defender_wins": result.defender_wins,

@@ -80,7 +80,7 @@ class ComputerPlayer:
         stand_in = self._stand_in[1] if self._stand_in and self._stand_in[0] == self._key() else None
         player = game.current_player
         deciding = (die_owner(game) or game.phasing) if player == CHANCE else player
-        if not getattr(game, "plays_for", lambda side: True)(deciding):
+        if not self.table.plays_for(deciding):
             return None  # a game shared with a classmate (widgets.classmates.multiplayer): the other side's decisions are theirs
         if player == CHANCE:
             owner = die_owner(game)
@@ -95,7 +95,7 @@ class ComputerPlayer:
         if choice is None:
             return False
         if choice == "roll":
-            self.game.roll()
+            self.table.roll()
         else:
             generation, deadline = self._generation, time.perf_counter() + THINK_SECONDS
             action = choose_action(choice, self.game, should_stop=lambda: generation != self._generation
@@ -104,7 +104,7 @@ class ComputerPlayer:
             if text is not None and self._bot_plans.get(choice) != text:  # "plan" lines: shown, not recorded
                 self._bot_plans[choice] = text
                 self._plan_lines.append((len(self.game.log), (self._deciding_side(), text)))
-            self.game.apply(action)
+            self.table.apply(action)
         self._note_half_turn()
         return True
 

@@ -2,8 +2,9 @@
 one; and :class:`GameFiles`, the one folder the panel may use on the server (none on a classroom server)."""
 from __future__ import annotations
 
+import json
 import os
-from typing import Any
+from typing import Any, Callable
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 import ahd
@@ -11,6 +12,7 @@ from ahd import Game
 from ahd.core.errors import AhdError
 
 from widgets.model.guard import guarded
+from widgets.model.table import Table
 from widgets.model.i18n import _
 
 
@@ -19,7 +21,7 @@ class SessionFiles:
 
     @guarded
     def save(self, path: str | Path) -> None:
-        self.game.save(path)
+        Path(path).write_text(self.to_json(), encoding="utf-8")
         self._inform(lambda: _("Saved to {path}.").format(path=path))
 
     @guarded
@@ -27,7 +29,7 @@ class SessionFiles:
         """Save as ``name`` in the games folder of ``files`` (a name leading outside it is refused)."""
         path = files.path(name)
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.game.save(path)
+        path.write_text(self.to_json(), encoding="utf-8")
         self._inform(lambda: _("Saved to {path}.").format(path=path))
 
     @guarded
@@ -36,7 +38,8 @@ class SessionFiles:
         self._load_game(ahd.load(files.path(name)))
 
     def to_json(self) -> str:
-        return self.game.to_json()
+        """The game's record as the player may keep it (a classmate's game: without the store's secret seed)."""
+        return json.dumps(self.table.record(), separators=(",", ":"))
 
     @guarded
     def load(self, path_or_text: str | Path | bytes) -> None:
@@ -48,15 +51,31 @@ class SessionFiles:
         self._load_game(game)
 
     def _load_game(self, game: Game) -> None:
+        turn = game.turn
+        self.sit_at(Table(game), lambda: _("Loaded a {scenario} game at {turn}.").format(scenario=game.scenario.id,
+                                                                                        turn=turn))
+
+    @guarded
+    def sit_at(self, table: Table, said: str | Callable[[], str] = "") -> None:
+        """Play at ``table`` from now on (a loaded game's, a classmate's game): the computer stops, undo
+        starts afresh, the timeline is the table's game's; ``said`` goes to the status line."""
         self._stop_computer()
-        self.game = game
+        self.table = table
         self._marks = []
         self._plan_lines, self._bot_plans = [], {}
         self._select("")
         self._rebuild_timeline()
-        turn = game.turn
-        self._inform(lambda: _("Loaded a {scenario} game at {turn}.").format(scenario=game.scenario.id, turn=turn))
+        if said:
+            self._inform(said)
         self._after_change(run_bots=False)
+
+    def table_changed(self, said: str = "") -> None:
+        """The table's game changed outside this session's gestures (a classmate's moves came in): the views
+        follow, with ``said`` in the status line."""
+        self._marks = [m for m in self._marks if m <= len(self.game.history)]
+        self._after_change(run_bots=False)
+        if said:
+            self._inform(said)
 
     @guarded
     def new_game(self, scenario: str = "1861", options: Any = None, seed: int | None = None) -> None:

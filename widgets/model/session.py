@@ -24,6 +24,7 @@ from widgets.model.gestures import Plan, action_box, plan_for, recruitment_end_r
 from widgets.model.guard import guarded
 from widgets.model.i18n import _, _n, render
 from widgets.model.prompting import Prompting
+from widgets.model.table import Table
 from widgets.model.timeline import Timeline
 
 
@@ -95,7 +96,6 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
     typed_dice = Unicode("mine", help="with typed-in dice (dice == 'manual'): 'mine', only the dice of the sides "
                                       "people play (the computer rolls its own), or 'all'")
     # charts
-    considered = Unicode("", help="the action whose odds are shown")
     battle_odds = Dict(help="the considered battle's odds: win chances, expected survivors and, for exact odds, "
                             "attacker_left / defender_left = [P(0 units left), P(1), ...]")
     war_odds = List(help="[(x, p_union, low, high)] per half-turn")
@@ -110,7 +110,8 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
         super().__init__()
         self._said = 0  # bumped whenever the status line is written
         self._status_again: Callable[[], str] | None = None  # the status line's words, to say in another language
-        self.game = game if game is not None else ahd.new_game("1861")
+        self.table = game if isinstance(game, Table) else Table(game if game is not None else ahd.new_game("1861"))
+        self.classmate: Any = None  # the app's "Play a classmate" section, if any: kept alive with the session
         self.bot_seed = bot_seed
         self.show_war_odds = war_odds
         self.pace = pace
@@ -129,6 +130,15 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
         self.set_players(union, confederate)
         self._rebuild_timeline()
         self.refresh()
+
+    @property
+    def game(self) -> Game:
+        """The game being played (the table's)."""
+        return self.table.game
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        self.table = Table(game)
 
     def _inform(self, text: str | Callable[[], str]) -> None:
         """Say what a gesture did, in the status line: a text, or a function that says it in the current
@@ -221,7 +231,7 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
         """In a game with a classmate (widgets.classmates.multiplayer): the side to move is the classmate's, not this page's
         (whatever this page's player menus say about that side)."""
         player = self.game.current_player
-        return isinstance(player, Side) and not getattr(self.game, "plays_for", lambda side: True)(player)
+        return isinstance(player, Side) and not self.table.plays_for(player)
 
     def _movers(self) -> list[str]:
         """The units a click on a lit box would move now: those picked, else every unit of the plan."""
@@ -294,7 +304,7 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
         mark = len(game.history)
         self._marks.append(mark)
         if self.game.decision == "movement" and isinstance(orders[0], Move):
-            game.apply(ahd.BeginMarch(self._plan.origin))
+            self.table.apply(ahd.BeginMarch(self._plan.origin))
         moved = 0
         for order in orders:
             # each order is re-checked: an earlier one may have changed what is legal
@@ -303,7 +313,7 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
                               if isinstance(a, Move) and a.unit == order.unit and a.path[-1] == box_id]
                 order = min(candidates, key=lambda a: len(a.path)) if candidates else order
             if game.why_not(order) is None:
-                game.apply(order)
+                self.table.apply(order)
                 moved += 1
                 if game.decision != "march" and isinstance(order, Move):
                     break
@@ -342,7 +352,7 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
         mark = len(self.game.history)
         ending = recruitment_end_reason(self.game, action) if isinstance(action, Recruit) else None
         limit, placed = self.game.state.recruit_limit, self.game.state.recruits_placed + 1
-        self.game.apply(action)
+        self.table.apply(action)
         self._marks.append(mark)
         if ending and placed >= limit:
             self._inform(_("Done: {action}. Recruitment is over: {why}.").format(action=action, why=ending))
@@ -365,7 +375,7 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
     def roll(self, value: int | None = None) -> None:
         """Resolve the pending die with a typed-in ``value`` (real dice) or from the game's generator."""
         mark = len(self.game.history)
-        rolled = self.game.roll(value)
+        rolled = self.table.roll(value)
         self._marks.append(mark)
         self._inform(lambda: _("Rolled {value}.").format(value=rolled))
         self._after_change()
@@ -377,7 +387,7 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
         if mode not in ("auto", "manual", "all"):
             raise AhdError(_("unknown dice mode {mode}: expected 'auto', 'manual' or 'all'").format(mode=repr(mode)))
         self.typed_dice = "all" if mode == "all" else "mine"
-        self.game.dice = "auto" if mode == "auto" else "manual"
+        self.table.set_dice("auto" if mode == "auto" else "manual")
         self._after_change()
 
     @guarded
@@ -385,7 +395,7 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
         """Take back the last gesture: a click's march with its orders, a button, a die, a bot's
         half-turn, with the bot decisions that followed it."""
         game = self.game
-        if not game.can_undo():
+        if not self.table.can_undo():
             raise AhdError(_("nothing to undo"))
         before = len(game.history)
         while self._marks and self._marks[-1] >= before:
@@ -393,7 +403,7 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
         if self._marks:
             self._undo_to(self._marks.pop())
         else:  # a loaded game: one decision at a time
-            game.undo()
+            self.table.undo()
         taken = before - len(game.history)
         self._inform(lambda: _n("Took back {n} recorded action.", "Took back {n} recorded actions.", taken).format(n=taken))
         self._select("")
@@ -402,8 +412,8 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
 
     def _undo_to(self, mark: int) -> None:
         game = self.game
-        while len(game.history) > mark and game.can_undo():
-            game.undo()
+        while len(game.history) > mark and self.table.can_undo():
+            self.table.undo()
 
     # ================================================================== refreshing
     def _after_change(self, run_bots: bool = True) -> None:
