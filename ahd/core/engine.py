@@ -19,11 +19,12 @@ from .calendar import Turn
 from .advanced_steps import AdvancedSteps
 from .combat_steps import CombatSteps
 from .control import update_control
+from .decisions import player_of, step_term
 from .errors import IllegalActionError
 from .i18n import Joined, Msg, Msgc, Msgn, Term, render
 from .movement import lines_term
 from .scenario import Scenario
-from .sides import CHANCE, Side
+from .sides import Side
 from .state import Outcome, State
 from .units import ASIDE, EUROPE, POOL, UNIT_TYPES, Unit, unit_name
 from .victory import check_end_of_turn, check_update, scenario_score
@@ -38,20 +39,6 @@ NEUTRAL = Msgc("control", "neutral")
 def _controller(side: Side | None):
     """A side, or "neutral", as a message parameter."""
     return NEUTRAL if side is None else side
-
-
-SEGMENT_OF_STEP = {
-    "supply": "movement", "border_roll": "movement", "containment": "combat", "morale_roll": "combat",
-    "rally": "combat", "rout_retreat": "combat", "desertion_roll": "combat", "leader_arrival": "movement", "leader_points": "combat", "leader_return": "recruitment",
-    "march_roll": "movement", "movement": "movement", "march": "movement",
-    "choose_battle": "combat", "cavalry_retreat": "combat", "battle_options": "combat", "targets": "combat",
-    "shot": "combat", "battle_promotion": "combat", "command_roll": "combat", "firers": "combat",
-    "training_roll": "promotion", "promotion": "promotion", "recruit_roll": "recruitment", "recruitment": "recruitment",
-    "washington_roll": "recruitment",
-    "over": "over",
-}
-CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll", "washington_roll", "command_roll",
-                "border_roll", "morale_roll", "desertion_roll")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,22 +89,8 @@ class Engine(CombatSteps, AdvancedSteps):
         return self.state.step
 
     def current_player(self) -> Side | str | None:
-        s = self.state
-        if s.step == "over":
-            return None
-        if s.step in CHANCE_STEPS:
-            return CHANCE
-        if s.step == "cavalry_retreat":
-            return s.battle.defender
-        if s.step == "rally":
-            return s.battle.rally_pending[0]
-        if s.step == "rout_retreat":
-            return s.battle.winner.enemy
-        if s.step in ("battle_options", "targets", "firers", "leader_points"):
-            return s.battle.firing
-        if s.step == "battle_promotion":
-            return s.battle.winner
-        return s.phasing
+        """Who the next action is taken from (the decision table says it: :mod:`ahd.core.decisions`)."""
+        return player_of(self.state)
 
     def roll_purpose(self) -> Msg | None:
         """What the pending die is for (shown when dice are typed in), as a message."""
@@ -221,7 +194,7 @@ class Engine(CombatSteps, AdvancedSteps):
         if not isinstance(action, accepted):
             kinds = Joined((Term("action kind", cls.kind) for cls in sorted(accepted, key=lambda c: c.kind)), ", ")
             return IllegalActionError("3.a", Msg("now the decision is {step} (accepted: {kinds})",
-                                                 step=Term("decision", s.step.replace("_", " ")), kinds=kinds), action)
+                                                 step=step_term(s.step), kinds=kinds), action)
         checker = getattr(self, f"_check_{action.kind}", None)  # none: the action has no conditions
         error = checker(action) if checker else None
         if error is not None and error.action is None:

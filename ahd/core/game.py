@@ -16,7 +16,8 @@ import numpy as np
 from .actions import Action, Roll, action_from_dict
 from .board import Board, default_board
 from .calendar import Turn
-from .engine import CHANCE_STEPS, SEGMENT_OF_STEP, Engine, Event
+from .decisions import CHANCE_STEPS, SEGMENT_OF_STEP
+from .engine import Engine, Event
 from .errors import AhdError, IllegalActionError, RecordError
 from .i18n import Msg, check_language, language, render
 from .jsonfile import JsonProblem, read_file, where
