@@ -4,7 +4,7 @@ rules themselves are in ``movement.py``.
 """
 from __future__ import annotations
 
-from . import advanced, combat, leaders, movement
+from . import advanced, leaders, movement
 from .actions import Action, BeginMarch, BreakOut, EndMarch, EndMovement, Entrench, Invade, Move, NavalMove
 from .errors import IllegalActionError
 from .i18n import Joined, Msg, Msgn, Term
