@@ -17,6 +17,7 @@ from .actions import (Action, Assault, NoRally, Rally, BeginMarch, BreakOut, Con
                       Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley)
 from .calendar import Turn
 from .advanced_steps import AdvancedSteps
+from .battle_end_steps import BattleEndSteps
 from .combat_steps import CombatSteps
 from .dice_steps import DiceSteps
 from .movement_steps import MovementSteps
@@ -65,7 +66,7 @@ class _Decided(Exception):
     """Unwinds an action that a 9.b reversion decided (11.c); caught in :meth:`Engine.do`."""
 
 
-class Engine(MovementSteps, CombatSteps, AdvancedSteps, DiceSteps):
+class Engine(MovementSteps, CombatSteps, BattleEndSteps, AdvancedSteps, DiceSteps):
     """Applies actions to a State in the order of 3.b. Validation is ``check``; ``do`` trusts it."""
 
     def __init__(self, state: State, scenario: Scenario, on_half_turn: Callable[[], None] | None = None,
