@@ -28,8 +28,8 @@ from ahd.core.board import default_board  # noqa: E402
 from ahd.core.calendar import LAST_TURN  # noqa: E402
 from ahd.core.game import DICE_MODES, RECORD_FORMAT, RECORD_VERSION  # noqa: E402
 from ahd.core.options import SWITCHES  # noqa: E402
-from ahd.core.scenario import (BUILT_IN, ENDS, FORMAT, ID_PATTERN, LEADERS, MAX_COUNTERS, MAX_STATED,  # noqa: E402
-                               SCENARIO_KEYS, UNIT_KEYS)
+from ahd.core.scenario import BUILT_IN, ENDS, FORMAT, LEADERS  # noqa: E402
+from ahd.core.scenario_file import ID_PATTERN, MAX_COUNTERS, MAX_STATED, SCENARIO_KEYS, UNIT_KEYS  # noqa: E402
 from ahd.core.units import TYPE_ALIASES, UNIT_TYPES  # noqa: E402
 from ahd.core.victory import SCORE_TABLE  # noqa: E402
 
