@@ -5,7 +5,7 @@ AO-8.11), the result (5.c), the routed units' retreat and desertion (AO-8.12), t
 """
 from __future__ import annotations
 
-from . import advanced, combat, leaders, promotion
+from . import advanced, battle_moves, combat, leaders, promotion
 from .actions import Action, NoRally, Rally, NoPromotion, Promote
 from .errors import IllegalActionError
 from .i18n import Msg, Msgn
@@ -130,7 +130,7 @@ class BattleEndSteps:
         s = self.state
         battle = s.battle
         return [b for b in sorted(s.board.neighbours(battle.box))
-                if combat.retreat_barrier(s, battle, battle.winner.enemy, b) is None]
+                if battle_moves.retreat_barrier(s, battle, battle.winner.enemy, b) is None]
 
     def _rout_retreat(self, to: str) -> None:
         s = self.state

@@ -5,7 +5,7 @@ themselves in ``combat.py``.
 """
 from __future__ import annotations
 
-from . import advanced, combat, leaders, movement
+from . import advanced, battle_moves, combat, leaders, movement
 from .actions import (Action, CavalryRetreat, ChooseBattle, ChooseFirer, Evacuate, FireAuto, FireChosen,
                       LeaderPoint, LeaderReinforce, HoldGround, OpenFire, Reinforce, Retreat, Target, Volley)
 from .combat import explain_terms_msg
@@ -77,7 +77,7 @@ class CombatSteps:
         self.log("battle", Msg("Battle at {box}: {attackers} attack {defenders}", box=s.board.term(box),
                                attackers=self._forces(battle, battle.attacker),
                                defenders=self._forces(battle, battle.defender)))
-        if combat.cavalry_retreat_possible(s, battle):
+        if battle_moves.cavalry_retreat_possible(s, battle):
             s.step = "cavalry_retreat"
         else:
             self._begin_moment(battle.defender)
@@ -99,11 +99,11 @@ class CombatSteps:
 
     def _legal_cavalry_retreat(self) -> list[Action]:
         s = self.state
-        return [CavalryRetreat(b) for b in combat.cavalry_retreat_boxes(s, s.battle)] + [HoldGround()]
+        return [CavalryRetreat(b) for b in battle_moves.cavalry_retreat_boxes(s, s.battle)] + [HoldGround()]
 
     def _check_cavalry_retreat(self, action: CavalryRetreat) -> IllegalActionError | None:
         s = self.state
-        return combat.retreat_barrier(s, s.battle, s.battle.defender, action.to)
+        return battle_moves.retreat_barrier(s, s.battle, s.battle.defender, action.to)
 
     def _do_cavalry_retreat(self, action: CavalryRetreat) -> None:
         """5.2.6. Decided for A-5 by 0.5 (a coastal defence is not a unit), as for 9.b: the cavalry
@@ -168,10 +168,10 @@ class CombatSteps:
         battle = s.battle
         actions: list[Action] = []
         if not battle.reinforced_now:
-            actions.extend(Retreat(b) for b in combat.retreat_boxes(s, battle, battle.firing))
-            if "O-3.1" in s.options and combat.evacuation_barrier(s, battle) is None:
+            actions.extend(Retreat(b) for b in battle_moves.retreat_boxes(s, battle, battle.firing))
+            if "O-3.1" in s.options and battle_moves.evacuation_barrier(s, battle) is None:
                 actions.append(Evacuate())
-        actions.extend(Reinforce(u.id) for u in combat.reinforcements(s, battle))
+        actions.extend(Reinforce(u.id) for u in battle_moves.reinforcements(s, battle))
         actions.extend(LeaderReinforce(l.name) for l in sorted(s.leaders.values(), key=lambda l: l.name)
                        if self._check_leader_reinforce(LeaderReinforce(l.name)) is None)
         actions.append(OpenFire())
@@ -220,7 +220,7 @@ class CombatSteps:
             return None
         if s.battle.reinforced_now:
             return IllegalActionError("5.2.5", Msg("a retreat comes before reinforcing, not after"))
-        return combat.check_retreat(s, s.battle, s.battle.firing, action.to)
+        return battle_moves.check_retreat(s, s.battle, s.battle.firing, action.to)
 
     def _do_retreat(self, action: Retreat) -> None:
         s = self.state
@@ -235,7 +235,7 @@ class CombatSteps:
 
     def _check_evacuate(self, action: Evacuate) -> IllegalActionError | None:
         s = self.state
-        return combat.evacuation_barrier(s, s.battle)
+        return battle_moves.evacuation_barrier(s, s.battle)
 
     def _do_evacuate(self, action: Evacuate) -> None:
         s = self.state
@@ -247,7 +247,7 @@ class CombatSteps:
 
     def _check_reinforce(self, action: Reinforce) -> IllegalActionError | None:
         s = self.state
-        return combat.reinforcement_barrier(s, s.battle, action.unit)
+        return battle_moves.reinforcement_barrier(s, s.battle, action.unit)
 
     def _do_reinforce(self, action: Reinforce) -> None:
         s = self.state
