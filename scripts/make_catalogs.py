@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from ahd.core.i18n import PLURAL_FORMS  # noqa: E402  (the checkout's engine, found through ROOT)
+from ahd.core.languages import PLURAL_FORMS  # noqa: E402  (the checkout's engine, found through ROOT)
 
 LANGS = ("es", "it")
 KEYWORDS = {
