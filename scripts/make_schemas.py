@@ -26,7 +26,7 @@ from ahd.core import actions as A  # noqa: E402
 from ahd.core.advanced import T7  # noqa: E402
 from ahd.core.board import default_board  # noqa: E402
 from ahd.core.calendar import LAST_TURN  # noqa: E402
-from ahd.core.game import DICE_MODES, RECORD_FORMAT, RECORD_VERSION  # noqa: E402
+from ahd.core.record import DICE_MODES, RECORD_FORMAT, RECORD_VERSION  # noqa: E402
 from ahd.core.options import SWITCHES  # noqa: E402
 from ahd.core.scenario import BUILT_IN, ENDS, FORMAT, LEADERS  # noqa: E402
 from ahd.core.scenario_file import ID_PATTERN, MAX_COUNTERS, MAX_STATED, SCENARIO_KEYS, UNIT_KEYS  # noqa: E402

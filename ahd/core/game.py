@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .actions import Action, Roll, action_from_dict
+from .actions import Action, Roll
 from .board import Board, default_board
 from .calendar import Turn
 from .decisions import CHANCE_STEPS, SEGMENT_OF_STEP
@@ -22,8 +22,8 @@ from .errors import AhdError, IllegalActionError, RecordError
 from .i18n import Msg, check_language, language, render
 from .jsonfile import JsonProblem, read_file, where
 from .options import Options
-from .record import (DICE_MODES, MAX_SEED, RECORD_FORMAT, RECORD_VERSION, read_record, replay_record,
-                     short as _short)
+from .record import (DICE_MODES, MAX_SEED, RECORD_FORMAT, RECORD_VERSION, read_record, record_entry,
+                     replay_record, short as _short)
 from .scenario import Scenario, load_scenario
 from .sides import CHANCE, Side
 from .state import Battle, Outcome, State
@@ -326,7 +326,7 @@ class Game:
         and the game is then exactly as it was before the call. Returns the actions applied."""
         entries: list[tuple[Action, bool]] = []
         for index, raw in enumerate(actions):
-            entries.append(_entry(index, raw))
+            entries.append(record_entry(index, raw))
         mark = len(self._history)
         try:
             with language(self._lang):
@@ -476,22 +476,3 @@ def load(path: str | Path) -> Game:
     except JsonProblem as exc:
         raise RecordError(f"{where(exc.key)}: {exc.problem}", path=path, key=exc.key) from None
     return Game._from_record(data, path)
-
-
-def _entry(index: int, raw: "Action | dict[str, Any]") -> tuple[Action, bool]:
-    """One action given to :meth:`Game.extend`, as (action, drawn by the game's generator)."""
-    if isinstance(raw, Action):
-        return raw, False
-    if not isinstance(raw, dict):
-        raise RecordError(str(Msg("action {index} is malformed: expected an action or a record entry, got {value}",
-                                  index=index, value=_short(raw))))
-    auto = raw.get("auto", False)
-    if not isinstance(auto, bool) or (auto and raw.get("type") != Roll.kind):
-        raise RecordError(str(Msg("action {index} is malformed: only a die roll is automatic, and auto is true or "
-                                  "false (got {value})", index=index, value=_short(auto))))
-    try:
-        action = action_from_dict({k: v for k, v in raw.items() if k != "auto"})
-    except ValueError as exc:
-        raise RecordError(str(Msg("action {index} is malformed: {problem}", index=index,
-                                  problem=getattr(exc, "message", str(exc))))) from None
-    return action, auto

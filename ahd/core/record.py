@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from .actions import Roll, action_from_dict
+from .actions import Action, Roll, action_from_dict
 from .errors import AhdError, DataFileError, RecordError
 from .i18n import Msg, N_
 from .jsonfile import JsonProblem, parse, unknown_key_problem, where
@@ -138,6 +138,26 @@ def replay_record(cls: type, data: Any, path: object) -> Any:
             raise bad(where, Msg("action {index}: {problem}", index=index, problem=str(exc))) from None
     game.dice = dice
     return game
+
+
+def record_entry(index: int, raw: "Action | dict[str, Any]") -> tuple[Action, bool]:
+    """An action given to :meth:`~ahd.core.game.Game.extend` (an action, or a record entry as the record holds it),
+    as (action, drawn by the game's generator); RecordError says what is malformed."""
+    if isinstance(raw, Action):
+        return raw, False
+    if not isinstance(raw, dict):
+        raise RecordError(str(Msg("action {index} is malformed: expected an action or a record entry, got {value}",
+                                  index=index, value=short(raw))))
+    auto = raw.get("auto", False)
+    if not isinstance(auto, bool) or (auto and raw.get("type") != Roll.kind):
+        raise RecordError(str(Msg("action {index} is malformed: only a die roll is automatic, and auto is true or "
+                                  "false (got {value})", index=index, value=short(auto))))
+    try:
+        action = action_from_dict({k: v for k, v in raw.items() if k != "auto"})
+    except ValueError as exc:
+        raise RecordError(str(Msg("action {index} is malformed: {problem}", index=index,
+                                  problem=getattr(exc, "message", str(exc))))) from None
+    return action, auto
 
 
 def short(value: Any) -> str:
