@@ -108,11 +108,13 @@ def test_an_automatic_roll_that_the_seed_did_not_draw_is_refused():
     with pytest.raises(IllegalActionError) as refused:
         seat.extend(forged)
     assert refused.value.rule == "0.3" and f"action {len(forged) - 1} of those given" in str(refused.value)
+    assert refused.value.index == len(forged) - 1
     assert everything(seat) == before
     with pytest.raises(RecordError):
         seat.extend([{"type": "end_movement", "auto": True}])
-    with pytest.raises(RecordError):
-        seat.extend(["roll"])
+    with pytest.raises(RecordError) as malformed:
+        seat.extend([EndMovement(), "roll"])
+    assert malformed.value.index == 1
     assert everything(seat) == before
 
 

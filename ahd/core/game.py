@@ -322,11 +322,16 @@ class Game:
         a typed-in die) or a record entry as :meth:`record_actions` gives it (a dict; ``"auto": true`` marks a
         roll of the game's own generator, which must draw that very value). Only the rolls given are rolled,
         whatever the dice mode. Each action is checked in its position: the first refused one raises
-        IllegalActionError with the engine's rule (the message names its index), a malformed entry RecordError,
-        and the game is then exactly as it was before the call. Returns the actions applied."""
+        IllegalActionError with the engine's rule, a malformed entry RecordError (either error's ``index`` is the
+        entry's place in ``actions``, and its message names it), and the game is then exactly as it was before the
+        call. Returns the actions applied, one for each entry."""
         entries: list[tuple[Action, bool]] = []
         for index, raw in enumerate(actions):
-            entries.append(record_entry(index, raw))
+            try:
+                entries.append(record_entry(index, raw))
+            except RecordError as exc:
+                exc.index = index
+                raise
         mark = len(self._history)
         try:
             with language(self._lang):
@@ -337,8 +342,10 @@ class Game:
                                                               "the game's dice (they draw {drawn})", action=action,
                                                               drawn=self._peek()), action)
                     if error is not None:
-                        raise IllegalActionError(error.rule, Msg("{reason} (action {index} of those given)",
-                                                                 reason=error.message, index=index), action)
+                        refused = IllegalActionError(error.rule, Msg("{reason} (action {index} of those given)",
+                                                                     reason=error.message, index=index), action)
+                        refused.index = index
+                        raise refused
                     self._replay_one(action, auto)
         except BaseException:
             self._rewind(mark)
