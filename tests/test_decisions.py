@@ -133,3 +133,18 @@ def test_prompt_and_label_in_words():
     assert render(decisions.prompt(game), "en") == "Union: begin a march, move by sea, or end the movement (4.b)"
     assert render(decisions.label("movement"), "en") == "choosing the next march"
     assert render(decisions.label("movement"), "es") != "choosing the next march"
+
+
+def test_how_each_decision_is_played_follows_the_actions_it_accepts():
+    for step, entry in decisions.DECISIONS.items():
+        kinds = {cls.kind for cls in Engine.ACCEPTS.get(step, ())}
+        on_a_box = kinds & set(decisions.BOX_FIELD)
+        if entry.is_chance:
+            assert entry.play == decisions.DIE and kinds == {"roll"}, step
+        elif step == "over":
+            assert entry.play == decisions.OVER and not kinds
+        elif entry.play in (decisions.MARCH, decisions.BOX):
+            assert on_a_box, step
+        else:
+            assert entry.play == decisions.PANEL and not on_a_box, step
+    assert {s for s, e in decisions.DECISIONS.items() if e.play == decisions.MARCH} == {"movement", "march"}

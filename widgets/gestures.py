@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ahd import Game
 from ahd.core.actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, Invade, Move, NavalMove, Promote,
                               Recruit, Retreat)
-from ahd.core import recruitment
+from ahd.core import decisions, recruitment
 from ahd.core.decisions import action_box, die_owner  # noqa: F401  (the engine's decision table; read from here too)
 from ahd.core.errors import IllegalActionError
 
@@ -46,7 +46,7 @@ class Plan:
 
 def plan_for(game: Game, box: str | None, units: tuple[str, ...] = ()) -> Plan:
     """Destinations from ``box`` for ``units`` (all movable units if empty) at a movement decision."""
-    if box is None or game.decision not in ("movement", "march"):
+    if box is None or decisions.play(game) != decisions.MARCH:
         return Plan()
     legal = game.legal_actions()
     plan = Plan(origin=box)
@@ -78,7 +78,7 @@ def refusal_for(game: Game, box: str, plan: Plan) -> IllegalActionError:
     state = game.state
     probe: Action | None = None
     judge = game
-    if decision in ("movement", "march") and plan.origin is not None and box != plan.origin:
+    if decisions.play(game) == decisions.MARCH and plan.origin is not None and box != plan.origin:
         judge = plan.preview or game
         movers = [u.id for u in judge.units_in(plan.origin, judge.phasing)]
         if movers:

@@ -33,6 +33,13 @@ COMMANDER = "commander"      # the next side to roll its command (A-7)
 UNIT_OWNER = "unit owner"    # the owner of the unit the die is rolled for (AO-8.1, AO-8.12)
 NOBODY = "nobody"            # the game is over
 
+# ---------------------------------------------------------------- how it is played
+MARCH = "march"   # select a stack on the map, then a destination (the Movement segment's marches)
+BOX = "box"       # a click on a box plays the action there (see action_box); the rest in a panel
+PANEL = "panel"   # choices that are not on a box (targets, firers, rally)
+DIE = "die"       # a die to roll (or type in)
+OVER = "over"     # nothing: the game is over
+
 #: Each role as the side it names in a state.
 _ROLE_SIDE: dict[str, Callable[["State"], "Side | None"]] = {
     PHASING: lambda s: s.phasing,
@@ -52,12 +59,14 @@ _ROLE_SIDE: dict[str, Callable[["State"], "Side | None"]] = {
 @dataclass(frozen=True)
 class Decision:
     """One step of the engine. ``decider`` is a role (PHASING, DEFENDER, ...) or CHANCE for a die, whose
-    roller is ``die_owner``; ``prompt`` and ``label`` are catalog messages (``prompt`` takes ``{side}``)."""
+    roller is ``die_owner``; ``play`` how it is played (MARCH, BOX, PANEL, DIE, OVER); ``prompt`` and ``label``
+    are catalog messages (``prompt`` takes ``{side}``)."""
 
     step: str
     segment: str
     rule: str
     decider: str
+    play: str
     label: str
     prompt: str
     die_owner: str | None = None
@@ -69,7 +78,12 @@ class Decision:
 
 def _d(step: str, segment: str, rule: str, decider: str, label: str, prompt: str,
        die_owner: str | None = None) -> tuple[str, Decision]:
-    return step, Decision(step, segment, rule, decider, label, prompt, die_owner)
+    play = DIE if decider == CHANCE else OVER if decider == NOBODY else _PLAY.get(step, BOX)
+    return step, Decision(step, segment, rule, decider, play, label, prompt, die_owner)
+
+
+#: The decisions not played with a click on a box (the others, but dice and the end, are BOX).
+_PLAY = {"movement": MARCH, "march": MARCH, "firers": PANEL, "leader_points": PANEL, "targets": PANEL, "rally": PANEL}
 
 
 #: Every decision the engine can be waiting for, in the order of a game turn (3.b).
@@ -174,6 +188,11 @@ def prompt(game: "Game") -> Msg:
     entry = DECISIONS[game.state.step]
     side = deciding_side(game)
     return Msg(entry.prompt) if side is None else Msg(entry.prompt, side=side)
+
+
+def play(game: "Game") -> str:
+    """How the pending decision is played: MARCH, BOX, PANEL, DIE or OVER."""
+    return DECISIONS[game.state.step].play
 
 
 def label(step: str) -> Msg:
