@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from ahd.core.i18n import PLURAL_FORMS  # noqa: E402  (the checkout's engine, found through ROOT)
+from ahd.core.languages import PLURAL_FORMS  # noqa: E402  (the checkout's engine, found through ROOT)
 
 LANGS = ("es", "it")
 KEYWORDS = {
@@ -55,8 +55,8 @@ def data_terms() -> list[tuple[str, str, str]]:
     terms += [("history", row[key], "ahd/data/history.json") for row in history["rows"] for key in ("event", "note")]
     # the decisions and the kinds of action a refusal names ("now the decision is movement (accepted: ...)")
     from ahd.core.actions import ACTION_TYPES
-    from ahd.core.engine import SEGMENT_OF_STEP
-    terms += [("decision", step.replace("_", " "), "ahd/core/engine.py") for step in SEGMENT_OF_STEP]
+    from ahd.core.decisions import DECISIONS
+    terms += [("decision", step.replace("_", " "), "ahd/core/decisions.py") for step in DECISIONS]
     terms += [("action kind", kind, "ahd/core/actions.py") for kind in ACTION_TYPES]
     return terms
 

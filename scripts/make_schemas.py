@@ -21,14 +21,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ahd.core import action_fields  # noqa: E402
 from ahd.core import actions as A  # noqa: E402
 from ahd.core.advanced import T7  # noqa: E402
 from ahd.core.board import default_board  # noqa: E402
 from ahd.core.calendar import LAST_TURN  # noqa: E402
-from ahd.core.game import DICE_MODES, RECORD_FORMAT, RECORD_VERSION  # noqa: E402
+from ahd.core.record import DICE_MODES, RECORD_FORMAT, RECORD_VERSION  # noqa: E402
 from ahd.core.options import SWITCHES  # noqa: E402
-from ahd.core.scenario import (BUILT_IN, ENDS, FORMAT, ID_PATTERN, LEADERS, MAX_COUNTERS, MAX_STATED,  # noqa: E402
-                               SCENARIO_KEYS, UNIT_KEYS)
+from ahd.core.scenario import BUILT_IN, ENDS, FORMAT, LEADERS  # noqa: E402
+from ahd.core.scenario_file import ID_PATTERN, MAX_COUNTERS, MAX_STATED, SCENARIO_KEYS, UNIT_KEYS  # noqa: E402
 from ahd.core.units import TYPE_ALIASES, UNIT_TYPES  # noqa: E402
 from ahd.core.victory import SCORE_TABLE  # noqa: E402
 
@@ -136,21 +137,21 @@ def scenario_schema() -> dict:
 
 
 def _field(kind: str) -> dict:
-    name = {"type": "string", "maxLength": A.MAX_NAME}
+    name = {"type": "string", "maxLength": action_fields.MAX_NAME}
     if kind == "str":
         return name
     if kind == "int":
         return {"type": "integer", "minimum": 1, "maximum": 6}
     if kind == "strs":
-        return {"type": "array", "items": name, "maxItems": A.MAX_ITEMS}
-    return {"type": "array", "maxItems": A.MAX_ITEMS,
+        return {"type": "array", "items": name, "maxItems": action_fields.MAX_ITEMS}
+    return {"type": "array", "maxItems": action_fields.MAX_ITEMS,
             "items": {"type": "array", "prefixItems": [name, name], "items": False, "minItems": 2}}
 
 
 def record_schema() -> dict:
     kinds = {}
     for kind, cls in A.ACTION_TYPES.items():
-        checks = A._checks(cls)
+        checks = action_fields.field_checks(cls)
         props = {"type": {"const": kind}}
         props.update({name: _field(check) for name, check in checks})
         if cls is A.Roll:

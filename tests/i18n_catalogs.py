@@ -6,7 +6,7 @@ catalogs hold.
     with use_catalogs(monkeypatch, engine=tmp_path):
         ...
 
-The engine (:func:`ahd.core.i18n.translation`) reads ``ahd.core.i18n.ENGINE_LOCALE_DIR`` at each call and
+The engine (:func:`ahd.core.i18n.translation`) reads ``ahd.core.languages.ENGINE_LOCALE_DIR`` at each call and
 the app's ``_`` reads ``widgets.model.i18n.LOCALE_DIR`` at each call, so pointing those at the folder is enough;
 the catalogs already read are cached, so the cache is cleared on the way in and on the way out.
 """
@@ -19,7 +19,7 @@ from typing import Iterable, Iterator, Mapping, Union
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
-from ahd.core import i18n
+from ahd.core import i18n, languages
 from widgets.model import i18n as app_i18n
 
 #: A message id or a translation: a string, or (singular, plural) / (one, many...) for a plural entry.
@@ -37,8 +37,8 @@ def compile_catalog(folder: Path | str, domain: str,
         else list(messages)
     catalog = Catalog(locale=lang, domain=domain)
     # the plural forms of the shipped catalogs, whatever the installed Babel's CLDR data says
-    if lang in i18n.PLURAL_FORMS:
-        catalog.mime_headers = [("Plural-Forms", i18n.PLURAL_FORMS[lang])]
+    if lang in languages.PLURAL_FORMS:
+        catalog.mime_headers = [("Plural-Forms", languages.PLURAL_FORMS[lang])]
     for context, msgid, msgstr in entries:
         catalog.add(msgid, msgstr, context=context)
     target = Path(folder) / lang / "LC_MESSAGES"
@@ -56,7 +56,7 @@ def use_catalogs(monkeypatch, engine: Path | str | None = None, app: Path | str 
     after the test; the cache of catalogs read is cleared before and after, so no other test sees these."""
     i18n.translation.cache_clear()
     if engine is not None:
-        monkeypatch.setattr(i18n, "ENGINE_LOCALE_DIR", Path(engine))
+        monkeypatch.setattr(languages, "ENGINE_LOCALE_DIR", Path(engine))
     if app is not None:
         monkeypatch.setattr(app_i18n, "LOCALE_DIR", Path(app))
     try:

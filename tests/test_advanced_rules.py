@@ -253,8 +253,8 @@ def test_a_lone_coastal_defence_cannot_retreat_and_others_leave_it_behind():
     rolls(game, 6, 4, 4)  # everybody misses: round 2
     assert game.battle.round == 2 and game.battle.firing is C
     assert game.decision == "targets"  # no retreat (nor reinforcement) to offer: straight to fire
-    from ahd.core import combat
-    assert combat.retreat_barrier(game.state, game.battle, C, "meridian").rule == "A-5"
+    from ahd.core import battle_moves
+    assert battle_moves.retreat_barrier(game.state, game.battle, C, "meridian").rule == "A-5"
     # with a militia beside it, a retreat takes only the militia; the defence ends with the battle
     other = invasion(with_rules("A-5"), defenders=("MF",))
     other.apply(ahd.FireAuto())

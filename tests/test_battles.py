@@ -10,7 +10,7 @@ import re
 import pytest
 
 import ahd
-from ahd.core import combat
+from ahd.core import battle_moves, combat
 from ahd.core.sides import CHANCE, Side
 
 from conftest import assert_refused, ids_at, make_game, march, pass_until
@@ -357,7 +357,7 @@ def test_reinforcement_barriers_attacker():
     fire_misses(game)  # the defender's moment of round 2
     assert game.current_player is U and game.battle.box == "lexington"
     # Louisville holds Confederate units: the attacker may not reinforce from there
-    error = combat.reinforcement_barrier(game.state, game.battle, "U-MF-02")
+    error = battle_moves.reinforcement_barrier(game.state, game.battle, "U-MF-02")
     assert error.rule == "5.2.4" and "holds enemy units" in str(error)
     assert ahd.Reinforce("U-MF-02") not in game.legal_actions()
     # the Lexington battle is won; its units took part, so they may not reinforce at Louisville
@@ -366,7 +366,7 @@ def test_reinforcement_barriers_attacker():
     to_round_two(game)
     fire_misses(game)
     assert game.current_player is U
-    error = combat.reinforcement_barrier(game.state, game.battle, "U-MF-01")
+    error = battle_moves.reinforcement_barrier(game.state, game.battle, "U-MF-01")
     assert error.rule == "5.2.4" and "another battle" in str(error)
 
 
@@ -381,7 +381,7 @@ def test_defender_reinforcement_must_leave_enough_behind():
     game.apply(ahd.ChooseBattle("lexington"))  # Louisville, holding both sides, is a battle too
     to_round_two(game)
     assert game.current_player is C
-    error = combat.reinforcement_barrier(game.state, game.battle, "C-FV-01")
+    error = battle_moves.reinforcement_barrier(game.state, game.battle, "C-FV-01")
     assert error.rule == "5.2.4" and "fewer units than the enemy" in str(error)
     assert ahd.Reinforce("C-FV-01") not in game.legal_actions()
 
@@ -398,7 +398,7 @@ def test_units_that_retreated_this_turn_may_not_reinforce():
     assert ahd.Reinforce("C-MF-02") in game.legal_actions()
     game.apply(ahd.Retreat("london"))  # the lone defender retreats: the battle is lost
     assert game.unit("C-MF-01").retreated
-    error = combat.reinforcement_barrier(game.state, ahd.core.state.Battle("lexington", U, C, round=2, firing=C), "C-MF-01")
+    error = battle_moves.reinforcement_barrier(game.state, ahd.core.state.Battle("lexington", U, C, round=2, firing=C), "C-MF-01")
     assert error is not None and error.rule == "5.2.4" and "retreated" in str(error)
 
 

@@ -10,7 +10,7 @@ import ahd
 from ahd.bots import make_bot
 from ahd.bots.base import PlanNote
 from ahd.bots.heuristic import HeuristicBot
-from ahd.core import combat, leaders
+from ahd.core import battle_moves, combat, leaders
 from ahd.core.engine import Engine
 from ahd.core.errors import IllegalActionError
 from ahd.core.i18n import Joined, Msg, language, render
@@ -105,10 +105,10 @@ def test_explanations_and_refusals_keep_their_english(said):
     assert isinstance(why, Msg)
     assert why == "3 = veteran infantry 3 + 1 river crossing (5.2.3) − 1 crack infantry target (5.2.2)"
     assert str(why) == render(why, "en") and "river crossing" in why
-    error = combat.reinforcement_barrier(state, battle, defender.id)
+    error = battle_moves.reinforcement_barrier(state, battle, defender.id)
     assert isinstance(error.message, Msg) and error.rule == "5.2.4"
     assert error.reason == "reinforcements arrive from round 2 on"
-    error = combat.retreat_barrier(state, battle, Side.CONFEDERATE, "washington")
+    error = battle_moves.retreat_barrier(state, battle, Side.CONFEDERATE, "washington")
     assert isinstance(error.message, Msg) and str(error).startswith("Confederate units may never retreat across "
                                                                    "the Potomac (4.2.6")
 
@@ -185,11 +185,11 @@ def test_a_catalog_changes_a_shot_line_and_a_refusal_and_keeps_the_rules(spanish
     game.lang = "en"
     assert next(e for e in reversed(game.log) if e.kind == "shot").text == english
     # a refusal said again in Spanish keeps its rule citation
-    error = combat.reinforcement_barrier(state, game.battle, defender.id)
+    error = battle_moves.reinforcement_barrier(state, game.battle, defender.id)
     assert error.text("en").startswith("reinforcements arrive from round 2 on (5.2.4")
     assert error.text("es").startswith("los refuerzos llegan a partir de la ronda 2 (5.2.4")
     with language("es"):
-        raised = combat.reinforcement_barrier(state, game.battle, defender.id)
+        raised = battle_moves.reinforcement_barrier(state, game.battle, defender.id)
     assert raised.reason == "los refuerzos llegan a partir de la ronda 2" and "(5.2.4" in str(raised)
 
 

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("ipyleaflet")  # the app extra
 pytest.importorskip("babel")
 
-from ahd.core import i18n  # noqa: E402
+from ahd.core import i18n, languages  # noqa: E402
 from ahd.core.i18n import language  # noqa: E402
 import widgets  # noqa: E402
 
@@ -52,7 +52,7 @@ def catalogs(tmp_path, monkeypatch):
     otherwise for a block)."""
     compile_catalog(tmp_path, "ahd", ENGINE)
     compile_catalog(tmp_path, "widgets", APP)
-    monkeypatch.setattr(i18n, "_process_language", "en")
+    monkeypatch.setattr(languages, "_process_language", "en")
     with use_catalogs(monkeypatch, engine=tmp_path, app=tmp_path):
         yield tmp_path
 

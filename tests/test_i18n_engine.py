@@ -11,7 +11,7 @@ import pytest
 
 import ahd
 from ahd.cli import main as cli_main
-from ahd.core import i18n
+from ahd.core import i18n, languages
 from ahd.core.calendar import Turn
 from ahd.core.errors import IllegalActionError
 from ahd.core.i18n import Msg, Msgn, Term, check_language, default_language, language
@@ -101,7 +101,7 @@ def test_default_language_follows_the_environment(environ, expected):
 
 
 def test_current_language_nests_and_falls_back(monkeypatch):
-    monkeypatch.setattr(i18n, "_process_language", None)
+    monkeypatch.setattr(languages, "_process_language", None)
     monkeypatch.setenv("AHD_LANG", "it")
     assert i18n.get_language() == "it"
     with language("es"):
@@ -293,7 +293,7 @@ def test_cli_play_speaks_the_language_asked_for(spanish, capsys):
 
 
 def test_cli_play_follows_the_locale_by_default(spanish, monkeypatch):
-    monkeypatch.setattr(i18n, "_process_language", None)
+    monkeypatch.setattr(languages, "_process_language", None)
     for key in ("AHD_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("LANG", "es_ES.UTF-8")

@@ -13,7 +13,7 @@ pytest.importorskip("babel")
 
 import ahd  # noqa: E402
 from ahd import rulebook  # noqa: E402
-from ahd.core import i18n  # noqa: E402
+from ahd.core import i18n, languages  # noqa: E402
 from ahd.core.actions import ChooseBattle  # noqa: E402
 from widgets.model import i18n as app_i18n  # noqa: E402
 from widgets.board import layers  # noqa: E402
@@ -58,13 +58,13 @@ def catalogs(tmp_path, monkeypatch):
     otherwise (``speak``)."""
     compile_catalog(tmp_path, "ahd", ENGINE)
     compile_catalog(tmp_path, "widgets", APP)
-    monkeypatch.setattr(i18n, "_process_language", "en")
+    monkeypatch.setattr(languages, "_process_language", "en")
     with use_catalogs(monkeypatch, engine=tmp_path, app=tmp_path):
         yield tmp_path
 
 
 def speak(monkeypatch, lang: str) -> None:
-    monkeypatch.setattr(i18n, "_process_language", lang)
+    monkeypatch.setattr(languages, "_process_language", lang)
 
 
 def _name_of(card: str) -> str:

@@ -7,8 +7,10 @@ import sys
 
 from ..bots import make_bot, play
 from ..core.errors import AhdError, DataFileError
-from ..core.game import RECORD_FORMAT, Game, load, new_game
-from ..core.i18n import LANGUAGE_NAMES, Msg, Msgn, N_, Num, Term, _, check_language, language
+from ..core import decisions
+from ..core.game import Game, load, new_game
+from ..core.i18n import LANGUAGE_NAMES, Msg, Msgn, N_, Num, _, check_language, language
+from ..core.record import RECORD_FORMAT
 from .translate import argparse_language, argv_language
 from ..core.options import PRESETS, SWITCHES, Options, preset_text
 
@@ -167,8 +169,9 @@ def cmd_validate(args, out) -> int:
         if kind == RECORD_FORMAT:
             game = load(path)
             state = (Msg("over: {outcome}", outcome=game.outcome) if game.is_over
-                     else Msg("now {turn}, {side}: {decision}", turn=game.turn, side=game.phasing,
-                              decision=Term("decision", game.decision.replace("_", " "))))
+                     else Msg("now {turn}, {side} half-turn, {decision}: {prompt}", turn=game.turn,
+                              side=game.phasing, decision=decisions.label(game.decision),
+                              prompt=decisions.prompt(game)))
             print(Msgn("{path}: valid game record: scenario {scenario}, seed {seed}, {n} action; {state}",
                        "{path}: valid game record: scenario {scenario}, seed {seed}, {n} actions; {state}",
                        n=len(game.history), path=str(path), scenario=game.scenario.id, seed=str(game.seed),

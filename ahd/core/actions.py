@@ -7,13 +7,13 @@ can read aloud, in the current language (``message()`` is that text as a lazy :c
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from .action_fields import field_checks, field_problem, read_action
 from .board import LINE_TERMS, default_board
 from .errors import ActionFieldError
-from .i18n import Joined, Msg, Num, Term, get_language, render
+from .i18n import Joined, Msg, Term, get_language
 from .units import UNIT_TYPES, UnitName, describe_unit_id  # noqa: F401  (describe_unit_id: re-exported)
 
 _ARROW = " → "
@@ -50,63 +50,6 @@ def _lines(lines: tuple[str, ...]) -> Msg | Term | str:
     return said
 
 
-#: How each kind of field is checked: a field annotated ``str``, ``int``, ``tuple[str, ...]`` or
-#: ``tuple[tuple[str, str], ...]`` must hold exactly that (a bool is not an int).
-_FIELD_KINDS = {"str": "str", "int": "int", "tuple[str, ...]": "strs", "tuple[tuple[str, str], ...]": "pairs"}
-_KIND_TEXT = {"str": "a string", "int": "an integer", "strs": "a tuple of strings",
-              "pairs": "a tuple of (string, string) pairs"}
-#: The same, as a record's JSON says them (lists, not tuples), for its readers.
-_RECORD_KIND_TEXT = {"str": Msg("a string"), "int": Msg("an integer"), "strs": Msg("a list of strings"),
-                     "pairs": Msg("a list of (string, string) pairs")}
-_CHECKS: dict[type, tuple[tuple[str, str], ...]] = {}
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _field_problem(kind: str, value: Any, record: bool = False) -> "str | Msg | None":
-    """Why ``value`` is not of field kind ``kind`` (None: it is). ``record``: said to a reader of a record's
-    JSON (lists and objects, not tuples and dicts), as a message in the reader's language."""
-    if kind == "str":
-        ok = isinstance(value, str)
-    elif kind == "int":
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif kind == "strs":
-        if isinstance(value, tuple):
-            for i, item in enumerate(value):
-                if not isinstance(item, str):
-                    if record:
-                        return Msg("item {i} must be a string, got {value}", i=i, value=_short(item))
-                    return f"item {i} must be a string, got {_short(item)}"
-            return None
-        ok = False
-    else:
-        if isinstance(value, tuple):
-            for i, item in enumerate(value):
-                if not (isinstance(item, tuple) and len(item) == 2 and all(isinstance(s, str) for s in item)):
-                    if record:
-                        return Msg("item {i} must be a pair of strings (shooter, target), got {value}", i=i,
-                                   value=_short(item))
-                    return f"item {i} must be a pair of strings (shooter, target), got {_short(item)}"
-            return None
-        ok = False
-    if ok:
-        return None
-    if record:
-        found = {"tuple": "list", "dict": "object", "NoneType": "null", "bool": "boolean"}.get(
-            type(value).__name__, type(value).__name__)
-        return Msg("must be {kind}, got {found} {value}", kind=_RECORD_KIND_TEXT[kind], found=found,
-                   value=_short(value))
-    return f"must be {_KIND_TEXT[kind]}, got {type(value).__name__} {_short(value)}"
-
-
-def _checks(cls: type) -> tuple[tuple[str, str], ...]:
-    checks = _CHECKS.get(cls)
-    if checks is None:
-        checks = _CHECKS[cls] = tuple((f.name, _FIELD_KINDS[str(f.type).replace("typing.", "")]) for f in fields(cls))
-    return checks
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,12 +70,12 @@ class Action:
 
     def __post_init__(self) -> None:
         """Refuse a field of the wrong type (ActionFieldError naming the action and the field)."""
-        for name, kind in _checks(type(self)):
+        for name, kind in field_checks(type(self)):
             value = getattr(self, name)
             if kind == "str":
                 if isinstance(value, str):
                     continue
-            problem = _field_problem(kind, value)
+            problem = field_problem(kind, value)
             if problem:
                 raise ActionFieldError(type(self).__name__, name, problem)
 
@@ -551,74 +494,6 @@ ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (
 )}
 
 
-#: Limits on an action read from a record: a name (unit, box, leader, line) has at most MAX_NAME
-#: characters and a list (path, lines, targets) at most MAX_ITEMS items.
-MAX_NAME = 64
-MAX_ITEMS = 200
-
-
-class ActionDataError(ValueError):
-    """A malformed action in a record: ``field`` is the field at fault (None: the whole action); ``message``
-    a Msg, said in the current language when read."""
-
-    def __init__(self, message: "str | Msg", field: str | None = None) -> None:
-        self.field = field
-        self.message = message
-        super().__init__(message, field)
-
-    def __str__(self) -> str:
-        return render(self.message)
-
-
 def action_from_dict(data: Any) -> Action:
     """Inverse of ``Action.to_dict``; raises ValueError (ActionDataError) on anything malformed."""
-    if not isinstance(data, dict):
-        raise ActionDataError(Msg("not an action: expected an object {shape}, got {value}", shape='{"type": ...}',
-                                  value=_short(data)))
-    if "type" not in data:
-        raise ActionDataError(Msg("not an action: no \"type\""), "type")
-    if not isinstance(data["type"], str):
-        raise ActionDataError(Msg("the action type must be a string, got {value}", value=_short(data["type"])), "type")
-    cls = ACTION_TYPES.get(data["type"])
-    if cls is None:
-        close = difflib.get_close_matches(data["type"], list(ACTION_TYPES), n=1)
-        if close:
-            raise ActionDataError(Msg("unknown action type {value} (did you mean {close}?)", value=_short(data["type"]),
-                                      close=repr(close[0])), "type")
-        raise ActionDataError(Msg("unknown action type {value}", value=_short(data["type"])), "type")
-    kwargs = {}
-    names = [f.name for f in fields(cls)]
-    for key in data:
-        if key != "type" and key not in names:
-            close = difflib.get_close_matches(str(key), names, n=1)
-            if close:
-                raise ActionDataError(Msg("action {kind} has an unknown field {field} (did you mean {close}?)",
-                                          kind=repr(data["type"]), field=_short(key), close=repr(close[0])), str(key))
-            if names:
-                raise ActionDataError(Msg("action {kind} has an unknown field {field}; its fields: {fields}",
-                                          kind=repr(data["type"]), field=_short(key), fields=", ".join(names)), str(key))
-            raise ActionDataError(Msg("action {kind} has an unknown field {field}; it has no fields",
-                                      kind=repr(data["type"]), field=_short(key)), str(key))
-    for name, kind in _checks(cls):
-        if name not in data:
-            raise ActionDataError(Msg("action {kind} lacks field {field}", kind=repr(data["type"]), field=repr(name)), name)
-        value = data[name]
-        if kind == "strs" and isinstance(value, list):
-            value = tuple(value)
-        elif kind == "pairs" and isinstance(value, list):
-            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
-        problem = _field_problem(kind, value, record=True)
-        if problem:
-            raise ActionDataError(Msg("action {kind}: {field} {problem}", kind=repr(data["type"]), field=name,
-                                      problem=problem), name)
-        if kind in ("strs", "pairs") and len(value) > MAX_ITEMS:
-            raise ActionDataError(Msg("action {kind}: {field} has {n} items; at most {most}", kind=repr(data["type"]),
-                                      field=name, n=Num(len(value)), most=MAX_ITEMS), name)
-        names = (value,) if kind == "str" else value if kind == "strs" else sum(value, ()) if kind == "pairs" else ()
-        for text in names:
-            if len(text) > MAX_NAME:
-                raise ActionDataError(Msg("action {kind}: {field} holds a name of {n} characters; names have at most "
-                                          "{most}", kind=repr(data["type"]), field=name, n=Num(len(text)),
-                                          most=MAX_NAME), name)
-        kwargs[name] = value
-    return cls(**kwargs)
+    return read_action(ACTION_TYPES, data)

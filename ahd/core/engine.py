@@ -10,27 +10,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import advanced, combat, leaders, movement, recruitment
+from . import advanced, leaders, recruitment
 from .actions import (Action, Assault, NoRally, Rally, BeginMarch, BreakOut, Contain, CavalryRetreat, ChooseBattle, ChooseFirer, FireChosen, LeaderFollow,
                       LeaderMove, LeaderPoint, LeaderReinforce, PlaceLeader, EndMarch, EndMovement, EndRecruitment,
                       Entrench, Evacuate, FireAuto, HoldGround, Invade, Move, NavalMove, NoPromotion, OpenFire, Promote,
                       Recruit, Reinforce, Retreat, Roll, Starve, Target, Volley)
 from .calendar import Turn
 from .advanced_steps import AdvancedSteps
+from .battle_end_steps import BattleEndSteps
 from .combat_steps import CombatSteps
+from .dice_steps import DiceSteps
+from .movement_steps import MovementSteps
 from .control import update_control
+from .decisions import player_of, step_term
 from .errors import IllegalActionError
 from .i18n import Joined, Msg, Msgc, Msgn, Term, render
-from .movement import lines_term
 from .scenario import Scenario
-from .sides import CHANCE, Side
+from .sides import Side
 from .state import Outcome, State
-from .units import ASIDE, EUROPE, POOL, UNIT_TYPES, Unit, unit_name
+from .units import ASIDE, EUROPE, UNIT_TYPES, Unit, unit_name
 from .victory import check_end_of_turn, check_update, scenario_score
 
-#: AO-8.3: the border states of T-7, named in each language.
-BORDER_STATES = {"Missouri": Term("state", "Missouri"), "Kentucky": Term("state", "Kentucky"),
-                 "Maryland": Term("state", "Maryland")}
 #: The control of a box no side holds (9.a, 9.b).
 NEUTRAL = Msgc("control", "neutral")
 
@@ -38,20 +38,6 @@ NEUTRAL = Msgc("control", "neutral")
 def _controller(side: Side | None):
     """A side, or "neutral", as a message parameter."""
     return NEUTRAL if side is None else side
-
-
-SEGMENT_OF_STEP = {
-    "supply": "movement", "border_roll": "movement", "containment": "combat", "morale_roll": "combat",
-    "rally": "combat", "rout_retreat": "combat", "desertion_roll": "combat", "leader_arrival": "movement", "leader_points": "combat", "leader_return": "recruitment",
-    "march_roll": "movement", "movement": "movement", "march": "movement",
-    "choose_battle": "combat", "cavalry_retreat": "combat", "battle_options": "combat", "targets": "combat",
-    "shot": "combat", "battle_promotion": "combat", "command_roll": "combat", "firers": "combat",
-    "training_roll": "promotion", "promotion": "promotion", "recruit_roll": "recruitment", "recruitment": "recruitment",
-    "washington_roll": "recruitment",
-    "over": "over",
-}
-CHANCE_STEPS = ("march_roll", "shot", "training_roll", "recruit_roll", "washington_roll", "command_roll",
-                "border_roll", "morale_roll", "desertion_roll")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +66,7 @@ class _Decided(Exception):
     """Unwinds an action that a 9.b reversion decided (11.c); caught in :meth:`Engine.do`."""
 
 
-class Engine(CombatSteps, AdvancedSteps):
+class Engine(MovementSteps, CombatSteps, BattleEndSteps, AdvancedSteps, DiceSteps):
     """Applies actions to a State in the order of 3.b. Validation is ``check``; ``do`` trusts it."""
 
     def __init__(self, state: State, scenario: Scenario, on_half_turn: Callable[[], None] | None = None,
@@ -102,67 +88,8 @@ class Engine(CombatSteps, AdvancedSteps):
         return self.state.step
 
     def current_player(self) -> Side | str | None:
-        s = self.state
-        if s.step == "over":
-            return None
-        if s.step in CHANCE_STEPS:
-            return CHANCE
-        if s.step == "cavalry_retreat":
-            return s.battle.defender
-        if s.step == "rally":
-            return s.battle.rally_pending[0]
-        if s.step == "rout_retreat":
-            return s.battle.winner.enemy
-        if s.step in ("battle_options", "targets", "firers", "leader_points"):
-            return s.battle.firing
-        if s.step == "battle_promotion":
-            return s.battle.winner
-        return s.phasing
-
-    def roll_purpose(self) -> Msg | None:
-        """What the pending die is for (shown when dice are typed in), as a message."""
-        s = self.state
-        if s.step == "march_roll":
-            return Msg("{side} march roll ({rules})", side=s.phasing, rules="A-3, T-4" if "A-3" in s.options else "4.a")
-        if s.step == "recruit_roll":
-            return Msg("{side} recruitment roll (7.a)", side=s.phasing)
-        if s.step == "training_roll":
-            return Msg("Confederate replacement training roll, minus {losses} for veteran/crack infantry lost this "
-                       "turn: 1 or less gives two promotions (O-4.3)", losses=s.veteran_losses)
-        if s.step == "border_roll":
-            name = s.border_pending[0]
-            total = sum(m for m, _ in advanced.border_modifiers(s))
-            return Msg("{state} border-state support (AO-8.3): the roll {total:+d} must exceed {number}",
-                       state=BORDER_STATES.get(name, name), total=total, number=advanced.T7[name][1])
-        if s.step == "morale_roll":
-            unit = s.units[s.battle.morale_pending[0]]
-            if combat.is_entrenched_in_battle(s, s.battle, unit):
-                return Msg("battlefield morale of {unit}: routed if the roll − 1 (entrenched) exceeds {morale} (AO-8.1)",
-                           unit=unit_name(unit), morale=combat.morale(s, unit))
-            return Msg("battlefield morale of {unit}: routed if the roll exceeds {morale} (AO-8.1)",
-                       unit=unit_name(unit), morale=combat.morale(s, unit))
-        if s.step == "desertion_roll":
-            uid, modifier, lost = s.battle.desertion_pending[0]
-            unit = s.units[uid]
-            if lost and "H-3" in s.options:
-                return Msg("desertion test of {unit}: eliminated if the roll {modifier:+d} exceeds {morale} (AO-8.12); "
-                           "a 6 fails for the losing side (H-3)", unit=unit_name(unit), modifier=modifier,
-                           morale=combat.morale(s, unit))
-            return Msg("desertion test of {unit}: eliminated if the roll {modifier:+d} exceeds {morale} (AO-8.12)",
-                       unit=unit_name(unit), modifier=modifier, morale=combat.morale(s, unit))
-        if s.step == "command_roll":
-            side = s.battle.command_pending[0]
-            return Msg("{side} command roll for day {day} at {box} (A-7, T-4)", side=side, day=s.battle.day,
-                       box=s.board.term(s.battle.box))
-        if s.step == "washington_roll":
-            return Msg("capture of Washington: the Union maximum falls by the roll, 1 counting as 2 (A-6)")
-        if s.step == "shot":
-            shooter, target = s.battle.targets[s.battle.shot_index]
-            value = combat.effective_value(s, s.battle, s.units[shooter], s.units[target])
-            why = combat.explain_shot(s, s.battle, s.units[shooter], s.units[target])
-            return Msg("shot of {shooter} at {target}: hits on {value} or less (5.1.b): {why}",
-                       shooter=unit_name(s.units[shooter]), target=unit_name(s.units[target]), value=value, why=why)
-        return None
+        """Who the next action is taken from (the decision table says it: :mod:`ahd.core.decisions`)."""
+        return player_of(self.state)
 
     def log(self, kind: str, message: "Msg | str") -> None:
         self.events.append(Event(self.state.turn, self.state.phasing, kind, message))
@@ -221,7 +148,7 @@ class Engine(CombatSteps, AdvancedSteps):
         if not isinstance(action, accepted):
             kinds = Joined((Term("action kind", cls.kind) for cls in sorted(accepted, key=lambda c: c.kind)), ", ")
             return IllegalActionError("3.a", Msg("now the decision is {step} (accepted: {kinds})",
-                                                 step=Term("decision", s.step.replace("_", " ")), kinds=kinds), action)
+                                                 step=step_term(s.step), kinds=kinds), action)
         checker = getattr(self, f"_check_{action.kind}", None)  # none: the action has no conditions
         error = checker(action) if checker else None
         if error is not None and error.action is None:
@@ -333,277 +260,6 @@ class Engine(CombatSteps, AdvancedSteps):
             self._marches_determined()
         else:
             s.step = "march_roll"
-
-    # ================================================================== chance
-    def _check_roll(self, action: Roll) -> IllegalActionError | None:
-        if not isinstance(action.value, int) or not 1 <= action.value <= 6:
-            return IllegalActionError("0.3", Msg("a die shows 1 to 6, not {value}", value=repr(action.value)))
-        return None
-
-    def _legal_march_roll(self) -> list[Action]:
-        return [Roll(v) for v in range(1, 7)]
-
-    _legal_shot = _legal_recruit_roll = _legal_training_roll = _legal_washington_roll = _legal_command_roll = _legal_border_roll = _legal_morale_roll = \
-        _legal_desertion_roll = _legal_march_roll
-
-    def _do_roll(self, action: Roll) -> None:
-        s = self.state
-        if s.step == "march_roll":
-            s.march_roll = action.value
-            if "A-3" in s.options:
-                s.marches_left = advanced.command_value(s.turn, s.phasing, action.value)
-                rule = "A-3, T-4"
-            else:
-                s.marches_left = movement.march_allowance(action.value)
-                rule = "4.a"
-            if action.value == 6 and s.phasing is Side.UNION:
-                self.log("roll", Msg("{side} march roll {roll}: {n} marches ({rule}); a natural 6 allows a naval "
-                                     "invasion (4.2.4)", side=s.phasing, roll=action.value, n=s.marches_left, rule=rule))
-            else:
-                self.log("roll", Msg("{side} march roll {roll}: {n} marches ({rule})", side=s.phasing, roll=action.value,
-                                     n=s.marches_left, rule=rule))
-            self._marches_determined()
-        elif s.step == "shot":
-            self._resolve_shot(action.value)
-        elif s.step == "training_roll":
-            modified = action.value - s.veteran_losses
-            s.promotions_left = 2 if modified <= 1 else 1
-            self.log("roll", Msgn("Confederate replacement training roll {roll} − {losses} = {modified}: {n} "
-                                  "promotion this segment (O-4.3)",
-                                  "Confederate replacement training roll {roll} − {losses} = {modified}: {n} "
-                                  "promotions this segment (O-4.3)", roll=action.value, losses=s.veteran_losses,
-                                 modified=modified, n=s.promotions_left))
-            s.step = "promotion"
-        elif s.step == "border_roll":
-            name = s.border_pending.pop(0)
-            cities, number = advanced.T7[name]
-            mods = advanced.border_modifiers(s)
-            total = action.value + sum(m for m, _ in mods)
-            how = Joined((Msg(" {m:+d} ({why})", m=m, why=Msg(why)) for m, why in mods), "")
-            if total > number:
-                s.border_used.add(name)
-                unit = s.new_unit(Side.CONFEDERATE, UNIT_TYPES["MF"], POOL)
-                result = Msg("success: {id} joins the Confederate pool for good", id=unit.id)
-            else:
-                result = Msg("no support this time")
-            self.log("roll", Msg("{state} border-state support: roll {roll}{how} = {total} against more than {number}: "
-                                 "{result} (AO-8.3)", state=BORDER_STATES.get(name, name), roll=action.value, how=how,
-                                 total=total, number=number, result=result))
-            if not s.border_pending:
-                self._foreign_intervention()
-        elif s.step == "command_roll":
-            self._command_rolled(action.value)
-        elif s.step == "morale_roll":
-            self._morale_rolled(action.value)
-        elif s.step == "desertion_roll":
-            self._desertion_rolled(action.value)
-        elif s.step == "washington_roll":
-            penalty = max(2, action.value)
-            s.washington_penalty += penalty - 1
-            s.invalidate_maxima()
-            self.log("roll", Msg("Capture of Washington: roll {roll} (1 counts as 2): the Union maximum falls by "
-                                 "{penalty} (Washington's 1 and a permanent {permanent}; A-6)", roll=action.value,
-                                 penalty=penalty, permanent=penalty - 1))
-            self._after_update()
-        elif s.step == "recruit_roll":
-            s.recruit_limit = recruitment.recruit_limit(s, s.phasing, action.value)
-            aside = sorted(s.units_of(Side.CONFEDERATE, ASIDE), key=lambda u: u.id)
-            if s.phasing is Side.CONFEDERATE and "AO-8.4" in s.options and action.value >= 5 and aside:
-                s.place(aside[0], EUROPE)
-                self.log("intervention", Msg("Recruitment die {roll}: {unit} returns to Europe (AO-8.4)",
-                                             roll=action.value, unit=unit_name(aside[0])))
-            self.log("roll", Msg("{side} recruitment roll {roll}: up to {limit} recruits (7.a)", side=s.phasing,
-                                 roll=action.value, limit=s.recruit_limit))
-            s.step = "recruitment"
-            self._recruitment_or_end()
-
-    # ================================================================== movement segment
-    def _legal_movement(self) -> list[Action]:
-        s = self.state
-        actions: list[Action] = []
-        if s.marches_left > 0:
-            actions.extend(BreakOut(box) for box in sorted(s.contained)
-                           if self._check_break_out(BreakOut(box)) is None)
-            actions.extend(BeginMarch(box) for box in movement.march_origins(s))
-            for kind, unit, port in movement.legal_sea_moves(s):
-                actions.append(NavalMove(unit.id, port) if kind == "naval" else Invade(unit.id, port))
-        actions.extend(self._leader_actions())
-        actions.append(EndMovement())
-        return actions
-
-    def _movement_or_end(self) -> None:
-        if len(self._remember(self._legal_movement())) == 1:
-            self._end_movement()
-
-    def _check_begin_march(self, action: BeginMarch) -> IllegalActionError | None:
-        s = self.state
-        if s.marches_left <= 0:
-            return IllegalActionError("4.a", Msg("no marches are left"))
-        if action.origin not in s.board:
-            return IllegalActionError("4.b", Msg("there is no box {id}", id=repr(action.origin)))
-        if not s.has_units(action.origin, s.phasing):
-            return IllegalActionError("4.b", Msg("no {side} units are in {box}", side=s.phasing,
-                                                 box=s.board.term(action.origin)))
-        if action.origin not in movement.march_origins(s):
-            return IllegalActionError("4.f", Msg("no unit in {box} can take part in a march now",
-                                                 box=s.board.term(action.origin)))
-        return None
-
-    def _do_begin_march(self, action: BeginMarch) -> None:
-        s = self.state
-        s.march_origin = action.origin
-        s.march_ordered = []
-        s.march_moves = []
-        s.step = "march"
-
-
-    def _do_end_movement(self, action: EndMovement) -> None:
-        if self.state.marches_left:
-            self.log("marches", Msgn("{n} unused march lapses (4.a)", "{n} unused marches lapse (4.a)",
-                                    n=self.state.marches_left))
-        self._end_movement()
-
-    def _check_naval_move(self, action: NavalMove) -> IllegalActionError | None:
-        return movement.check_naval_move(self.state, action.unit, action.to)
-
-    def _check_invade(self, action: Invade) -> IllegalActionError | None:
-        return movement.check_invade(self.state, action.unit, action.port)
-
-    def _do_naval_move(self, action: NavalMove) -> None:
-        self._sea_move(action.unit, action.to, invasion=False)
-
-    def _do_invade(self, action: Invade) -> None:
-        self._sea_move(action.unit, action.port, invasion=True)
-
-    def _sea_move(self, unit_id: str, to: str, invasion: bool) -> None:
-        s = self.state
-        unit = s.units[unit_id]
-        s.moved_from[unit.id] = unit.location
-        leaders.note_departure(s, unit, unit.location, cavalry_jump=False)  # AO-8.2.1
-        origin = Term("box", "Europe") if unit.location == EUROPE else s.board.term(unit.location)
-        name = unit_name(unit)
-        movement.apply_sea_move(s, unit, to, invasion)
-        s.marches_left -= 1
-        s.marches_made += 1
-        rule = "4.2.4" if invasion else ("AO-8.4" if unit.side is Side.CONFEDERATE else "4.2.3")
-        if invasion:
-            self.log("move", Msg("March {n} — Naval invasion: {unit} {origin} → {to} ({rule})", n=s.marches_made,
-                                 unit=name, origin=origin, to=s.board.term(to), rule=rule))
-        else:
-            self.log("move", Msg("March {n} — Naval move: {unit} {origin} → {to} ({rule})", n=s.marches_made,
-                                 unit=name, origin=origin, to=s.board.term(to), rule=rule))
-        self._movement_or_end()
-
-    # ------------------------------------------------------------------ one march
-    def _legal_march(self) -> list[Action]:
-        s = self.state
-        actions: list[Action] = []
-        profiles: dict[tuple, list] = {}
-        for unit in s.units_in(s.march_origin, s.phasing):
-            if unit.id in s.march_ordered or movement._ready(s, unit) is not None:
-                continue
-            key = (unit.type.code, unit.jumped)
-            if key not in profiles:
-                profiles[key] = movement.legal_paths(s, unit)
-            actions.extend(Move(unit.id, path, lines) for path, lines in profiles[key])
-            if movement.check_entrench(s, unit.id) is None:
-                actions.append(Entrench(unit.id))
-        if s.march_ordered:
-            actions.append(EndMarch())
-        return actions
-
-    def _check_move(self, action: Move) -> IllegalActionError | None:
-        return movement.check_move(self.state, action.unit, tuple(action.path), tuple(action.lines))
-
-    def _do_move(self, action: Move) -> None:
-        s = self.state
-        unit = s.units[action.unit]
-        s.moved_from[unit.id] = unit.location
-        leaders.note_departure(s, unit, unit.location, cavalry_jump=movement.jump_rule(  # AO-8.2.1
-            s, unit, tuple(action.path), tuple(action.lines)) == "4.2.1")
-        movement.apply_move(s, unit, tuple(action.path))
-        s.march_ordered.append(unit.id)
-        route = Joined((s.board.term(b) for b in action.path), " → ")
-        s.march_moves.append((unit.id, Msg("{route} ({kind})", route=route, kind=Term("unit", unit.type.name))))
-        if unit.stopped:
-            self.log("move", Msg("{unit}: {route} by {lines} and stops: enemy units are there (4.g)",
-                                 unit=unit_name(unit), route=route, lines=lines_term(action.lines)))
-        else:
-            self.log("move", Msg("{unit}: {route} by {lines}", unit=unit_name(unit), route=route,
-                                 lines=lines_term(action.lines)))
-        self._march_or_end()
-
-    def _check_entrench(self, action: Entrench) -> IllegalActionError | None:
-        return movement.check_entrench(self.state, action.unit)
-
-    def _do_entrench(self, action: Entrench) -> None:
-        s = self.state
-        unit = s.units[action.unit]
-        done = movement.apply_entrench(s, unit)
-        s.march_ordered.append(unit.id)
-        box = s.board.term(unit.location)
-        s.march_moves.append((unit.id, Msg("{kind} entrenching in {box}", kind=Term("unit", unit.type.name), box=box)))
-        if done:
-            self.log("entrench", Msg("{unit} entrenches in {box} (4.2.5)", unit=unit_name(unit), box=box))
-        else:
-            self.log("entrench", Msg("{unit} begins to entrench (a second march will finish) in {box} (4.2.5)",
-                                     unit=unit_name(unit), box=box))
-        self._march_or_end()
-
-    def _march_or_end(self) -> None:
-        if self._remember(self._legal_march()) == [EndMarch()]:
-            self._end_march()
-
-    def _check_end_march(self, action: EndMarch) -> IllegalActionError | None:
-        if not self.state.march_ordered:
-            return IllegalActionError("4.b", Msg("a march orders at least one unit"))
-        return None
-
-    def _do_end_march(self, action: EndMarch) -> None:
-        self._end_march()
-
-    def _end_march(self) -> None:
-        s = self.state
-        s.marches_left -= 1
-        s.marches_made += 1
-        summary = Joined((text for _, text in s.march_moves), "; ")
-        self.log("march", Msg("March {n}: {summary}", n=s.marches_made, summary=summary))
-        s.march_origin = None
-        s.march_ordered = []
-        s.march_moves = []
-        s.step = "movement"
-        self._movement_or_end()
-
-    def _end_movement(self) -> None:
-        s = self.state
-        if self._reversions_end_game():
-            return
-        s.marches_left = 0
-        s.march_origin = None
-        self._remove_lone_leaders()
-        advanced.prune_containment(s)
-        battles = {box for box, units in s.by_box.items() if units and len({u.side for u in units}) == 2}
-        if advanced.coastal_defence_value(s) > 0:
-            battles.add(s.invasion_port)  # A-5 (a): even if no Confederate unit is there
-        if "A-4" in s.options:
-            if s.phasing is Side.UNION:  # A-4 (e): only Union units entering by land break a containment
-                battles -= {b for b in s.contained if not any(
-                    u.entered_from not in (None, movement.SEA) for u in s.units_in(b, Side.UNION))}
-            else:
-                s.containment_pending = sorted(b for b in battles if advanced.containable(s, b))
-                if s.containment_pending:
-                    s.battles = sorted(battles)
-                    s.step = "containment"
-                    return
-        s.battles = sorted(battles)
-        self._announce_battles()
-
-    def _announce_battles(self) -> None:
-        s = self.state
-        if s.battles:
-            names = Joined((s.board.term(b) for b in s.battles), ", ")
-            self.log("combat", Msg("Battles this half-turn: {boxes} (5.a)", boxes=names))
-        self._next_battle()
 
     # ================================================================== promotion and recruitment
     def _start_promotion(self) -> None:

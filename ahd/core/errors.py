@@ -1,7 +1,8 @@
 """Errors: one base class, a few subclasses by cause."""
 from __future__ import annotations
 
-from .i18n import Msg, chosen_language, get_language, render
+from .i18n import Msg, get_language, render
+from .languages import chosen_language
 from .rules import cite
 
 

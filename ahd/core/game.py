@@ -7,37 +7,27 @@ roll is an action in the record, so ``seed + record`` replays bit for bit.
 """
 from __future__ import annotations
 
-import difflib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 
-from .actions import Action, Roll, action_from_dict
+from .actions import Action, Roll
 from .board import Board, default_board
 from .calendar import Turn
-from .engine import CHANCE_STEPS, SEGMENT_OF_STEP, Engine, Event
-from .errors import AhdError, DataFileError, IllegalActionError, RecordError
-from .i18n import Msg, N_, check_language, language, render
-from .jsonfile import JsonProblem, parse, read_file, unknown_key_problem, where
-from .options import SWITCHES, Options
-from .scenario import BUILT_IN, Scenario, load_scenario, scenario_from_dict
+from .decisions import CHANCE_STEPS, SEGMENT_OF_STEP
+from .engine import Engine, Event
+from .errors import AhdError, IllegalActionError, RecordError
+from .i18n import Msg, check_language, language, render
+from .jsonfile import JsonProblem, read_file, where
+from .options import Options
+from .record import (DICE_MODES, MAX_SEED, RECORD_FORMAT, RECORD_VERSION, read_record, record_entry,
+                     replay_record, short as _short)
+from .scenario import Scenario, load_scenario
 from .sides import CHANCE, Side
 from .state import Battle, Outcome, State
 from .units import ASIDE, EUROPE, OUT, POOL, RESERVE, Unit
-
-RECORD_FORMAT = "house-divided-record"
-RECORD_VERSION = 1
-DICE_MODES = ("auto", "manual")
-#: The keys of a game record (docs/record-format.md, docs/record.schema.json); any other key is an error.
-RECORD_KEYS = ("format", "version", "scenario", "options", "seed", "play_on", "dice", "actions")
-#: The largest seed (seeds are below 2**128, so a record's seed has at most 39 digits).
-MAX_SEED = 2 ** 128 - 1
-#: A record's file says "invalid JSON" where a scenario's says "not valid JSON".
-_INVALID_JSON = {"not valid JSON: {reason} (column {column})": N_("invalid JSON: {reason} (column {column})"),
-                 "not valid JSON: the file is empty": N_("invalid JSON: the file is empty"),
-                 "not valid JSON: {name} is not a JSON number": N_("invalid JSON: {name} is not a JSON number")}
 
 
 class Game:
@@ -313,6 +303,61 @@ class Game:
                 return action
         raise AhdError("nothing to undo")
 
+    @property
+    def record_length(self) -> int:
+        """The number of recorded actions (decisions, typed-in dice and the generator's rolls): the length of
+        :meth:`record_actions`, the position :meth:`rewind_to` and :meth:`extend` count in."""
+        return len(self._history)
+
+    def rewind_to(self, length: int) -> None:
+        """Take the game back to its first ``length`` recorded actions, exactly as a fresh replay of them would
+        be: the same state, log, record and generator (the dice still to come are the same ones)."""
+        if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= len(self._history):
+            raise ValueError(f"length must be an integer from 0 to {len(self._history)}, got {_short(length)}")
+        if length < len(self._history):
+            self._rewind(length)
+
+    def extend(self, actions: Iterable["Action | dict[str, Any]"]) -> list[Action]:
+        """Apply recorded actions, e.g. another seat's moves of a shared game: each one an action (a decision or
+        a typed-in die) or a record entry as :meth:`record_actions` gives it (a dict; ``"auto": true`` marks a
+        roll of the game's own generator, which must draw that very value). Only the rolls given are rolled,
+        whatever the dice mode. Each action is checked in its position: the first refused one raises
+        IllegalActionError with the engine's rule, a malformed entry RecordError (either error's ``index`` is the
+        entry's place in ``actions``, and its message names it), and the game is then exactly as it was before the
+        call. Returns the actions applied, one for each entry."""
+        entries: list[tuple[Action, bool]] = []
+        for index, raw in enumerate(actions):
+            try:
+                entries.append(record_entry(index, raw))
+            except RecordError as exc:
+                exc.index = index
+                raise
+        mark = len(self._history)
+        try:
+            with language(self._lang):
+                for index, (action, auto) in enumerate(entries):
+                    error = self.why_not(action)
+                    if error is None and auto and self._peek() != action.value:
+                        error = IllegalActionError("0.3", Msg("the record's automatic roll {action} does not match "
+                                                              "the game's dice (they draw {drawn})", action=action,
+                                                              drawn=self._peek()), action)
+                    if error is not None:
+                        refused = IllegalActionError(error.rule, Msg("{reason} (action {index} of those given)",
+                                                                     reason=error.message, index=index), action)
+                        refused.index = index
+                        raise refused
+                    self._replay_one(action, auto)
+        except BaseException:
+            self._rewind(mark)
+            raise
+        return [action for action, _ in entries]
+
+    def _peek(self) -> int:
+        """The value the generator would draw next, without drawing it."""
+        rng = np.random.default_rng(self._seed)
+        rng.bit_generator.state = self._rng.bit_generator.state
+        return int(rng.integers(1, 7))
+
     def _rewind(self, length: int) -> None:
         """Restore the game as it was after its first ``length`` recorded actions."""
         keep = self._history[:length]
@@ -371,116 +416,12 @@ class Game:
     @classmethod
     def from_dict(cls, data: Any) -> "Game":
         """Replay a record given as its JSON structure; RecordError names the key or action at fault."""
-        return cls._replay_record(data, None)
+        return replay_record(cls, data, None)
 
     @classmethod
     def _from_record(cls, text: str | bytes, path: object) -> "Game":
-        try:
-            data = parse(text)
-        except JsonProblem as exc:
-            problem = exc.problem
-            if isinstance(problem, Msg) and problem.msgid in _INVALID_JSON:  # a record says "invalid JSON"
-                problem = Msg(_INVALID_JSON[problem.msgid], **problem.params)
-            raise RecordError(f"{where(exc.key)}: {problem}", path=path, key=exc.key) from None
-        return cls._replay_record(data, path)
+        return read_record(cls, text, path)
 
-    @classmethod
-    def _replay_record(cls, data: Any, path: object) -> "Game":
-        def bad(key: str, problem: "Msg | str") -> RecordError:
-            return RecordError(f"{key}: {problem}", path=path, key=key)
-
-        if not isinstance(data, dict):
-            raise bad("<root>", Msg("not a House Divided game record: expected a JSON object, got {kind}",
-                                    kind=type(data).__name__))
-        if data.get("format") != RECORD_FORMAT:
-            found = data.get("format")
-            got = _short(found) if "format" in data else Msg("no format")
-            if found == "house-divided-scenario":
-                raise bad("format", Msg("not a House Divided game record: expected {expected}, got {got} (this is a "
-                                        "scenario file: play it with new_game)", expected=repr(RECORD_FORMAT), got=got))
-            raise bad("format", Msg("not a House Divided game record: expected {expected}, got {got}",
-                                    expected=repr(RECORD_FORMAT), got=got))
-        version = data.get("version")
-        if isinstance(version, bool) or version != RECORD_VERSION:
-            raise bad("version", Msg("unsupported record version {version}; this program reads version {supported}",
-                                     version=_short(version), supported=RECORD_VERSION))
-        for key in data:
-            if key not in RECORD_KEYS:
-                raise bad(str(key), unknown_key_problem(key, RECORD_KEYS))
-        for key in ("scenario", "options", "seed", "actions"):
-            if key not in data:
-                raise bad(key, Msg("the record lacks {key}: truncated or damaged", key=repr(key)))
-        scenario, options, seed = data["scenario"], data["options"], data["seed"]
-        if isinstance(scenario, str):
-            if scenario not in BUILT_IN:
-                raise bad("scenario", Msg("unknown scenario {scenario}: a record names a shipped scenario "
-                                          "({shipped}) or holds the scenario itself", scenario=_short(scenario),
-                                          shipped=", ".join(BUILT_IN)))
-        elif isinstance(scenario, dict):
-            try:
-                scenario = scenario_from_dict(scenario, "<record>")
-            except DataFileError as exc:
-                raise bad(f"scenario.{exc.key}", exc.problem) from None
-        else:
-            raise bad("scenario", Msg("expected a shipped scenario's id or a scenario object, got {value}",
-                                      value=_short(scenario)))
-        if not isinstance(options, list) or not all(isinstance(rule, str) for rule in options):
-            raise bad("options", Msg("expected a list of rule IDs (strings), got {value}", value=_short(options)))
-        for index, rule in enumerate(options):
-            if rule not in SWITCHES:
-                close = difflib.get_close_matches(rule, list(SWITCHES), n=1)
-                if close:
-                    raise bad(f"options[{index}]", Msg("unknown rule switch {rule} (did you mean {close}?)",
-                                                       rule=_short(rule), close=repr(close[0])))
-                raise bad(f"options[{index}]", Msg("unknown rule switch {rule}; known switches: {switches}",
-                                                   rule=_short(rule), switches=", ".join(SWITCHES)))
-            if options.index(rule) != index:
-                raise bad(f"options[{index}]", Msg("rule switch {rule} listed twice", rule=repr(rule)))
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-            raise bad("seed", Msg("expected an integer from 0 to 2**128 - 1, got {value}", value=_short(seed)))
-        play_on = data.get("play_on", False)
-        if not isinstance(play_on, bool):
-            raise bad("play_on", Msg("expected true or false, got {value}", value=_short(play_on)))
-        dice = data.get("dice", "auto")
-        if not isinstance(dice, str) or dice not in DICE_MODES:
-            raise bad("dice", Msg("expected one of {modes}, got {value}", modes=", ".join(map(repr, DICE_MODES)),
-                                  value=_short(dice)))
-        actions = data["actions"]
-        if not isinstance(actions, list):
-            raise bad("actions", Msg("expected a list of actions, got {value}", value=_short(actions)))
-        try:
-            game = cls(scenario, options=options, seed=seed, dice="manual", play_on=play_on)
-        except (AhdError, ValueError, TypeError) as exc:
-            raise bad("<set-up>", Msg("the record's set-up is invalid: {problem}", problem=str(exc))) from None
-        for index, raw in enumerate(actions):
-            where = f"actions[{index}]"
-            auto = False
-            if isinstance(raw, dict) and "auto" in raw:
-                auto = raw["auto"]
-                if not isinstance(auto, bool):
-                    raise bad(f"{where}.auto", Msg("action {index} of the record is malformed: auto must be true or "
-                                                   "false, got {value}", index=index, value=_short(auto)))
-                if auto and raw.get("type") != Roll.kind:
-                    raise bad(f"{where}.auto", Msg("action {index} of the record is malformed: only a die roll is "
-                                                   "automatic, not {kind}", index=index, kind=_short(raw.get("type"))))
-                raw = {k: v for k, v in raw.items() if k != "auto"}
-            try:
-                action = action_from_dict(raw)
-            except ValueError as exc:
-                field = getattr(exc, "field", None)
-                raise bad(f"{where}.{field}" if field else where,
-                          Msg("action {index} of the record is malformed: {problem}", index=index,
-                              problem=getattr(exc, "message", str(exc)))) from None
-            error = game.why_not(action)
-            if error is not None:
-                raise bad(where, Msg("action {index} of the record ({action}) is illegal: {error}", index=index,
-                                     action=_cut(str(action)), error=_cut(str(error), 400)))
-            try:
-                game._replay_one(action, auto)
-            except RecordError as exc:
-                raise bad(where, Msg("action {index}: {problem}", index=index, problem=str(exc))) from None
-        game.dice = dice
-        return game
 
     def copy(self, *, dice_seed: int | None = None) -> "Game":
         """An independent game in the same position, e.g. for lookahead: with the same future dice,
@@ -542,12 +483,3 @@ def load(path: str | Path) -> Game:
     except JsonProblem as exc:
         raise RecordError(f"{where(exc.key)}: {exc.problem}", path=path, key=exc.key) from None
     return Game._from_record(data, path)
-
-
-def _short(value: Any) -> str:
-    """``repr`` of a value from a file, cut short for a message."""
-    return _cut(repr(value), 60)
-
-
-def _cut(text: str, limit: int = 160) -> str:
-    return text if len(text) <= limit else text[:limit - 3] + "..."

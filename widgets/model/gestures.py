@@ -10,38 +10,13 @@ import re
 from dataclasses import dataclass, field
 
 from ahd import Game
-from ahd.core.actions import (Action, Assault, BeginMarch, BreakOut, CavalryRetreat, ChooseBattle, Contain, Entrench,
-                         Invade, LeaderMove, Move, NavalMove, PlaceLeader, Promote, Recruit, Reinforce, Retreat,
-                         Roll, Starve)
-from ahd.core import recruitment
+from ahd.core.actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, Invade, Move, NavalMove, Promote,
+                              Recruit, Retreat)
+from ahd.core import decisions, recruitment
+from ahd.core.decisions import action_box, die_owner  # noqa: F401  (the engine's decision table; read from here too)
 from ahd.core.errors import IllegalActionError
-from ahd.core.sides import Side
 
 from widgets.model.i18n import N_, _, _n, render
-
-
-def action_box(game: Game, action: Action) -> str | None:
-    """The box a listed action is played on (its destination or place), or None for panel-only actions."""
-    if isinstance(action, Move):
-        return action.path[-1]
-    if isinstance(action, NavalMove):
-        return action.to
-    if isinstance(action, Invade):
-        return action.port
-    if isinstance(action, (BeginMarch,)):
-        return action.origin
-    if isinstance(action, (ChooseBattle, PlaceLeader, Contain, Assault, BreakOut)):
-        return action.box
-    if isinstance(action, LeaderMove):
-        return action.path[-1]
-    if isinstance(action, (CavalryRetreat, Retreat)):
-        return action.to
-    if isinstance(action, Recruit):
-        return action.box
-    if isinstance(action, (Reinforce, Promote, Entrench, Starve)):
-        unit = game.state.units.get(action.unit)
-        return unit.location if unit is not None else None
-    return None
 
 
 def moving_unit(action: Action) -> str | None:
@@ -71,7 +46,7 @@ class Plan:
 
 def plan_for(game: Game, box: str | None, units: tuple[str, ...] = ()) -> Plan:
     """Destinations from ``box`` for ``units`` (all movable units if empty) at a movement decision."""
-    if box is None or game.decision not in ("movement", "march"):
+    if box is None or decisions.play(game) != decisions.MARCH:
         return Plan()
     legal = game.legal_actions()
     plan = Plan(origin=box)
@@ -103,7 +78,7 @@ def refusal_for(game: Game, box: str, plan: Plan) -> IllegalActionError:
     state = game.state
     probe: Action | None = None
     judge = game
-    if decision in ("movement", "march") and plan.origin is not None and box != plan.origin:
+    if decisions.play(game) == decisions.MARCH and plan.origin is not None and box != plan.origin:
         judge = plan.preview or game
         movers = [u.id for u in judge.units_in(plan.origin, judge.phasing)]
         if movers:
@@ -236,25 +211,6 @@ def plain_refusal(error: IllegalActionError) -> IllegalActionError:
 
 
 # ---------------------------------------------------------------------- dice and recruitment
-def die_owner(game: Game) -> Side | None:
-    """The side whose die is pending (who would roll it at the table), or None when no die is pending."""
-    s = game.state
-    if game.pending_roll is None:
-        return None
-    battle = s.battle
-    if s.step == "shot" and battle is not None:
-        return battle.firing
-    if s.step == "command_roll" and battle is not None and battle.command_pending:
-        return battle.command_pending[0]
-    if s.step == "morale_roll" and battle is not None and battle.morale_pending:
-        return s.units[battle.morale_pending[0]].side
-    if s.step == "desertion_roll" and battle is not None and battle.desertion_pending:
-        return s.units[battle.desertion_pending[0][0]].side
-    if s.step in ("training_roll", "border_roll"):
-        return Side.CONFEDERATE
-    return s.phasing
-
-
 def recruitment_end_reason(game: Game, action: Recruit) -> str | None:
     """If placing ``action`` ends the Recruitment segment, why (with the rule), else None. Read before the
     recruit is placed; the engine decides, this only names the limit it will reach (7.b, 7.c, 7.d)."""
