@@ -268,7 +268,7 @@ def test_the_teacher_pages_need_the_teachers_token(tmp_path):
     store = Store(store_path(data))
     seat = store.create(side="union", name="Ann <b>", seed=5)
     bob = store.join(seat.code, "Bob")
-    seat.game.apply(seat.game.legal_actions()[0])
+    seat.apply(seat.game.legal_actions()[0])
     bob.sync()
     port = serve.free_port()
     server = start_classroom(port, data, "class-token-abc", "teacher-token-xyz987", tmp_path / "server.log")

@@ -194,7 +194,7 @@ def test_the_store_keeps_english_and_the_teacher_reads_the_servers_language(span
     assert row.turn == "Turn 1 (July 1861)" and row.to_move == "union"   # no word of the page's language
     # Ann (Confederate) tries to move on the Union's turn: refused in her language, said again in English
     with pytest.raises(IllegalActionError) as refused:
-        ann.game.apply(ann.game.legal_actions()[0])
+        ann.apply(ann.game.legal_actions()[0])
     assert refused.value.reason == ("le toca mover al bando unionista (decide Bob); tú juegas con el bando "
                                     "confederado, espera su movimiento")
     assert i18n.render(refused.value.message, "en") == ("it is the Union side's turn to move (Bob decides); you "

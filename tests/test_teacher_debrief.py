@@ -61,7 +61,7 @@ def test_the_teacher_debrief_pages_need_the_teachers_token(tmp_path):
     store = Store(store_path(data))
     seat = store.create(side="union", name="Ann", seed=5)
     store.join(seat.code, "Bob")
-    seat.game.apply(seat.game.legal_actions()[0])
+    seat.apply(seat.game.legal_actions()[0])
     port = serve.free_port()
     server = start_classroom(port, data, "class-token-abc", "teacher-token-xyz987", tmp_path / "server.log")
     try:

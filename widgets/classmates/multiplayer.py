@@ -7,7 +7,7 @@ game store (:mod:`widgets.classmates.store`), and keeps the page in step with th
 - **Come back**: each player gets a personal link (``?player=CODE``) and code; opening it (next lesson,
   after a server restart) resumes the game where it was.
 
-The session then plays a :class:`widgets.classmates.store.SharedGame`: both sides are "human" for the session, the
+The session then plays a :class:`widgets.classmates.shared_game.Seat`: both sides are "human" for the session, the
 store refuses the other side's decisions and lost races with a message, and a poll (an asyncio task on the
 kernel's event loop, every ``interval`` seconds) applies the classmate's new moves and redraws everything.
 """
@@ -19,7 +19,6 @@ import os
 import warnings
 from html import escape
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs, urlencode
 
 import ipywidgets as w
@@ -177,12 +176,12 @@ class ClassmateSection:
         if seat is None:
             return 0
         session = self.session
-        if session.game is not seat.game:  # the player started or loaded another game in the panel
+        if session.table is not seat:  # the player started or loaded another game in the panel
             self.leave(_("You are playing another game now; the game with your classmate stays stored: come back "
                          "with your personal link or code."))
             return 0
         try:
-            moves = seat.sync()
+            moves = seat.changes()
         except StoreError as exc:
             self._say(escape(str(exc)), error=True)
             return 0
@@ -250,7 +249,8 @@ class ClassmateSection:
         self.seat = seat
         self._seen = seat.revision
         self._waiting = seat.opponent is None
-        _use_game(self.session, seat.game, text)
+        self.session.set_players("human", "human")  # both sides people: the store refuses the other side's
+        self.session.sit_at(seat, text)              # decisions; the session plays at the seat from now on
         self.lobby.layout.display = "none"
         self.in_game.layout.display = ""
         self._say(escape(text))  # kept here too: the app's first bot_step clears the status line
@@ -301,20 +301,9 @@ class ClassmateSection:
 
 
 # ---------------------------------------------------------------- the session (widgets.model.session)
-def _use_game(session: Session, game: Any, text: str) -> None:
-    """The session plays ``game`` from now on: both sides people (the store refuses the other side's
-    decisions), no pending computer moves."""
-    session.set_players("human", "human")
-    session._load_game(game)  # noqa: SLF001 -- the session's own way to take a game (stops the computer)
-    session._inform(text)  # noqa: SLF001
-
-
 def _redraw(session: Session, text: str) -> None:
     """The game changed outside the session's gestures (a classmate's moves): redraw map, panel, charts."""
-    session._marks = [m for m in session._marks if m <= len(session.game.history)]  # noqa: SLF001
-    session._after_change(run_bots=False)  # noqa: SLF001
-    if text:
-        session._inform(text)  # noqa: SLF001
+    session.table_changed(text)
 
 
 def classmate_section(session: Session) -> w.Widget | None:
@@ -328,5 +317,5 @@ def classmate_section(session: Session) -> w.Widget | None:
     except StoreError as exc:
         return w.HTML("<div style='color:#b71c1c'>" + _("Play a classmate is not available: {reason}").format(
             reason=escape(str(exc))) + "</div>")
-    session._classmate = section  # noqa: SLF001 -- kept alive with the session
+    session.classmate = section  # kept alive with the session
     return section.widget

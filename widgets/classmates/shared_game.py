@@ -1,7 +1,7 @@
-"""One player's place in a game of the store (:class:`Seat`) and the game it holds (:class:`SharedGame`):
-moves submitted to the store, checked by the engine first; races lost to a classmate or another tab; the
-record a player may download (the rolls, never the shared game's secret seed). The store itself is
-:mod:`widgets.classmates.store`.
+"""One player's place in a game of the store (:class:`Seat`): the table a session plays a classmate's game at.
+Moves are submitted to the store, checked by the engine first; races lost to a classmate or another tab are
+told; the classmate's moves come back as :meth:`Seat.changes`; the record a player may download holds the
+rolls, never the shared game's secret seed. The store itself is :mod:`widgets.classmates.store`.
 """
 from __future__ import annotations
 
@@ -11,24 +11,28 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from ahd import Game
-from ahd.core.actions import Action, Roll, action_from_dict
-from ahd.core.errors import AhdError, IllegalActionError
+from ahd.core.actions import Action, Roll
+from ahd.core.errors import AhdError, IllegalActionError, RecordError
 from ahd.core.i18n import Msg
 from ahd.core.sides import CHANCE, Side
 
 from widgets.model import i18n as app_i18n
 from widgets.model.i18n import _
+from widgets.model.table import Table
 from widgets.classmates.store_rows import MovedFirst, StoreError, _insert, _write_summary, deciding_side
 
 if TYPE_CHECKING:
     from widgets.classmates.store import Store
 
 
-class Seat:
-    """One player's place in one game: the game as the store holds it (``game``, a :class:`SharedGame` whose
-    ``apply`` and ``roll`` submit to the store) and the number of stored actions it holds (``seq``)."""
+class Seat(Table):
+    """One player's place in one game: the game as the store holds it (``game``, a plain engine game), the
+    number of stored actions it holds (``seq``), and the table's gestures: ``apply`` and ``roll`` submit to the
+    store (refused for the other side's decisions, refused when the store has moved on); moves cannot be
+    taken back and the dice mode is the one agreed at creation."""
 
     def __init__(self, store: Store, game_id: int, side: Side, name: str, token: str, game: Game) -> None:
+        super().__init__(game)
         self.store = store
         self.game_id = game_id
         self.side = side
@@ -36,13 +40,9 @@ class Seat:
         self.token = token
         self.tab = secrets.token_hex(4)  # this seat (one page): another seat of the same player is "another tab"
         self.code = store.code_of(game_id)
-        self.seq = len(game.record_actions())
+        self.seq = game.record_length
         self.revision = 0  # bumped whenever the game changes (a submit or actions from the store)
         self.conflict: MovedFirst | None = None  # the last lost race, until the next sync
-        game.__class__ = SharedGame
-        game._seat = self
-        self.game: SharedGame = game  # type: ignore[assignment]
-
     @property
     def opponent(self) -> str | None:
         """The other player's name, or None while nobody has joined."""
@@ -51,7 +51,7 @@ class Seat:
     # ------------------------------------------------------------ submitting
     def submit(self, action: Action, do: Callable[[], Any] | None = None) -> Any:
         """Store ``action`` if it is legal now, this player's to make, and ``seq`` is still the next number;
-        ``do`` applies it to the local game (default: ``Game.apply``). Raises IllegalActionError (nothing
+        ``do`` applies it to the local game (default: the game's ``apply``). Raises IllegalActionError (nothing
         stored, nothing changed), :class:`MovedFirst` (lost a race: call :meth:`sync`) or StoreError."""
         game = self.game
         deciding = deciding_side(game)
@@ -70,7 +70,7 @@ class Seat:
         if error is not None:
             raise error
         start = self.seq
-        if len(game.record_actions()) != start:
+        if game.record_length != start:
             raise StoreError(_("{path}: this page's game is out of step with the store; reload the page").format(
                 path=self.store.path))
         result: list[Any] = []
@@ -80,7 +80,7 @@ class Seat:
                                (self.game_id, start)).fetchone()
             if row is not None:
                 raise self._lost_race(row[0], row[1])
-            result.append(do() if do is not None else Game.apply(game, action))
+            result.append(do() if do is not None else game.apply(action))
             try:
                 new = game.record_actions(start)
                 now = time.time()
@@ -88,17 +88,16 @@ class Seat:
                 _write_summary(conn, self.game_id, game, start + len(new), now)
                 return len(new)
             except BaseException:
-                game._rewind(start)
+                game.rewind_to(start)
                 raise
 
         try:
             added = self.store._write(work)
         except sqlite3.IntegrityError:  # a racing writer got there first (cannot happen under the write lock)
-            game._rewind(start) if len(game.record_actions()) != start else None
+            game.rewind_to(start)
             raise self._lost_race("", "") from None
         except sqlite3.DatabaseError as exc:
-            if len(game.record_actions()) != start:
-                game._rewind(start)
+            game.rewind_to(start)
             raise StoreError(_("{path}: the move was not stored: {error}").format(path=self.store.path, error=exc)) from None
         self.seq = start + added
         self.revision += 1
@@ -125,61 +124,34 @@ class Seat:
         for seq, raw, side, _tab in rows:
             if seq != self.seq:
                 raise StoreError(f"{self.store.path}: game {self.code} has a gap at action {self.seq}")
-            raw = dict(raw)
-            auto = bool(raw.pop("auto", False))
-            action = action_from_dict(raw)
-            if not auto:
-                error = game.why_not(action)
-                if error is not None:
-                    raise StoreError(f"{self.store.path}: game {self.code}'s action {seq} ({action}) is illegal "
-                                     f"in its position: {error}")
-            game._replay_one(action, auto)
+            try:
+                [action] = game.extend([raw])  # checked by the engine in its position (a roll: the very value)
+            except (IllegalActionError, RecordError) as exc:
+                raise StoreError(f"{self.store.path}: game {self.code}'s action {seq} is illegal in its position: "
+                                 f"{exc}") from None
             self.seq += 1
-            if not auto:
+            if not raw.get("auto"):
                 applied.append((action, side))
         if rows:
             self.revision += 1
         return applied
 
 
-class SharedGame(Game):
-    """A game held by a :class:`Seat`: ``apply`` and ``roll`` go through the store (checked by the engine,
-    refused for the other side's decisions, refused when the store has moved on); moves cannot be taken
-    back and the dice mode is the one agreed at creation. Copies (for previews and lookahead) are plain
-    games that submit nothing."""
-
-    _seat: Seat
-
+    # ------------------------------------------------------------ the table's gestures
     def apply(self, action: Action) -> None:
-        self._seat.submit(action)
+        self.submit(action)
 
     def roll(self, value: int | None = None) -> int:
-        if self.current_player != CHANCE:
+        game = self.game
+        if game.current_player != CHANCE:
             raise IllegalActionError("0.3", Msg("no die is to be rolled now"))  # the engine's own words
         if value is None:  # the generator rolls it (recorded as automatic)
-            return self._seat.submit(Roll(1), lambda: Game.roll(self))
-        return self._seat.submit(Roll(int(value)), lambda: Game.roll(self, value))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The record a player may download ("Save to my computer"): the rolls as they fell, typed in, and a
-        seed of the copy's own. The shared game's seed stays in the store: the dice still to come follow
-        from it, so a record holding it let a private copy predict every roll (docs/security.md, finding 4)."""
-        record = Game.to_dict(self)
-        record["seed"] = secrets.randbits(63)
-        record["actions"] = [{k: v for k, v in action.items() if k != "auto"} for action in record["actions"]]
-        return record
-
-    @property
-    def seed(self) -> None:  # type: ignore[override]
-        """None: the shared game's seed is the store's secret (the dice still to come follow from it)."""
-        return None
-
-    def __repr__(self) -> str:
-        return f"<SharedGame {self._scenario.id} {self.turn} {self.phasing.adjective} {self.decision}>"
+            return self.submit(Roll(1), lambda: game.roll())
+        return self.submit(Roll(int(value)), lambda: game.roll(value))
 
     def plays_for(self, side: Side | str) -> bool:
         """True if this page plays ``side`` (its bots and stand-ins never decide for the other side)."""
-        return Side.parse(side) is self._seat.side
+        return Side.parse(side) is self.side
 
     def can_undo(self) -> bool:
         return False
@@ -187,15 +159,26 @@ class SharedGame(Game):
     def undo(self) -> Action:
         raise AhdError(_("a move in a game with a classmate cannot be taken back"))
 
-    @property
-    def dice(self) -> str:
-        return self._dice
-
-    @dice.setter
-    def dice(self, mode: str) -> None:
-        if getattr(self, "_seat", None) is not None and mode != self._dice:
+    def set_dice(self, mode: str) -> None:
+        dice = self.game.dice
+        if mode != dice:
             raise AhdError((_("the dice of a game with a classmate are the ones agreed when it was created "
-                              "(rolled by the computer)") if self._dice == "auto" else
+                              "(rolled by the computer)") if dice == "auto" else
                             _("the dice of a game with a classmate are the ones agreed when it was created "
                               "(typed in)")))
-        Game.dice.fset(self, mode)
+
+    def record(self) -> dict[str, Any]:
+        """The record a player may download ("Save to my computer"): the rolls as they fell, typed in, and a
+        seed of the copy's own. The shared game's seed stays in the store: the dice still to come follow
+        from it, so a record holding it let a private copy predict every roll (docs/security.md, finding 4)."""
+        record = self.game.to_dict()
+        record["seed"] = secrets.randbits(63)
+        record["actions"] = [{k: v for k, v in action.items() if k != "auto"} for action in record["actions"]]
+        return record
+
+    def changes(self) -> list[tuple[Action, str]]:
+        return self.sync()
+
+    def __repr__(self) -> str:
+        game = self.game
+        return f"<Seat {self.code} {self.side.value} {game.scenario.id} {game.turn} {game.decision}>"

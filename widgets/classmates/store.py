@@ -469,4 +469,4 @@ def store_path(data: str | Path) -> Path:
 
 # one player's seat in a stored game, and the game it holds (widgets/classmates/shared_game.py; imported last: it uses
 # the names above)
-from widgets.classmates.shared_game import Seat, SharedGame  # noqa: E402,F401
+from widgets.classmates.shared_game import Seat  # noqa: E402,F401
