@@ -23,14 +23,6 @@ links) under one card per box showing what the scenario places there.
 """
 from __future__ import annotations
 
-import base64
-import copy
-import json
-import re
-import shutil
-import tempfile
-from html import escape
-from pathlib import Path
 from typing import Any
 
 import ipyleaflet
@@ -38,75 +30,28 @@ import ipywidgets as w
 
 import ahd
 from ahd.core.board import default_board
-from ahd.core.errors import AhdError, DataFileError
-from ahd.core.i18n import render
-from ahd.core.jsonfile import JsonProblem, parse
-from ahd.core.leaders import T6
 from ahd.core.options import SWITCHES
-from ahd.core.scenario import BUILT_IN, ENDS, FORMAT, LEADERS, load_scenario, scenario_from_dict
+from ahd.core.scenario import BUILT_IN, ENDS, LEADERS
 from ahd.core.sides import Side
-from ahd.core.units import UNIT_TYPES
 from ahd.core.victory import SCORE_TABLE
 
 from widgets.board import layers
 from widgets.board.cardlayer import CardLayer
-from widgets.model.i18n import N_, _, _n, _p, pct
+from widgets.model.i18n import N_, _
 from widgets.model.computer import PLAYER_WORDS
 from widgets.board.progress import ProgressBar
-from widgets.authoring.scenario_check import Problem, _rule_of, check
+from widgets.authoring.scenario_check import Problem
+from widgets.authoring.editor_edits import ScenarioEdits
+from widgets.authoring.editor_outputs import EditorOutputs
+from widgets.authoring.editor_view import EditorView
+from widgets.authoring.editor_words import (BOTS, CONTROL_CHOICES, CSS, END_WORDS, SIDE_NAMES, TOOLS, TYPE_NAMES,  # noqa: F401
+                                            _side_key, _type_word, empty_scenario)
 
 __all__ = ["Editor", "editor", "Problem", "empty_scenario"]
 
-#: What a click does: the values code compares (English, marked for the catalogs; shown with ``_()``).
-TOOLS = (N_("Add unit"), N_("Remove unit"), N_("Control"), N_("Leader"))
-TYPE_NAMES = {"MF": "militia infantry", "FV": "veteran infantry", "FS": "crack infantry",
-              "MC": "militia cavalry", "CV": "veteran cavalry", "CS": "crack cavalry"}
-CONTROL_CHOICES = ((N_("Union marker"), "union"), (N_("Confederate marker"), "confederate"),
-                   (N_("Neutral marker"), "neutral"), (N_("No marker (printed owner)"), ""))
-#: The scenario's end (``ENDS``), as the End field shows it.
-# TRANSLATORS: how a scenario ends: the campaign (turn 40), the short scenario's end, the victory table
-END_WORDS = {"campaign": N_("campaign"), "short": N_("short"), "table": N_("table")}
-SIDE_NAMES = {"union": N_("Union"), "confederate": N_("Confederate")}
-BOTS = ("heuristic", "random", "search")
-
-CSS = """<style>
-.ahd-editor .ahd-card { cursor: crosshair; }
-.ahd-editor .ahd-card.ahd-problem-box { outline: 3px solid #c62828; outline-offset: 1px; }
-.ahd-editor .ahd-badge { position: absolute; top: -9px; right: -6px; background: #c62828; color: #fff;
-  font-size: 9px; font-weight: 700; border-radius: 3px; padding: 0 2px; line-height: 11px; }
-.ahd-editor .ahd-edit-chip { color: #fff; border-radius: 2px; padding: 0 2px; border: 1px solid #000;
-  font-size: 9px; line-height: 10px; }
-.ahd-editor .ahd-edit-chip.ahd-union { background: #1f4e9c; } .ahd-editor .ahd-edit-chip.ahd-confederate { background: #6f6f6f; }
-.ahd-editor .ahd-problems li { margin-bottom: 3px; }
-/* a tab's whole title in every language ("Empezar, guardar y publicar"), not cut at lumino's fixed width */
-.ahd-editor .lm-TabBar-tab, .ahd-editor .p-TabBar-tab { flex: 0 0 auto !important; max-width: none !important; }
-.ahd-editor .lm-TabBar-tabLabel, .ahd-editor .p-TabBar-tabLabel { overflow: visible !important; }
-</style>"""
 
 
-def empty_scenario() -> dict[str, Any]:
-    """An empty board: no units, no control markers, the whole war (turns 1-40); titled in the current
-    language (the author's to change)."""
-    return {"format": FORMAT, "version": 1, "id": "my-scenario", "rule": "custom", "title": _("My scenario"),
-            "description": "", "history": "", "start_turn": 1, "first_turn_marches": 2, "last_turn": 40,
-            "end": "campaign", "units": [], "control": {}}
-
-
-def _side_key(key: str | None) -> str:
-    """A side's key ("union", "confederate", "neutral") as the editor says it in its lines
-    ("2 union militia infantry", "union control"), in the current language."""
-    words = {"union": _p("editor side", "union"), "confederate": _p("editor side", "confederate"),
-             "neutral": _p("editor side", "neutral")}
-    return words.get(str(key).lower(), str(key))
-
-
-def _type_word(code: Any, default: str = "") -> str:
-    """A unit type code's name in the current language ("militia infantry"); ``default`` for an unknown code."""
-    code = str(code).upper()
-    return layers.unit_word(code) if code in TYPE_NAMES else default
-
-
-class Editor(w.VBox):
+class Editor(ScenarioEdits, EditorView, EditorOutputs, w.VBox):
     """The scenario editor widget (see the module's doc). ``to_scenario()`` is the scenario being edited."""
 
     def __init__(self, scenario: Any = None, *, height: str = "600px") -> None:
@@ -301,14 +246,6 @@ class Editor(w.VBox):
         self._label()
         self._draw()
 
-    # ------------------------------------------------------------ the scenario
-    def to_scenario(self) -> dict[str, Any]:
-        """The scenario being edited, in the file format (``stated_maxima``: the live maxima, when it loads)."""
-        data = copy.deepcopy(self._data)
-        if self.maxima is not None:
-            data["stated_maxima"] = dict(self.maxima)
-        return data
-
     @property
     def valid(self) -> bool:
         return not self.problems
@@ -319,44 +256,6 @@ class Editor(w.VBox):
     def units_at(self, box_id: str) -> list[dict]:
         return [u for u in self._data.get("units", []) if isinstance(u, dict) and u.get("box") == box_id]
 
-    @staticmethod
-    def _read(source: Any) -> dict:
-        """A scenario's data from a shipped name, a path, a dict (``Game.to_scenario()``), a Game, or a file's
-        bytes (a scenario or a saved game: its position). Raises the loader's AhdError if refused."""
-        if isinstance(source, ahd.Game):
-            return Editor._own(source.to_scenario())
-        if isinstance(source, (bytes, bytearray)):
-            try:
-                data = parse(bytes(source))
-            except JsonProblem as exc:
-                raise DataFileError(_("the file"), exc.key, exc.problem) from None
-            if isinstance(data, dict) and data.get("format") == "house-divided-record":
-                return Editor._own(ahd.Game.from_json(bytes(source)).to_scenario())
-            return Editor._own(scenario_from_dict(data, _("the file")).data)
-        if isinstance(source, dict):
-            return Editor._own(scenario_from_dict(copy.deepcopy(source), "<scenario dict>").data)
-        return Editor._own(load_scenario(source).data)
-
-    @staticmethod
-    def _own(data: dict) -> dict:
-        data = copy.deepcopy(data)
-        data.pop("stated_maxima", None)  # the editor states the live maxima (to_scenario)
-        data.pop("based_on", None)       # already applied by the loader
-        data.setdefault("format", FORMAT)
-        return data
-
-    def load(self, source: Any = None) -> bool:
-        """Edit another scenario (None: an empty board). A refused one leaves the scenario being edited as it
-        was and shows the loader's message; returns whether it was loaded."""
-        try:
-            data = empty_scenario() if source is None else self._read(source)
-        except AhdError as exc:
-            self._say(_("Not loaded: {error}").format(error=exc), error=True)
-            return False
-        self._change(lambda d: (d.clear(), d.update(data)))
-        self._say(_("Editing {title}.").format(title=data.get("title", data.get("id", _("a scenario")))))
-        return True
-
     def _uploaded(self, change) -> None:
         files = change["new"]
         if not files:
@@ -364,37 +263,6 @@ class Editor(w.VBox):
         item = files[0] if isinstance(files, (list, tuple)) else next(iter(files.values()))
         self.load(bytes(item["content"]))
         self.upload.value = ()  # so that the same file can be chosen again
-
-    # ------------------------------------------------------------ edits (each one can be undone)
-    def _change(self, edit) -> None:
-        before = copy.deepcopy(self._data)
-        edit(self._data)
-        if self._data != before:
-            self._undo.append(before)
-        self._refresh()
-
-    def undo(self) -> bool:
-        if not self._undo:
-            self._say(_("Nothing to undo."))
-            return False
-        self._data = self._undo.pop()
-        self._say(_("Undone."))
-        self._refresh()
-        return True
-
-    def set(self, **fields: Any) -> None:
-        """Set scenario fields (``title=``, ``start_turn=``, ``end=``, ``options=[...]``...); None removes one."""
-        def edit(d):
-            for key, value in fields.items():
-                if value is None or (key in ("options",) and not value) or (key == "history" and value == ""):
-                    d.pop(key, None)
-                else:
-                    d[key] = list(value) if key == "options" else value
-        self._change(edit)
-
-    def _field_changed(self, key: str, value: Any) -> None:
-        if not self._syncing:
-            self.set(**{key: value})
 
     def click(self, box_id: str) -> None:
         """A click on a box of the map: what the tool says."""
@@ -414,356 +282,7 @@ class Editor(w.VBox):
             else:
                 self.place_leader(name, box_id)
 
-    def add_unit(self, box: str, side: str | None = None, type: str | None = None, *, count: int = 1,
-                 reduced: bool | None = None, entrenched: bool | None = None) -> None:
-        """Add ``count`` counters (by default those the unit controls show) to a box."""
-        side = side or self.side.value
-        code = (type or self.unit_type.value).upper()
-        reduced = self.reduced.value if reduced is None else reduced
-        entrenched = self.entrenched.value if entrenched is None else entrenched
-        self.selected = box
-
-        def edit(d):
-            units = d.setdefault("units", [])
-            for entry in units:
-                if (isinstance(entry, dict) and entry.get("box") == box and str(entry.get("side")).lower() == side
-                        and str(entry.get("type")).upper() == code and bool(entry.get("entrenched")) == entrenched
-                        and (entry.get("strength", "full") == "reduced") == reduced and not entry.get("foreign")):
-                    entry["count"] = entry.get("count", 1) + count
-                    return
-            entry = {"side": side, "type": code, "box": box, "count": count}
-            if entrenched:
-                entry["entrenched"] = True
-            if reduced:
-                entry["strength"] = "reduced"
-            units.append(entry)
-        self._change(edit)
-        self._say(_n("Added {count} {side} {unit_type} to {box}.", "Added {count} {side} {unit_type} to {box}.",
-                     count).format(count=count, side=render(Side(side)), unit_type=_type_word(code, code),
-                                   box=self.board.local_name(box)))
-
-    def remove_unit(self, box: str, side: str | None = None, type: str | None = None) -> bool:
-        """Remove one counter of the side and type (by default the unit controls') from a box, or failing that
-        one counter of the side there."""
-        side = side or self.side.value
-        code = (type or self.unit_type.value).upper()
-        self.selected = box
-        here = [e for e in self.units_at(box) if str(e.get("side")).lower() == side]
-        entry = next((e for e in here if str(e.get("type")).upper() == code), here[-1] if here else None)
-        if entry is None:
-            self._say(_("No {side} unit in {box} to remove.").format(side=render(Side(side)),
-                                                                     box=self.board.local_name(box)), error=True)
-            self._refresh()
-            return False
-        index = next(i for i, e in enumerate(self._data["units"]) if e is entry)
-
-        def edit(d):
-            target = d["units"][index]
-            if target.get("count", 1) > 1:
-                target["count"] -= 1
-            else:
-                d["units"].pop(index)
-        self._change(edit)
-        self._say(_("Removed a {side} {unit_type} from {box}.").format(
-            side=render(Side(side)), unit_type=_type_word(entry.get("type")), box=self.board.local_name(box)))
-        return True
-
-    def set_control(self, box: str, side: str | None) -> None:
-        """A control marker (9.c) on a box: "union", "confederate", "neutral", or None (its printed owner)."""
-        self.selected = box
-
-        def edit(d):
-            control = d.setdefault("control", {})
-            for name in list(control):
-                if isinstance(control[name], list) and box in control[name]:
-                    control[name].remove(box)
-                if control[name] == []:
-                    del control[name]
-            if side:
-                control.setdefault(side, []).append(box)
-        self._change(edit)
-        marker = {"union": N_("{box}: union control marker."), "confederate": N_("{box}: confederate control marker."),
-                  "neutral": N_("{box}: neutral control marker.")}
-        if side in marker:
-            text = _(marker[side])
-        elif side:
-            text = "{box}: " + _("{side} control marker.").format(side=side)  # not a side: as the file says it
-        else:
-            text = _("{box}: no marker (printed owner).")
-        self._say(text.format(box=self.board.local_name(box)))
-
-    def place_leader(self, name: str, box: str) -> None:
-        """Place (or move) a leader (AO-8.2) on a box."""
-        self.selected = box
-
-        def edit(d):
-            leaders = [e for e in d.get("leaders", []) if not (isinstance(e, dict) and e.get("name") == name)]
-            d["leaders"] = leaders + [{"name": name, "box": box}]
-        self._change(edit)
-        self._say(_("{leader} in {box} (placed only with the leader rules, AO-8.2).").format(
-            leader=name.capitalize(), box=self.board.local_name(box)))
-
-    def remove_leader(self, name: str) -> None:
-        def edit(d):
-            d["leaders"] = [e for e in d.get("leaders", []) if not (isinstance(e, dict) and e.get("name") == name)]
-            if not d["leaders"]:
-                del d["leaders"]
-        self._change(edit)
-        self._say(_("{leader} removed from the scenario.").format(leader=name.capitalize()))
-
-    # ------------------------------------------------------------ the verdict, live
-    def _refresh(self) -> None:
-        self.problems = check(self._data)
-        self.game, self.maxima = None, None
-        if not self.problems:
-            try:
-                self.game = ahd.new_game(copy.deepcopy(self._data), seed=1)
-                self.maxima = {side.value: self.game.army_max(side) for side in Side}
-            except AhdError as exc:  # the loader accepted it but the game cannot be set up: say why
-                self.problems = [Problem("<game>", str(exc), (), _rule_of(str(exc)))]
-        self._draw()
-
-    def _draw(self) -> None:
-        self._sync_fields()
-        if self.maxima is None:
-            self.maxima_html.value = "<div style='font-size:15px'>{}</div>".format(
-                _("<b>Army maxima</b>: — (the scenario does not load yet)"))
-        else:
-            self.maxima_html.value = "<div style='font-size:15px'>{}</div>".format(
-                _("<b>Army maxima</b> (turn {turn}): Union <b>{union}</b>, Confederacy <b>{confederate}</b>").format(
-                    turn=self._data.get("start_turn"), union=self.maxima["union"],
-                    confederate=self.maxima["confederate"]))
-        if not self.problems:
-            self.problems_html.value = "<div style='color:#1b5e20;font-size:15px'>✔ {}</div>".format(
-                escape(_("The loader accepts the scenario.")))
-        else:
-            def where(p: Problem) -> str:
-                names = [self.board.local_name(b) for b in p.boxes]
-                if len(names) > 4:
-                    return _n("{boxes} and {n} more", "{boxes} and {n} more", len(names) - 4).format(
-                        boxes=", ".join(names[:4]), n=len(names) - 4)
-                return ", ".join(names) or p.key.split(".")[0].split("[")[0].replace("_", " ")
-            items = "".join(
-                f"<li><b>{escape(where(p))}</b>"
-                + (" — " + escape(_("rule {rule}").format(rule=p.rule)) if p.rule else "")
-                + f": {escape(p.message)} <code>{escape(p.key)}</code></li>"
-                for p in self.problems)
-            heading = _n("{n} problem", "{n} problems", len(self.problems)).format(n=len(self.problems))
-            self.problems_html.value = (f"<div class='ahd-problems' style='color:#b71c1c;font-size:14px'>"
-                                        f"<b>{escape(heading)}</b><ul style='padding-left:18px;margin:2px 0'>"
-                                        f"{items}</ul></div>")
-        fields = [p for p in self.problems if not p.boxes]
-        self.field_problems.value = "".join(
-            f"<div style='color:#b71c1c;font-size:14px'><b>{escape(p.key)}</b>"
-            + (" (" + escape(_("rule {rule}").format(rule=p.rule)) + ")" if p.rule else "")
-            + f": {escape(p.message)}</div>" for p in fields)
-        self.box_info.value = self._box_html(self.selected) if self.selected else ""
-        self._cards = {box.id: self._card(box.id) for box in self.board}
-        self.layer.update(self._cards)  # one patch of the cards that changed
-        self.undo_button.disabled = not self._undo
-
-    def _controller(self, box_id: str) -> str:
-        if self.game is not None:  # the engine's controller (markers, printed owner, occupation 9.a)
-            side = self.game.controller(box_id)
-            return side.value if side else "neutral"
-        for name, boxes in (self._data.get("control") or {}).items():
-            if isinstance(boxes, list) and box_id in boxes:
-                return name if name in ("union", "confederate", "neutral") else "neutral"
-        owner = self.board[box_id].owner
-        return owner.value if owner else "neutral"
-
-    def card(self, box_id: str) -> str:
-        """The HTML of a box's card as drawn now."""
-        return self._cards[box_id]
-
-    def _card(self, box_id: str) -> str:
-        box = self.board[box_id]
-        problems = self.problems_at(box_id)
-        classes = ["ahd-card", f"ahd-{self._controller(box_id)}"] + (["ahd-problem-box"] if problems else []) \
-            + (["ahd-selected"] if box_id == self.selected else [])
-        chips = []
-        for side in ("union", "confederate"):
-            units = [u for u in self.units_at(box_id) if str(u.get("side")).lower() == side]
-            n = sum(u.get("count", 1) if isinstance(u.get("count", 1), int) else 1 for u in units)
-            leaders = [e["name"][0].upper() for e in self._data.get("leaders", []) if isinstance(e, dict)
-                       and e.get("box") == box_id and e.get("name") in T6 and T6[e["name"]][0].value == side]
-            if n or leaders:
-                chips.append(f'<span class="ahd-edit-chip ahd-{side}">{n if n else ""}{"".join(leaders)}</span>')
-        name = self.board.local_name(box_id)
-        described = [f"{name} ({box.state})", _side_key(self._controller(box_id))]
-        for u in self.units_at(box_id):
-            described.append(_("{n} {side} {unit_type}").format(n=u.get("count", 1), side=_side_key(u.get("side")),
-                                                                unit_type=_type_word(u.get("type"))))
-        described += [_("problem: {message}").format(message=p.message) for p in problems]
-        badge = ""
-        if problems:
-            label = problems[0].rule or "!"
-            badge = (f'<span class="ahd-badge" title="{escape("; ".join(p.message for p in problems))}">'
-                     f'{escape(label)}</span>')
-        label = escape("; ".join(described))
-        # the accessible name: the name as seen, then the rest of the description (as on the game's map)
-        return (f'<div class="{" ".join(classes)}" data-box="{box_id}" role="button" title="{label}">'
-                f'<span class="ahd-name">{escape(name)}</span><span class="ahd-row" aria-hidden="true">'
-                f'{"".join(chips)}</span>{layers.sr_rest(name, "; ".join(described))}{badge}</div>')
-
-    def _box_html(self, box_id: str) -> str:
-        box = self.board[box_id]
-        lines = [f"<b style='font-size:15px'>{escape(self.board.local_name(box_id))}</b> ({escape(box.state)}), "
-                 + escape(_("controlled by {side}").format(side=_side_key(self._controller(box_id))))]
-        for u in self.units_at(box_id):
-            state = ", ".join(s for s, on in ((_("reduced"), u.get("strength") == "reduced"),
-                                              (_("entrenched"), u.get("entrenched"))) if on)
-            line = _("{n} × {side} {unit_type}").format(n=u.get("count", 1), side=_side_key(u.get("side")),
-                                                        unit_type=_type_word(u.get("type"), str(u.get("type"))))
-            lines.append(escape(line) + (f" ({escape(state)})" if state else ""))
-        for e in self._data.get("leaders", []):
-            if isinstance(e, dict) and e.get("box") == box_id:
-                lines.append(escape(_("leader {name}").format(name=str(e.get("name")).capitalize())))
-        for p in self.problems_at(box_id):
-            lines.append(f"<span style='color:#b71c1c'>{escape(p.message)}</span>")
-        return "<div style='font-size:14px;line-height:1.35'>" + "<br>".join(lines) + "</div>"
-
-    def _sync_fields(self) -> None:
-        self._syncing = True
-        try:
-            d = self._data
-            for key, field in self.fields.items():
-                value = d.get(key)
-                if key == "options":
-                    value = tuple(o for o in (value or ()) if o in SWITCHES)
-                elif key == "score_turn":
-                    value = value if value in SCORE_TABLE else None
-                elif key == "first_turn_marches":
-                    value = value if value in (1, 2, 3, 4, 5, 6, "roll") else 2
-                elif key == "end":
-                    value = value if value in ENDS else "campaign"
-                elif isinstance(field, w.BoundedIntText):
-                    value = value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 40 else 1
-                else:
-                    value = value if isinstance(value, str) else ""
-                if field.value != value:
-                    field.value = value
-        finally:
-            self._syncing = False
-
-    def _show_tool(self, change=None) -> None:
-        tool = self.tool.value
-        unit = tool in ("Add unit", "Remove unit")
-        for control, shown in ((self.side, unit), (self.unit_type, unit), (self.reduced, tool == "Add unit"),
-                               (self.entrenched, tool == "Add unit"), (self.control, tool == "Control"),
-                               (self.leader, tool == "Leader")):
-            control.layout.display = None if shown else "none"
-
-    def _say(self, text: str, error: bool = False) -> None:
-        colour = "#b71c1c" if error else "#1b5e20"
-        self.status.value = f"<div style='font-size:15px;color:{colour}'>{escape(text)}</div>"
-
-    # ------------------------------------------------------------ save, publish
-    def file_name(self, suffix: str = ".json") -> str:
-        name = re.sub(r"[^A-Za-z0-9._-]+", "-", str(self._data.get("id", "scenario"))).strip("-.") or "scenario"
-        return name + suffix
-
-    def offer_download(self) -> str:
-        """A link that downloads the scenario file (nothing is written on the server); returns its HTML."""
-        text = json.dumps(self.to_scenario(), indent=1, ensure_ascii=False) + "\n"
-        data = base64.b64encode(text.encode("utf-8")).decode()
-        name = self.file_name()
-        warning = "" if self.valid else " " + escape(_("(it does not load yet: see the problems)"))
-        link = escape(_("Download the scenario ({file})").format(file=name))
-        self.download.value = (f"<a download='{escape(name)}' data-autodownload='1' href='data:application/json;base64,{data}' "
-                               f"style='font-size:15px'>{link}</a>{warning}")
-        return self.download.value
-
-    def publish_zip(self, folder: str | Path | None = None) -> Path | None:
-        """``widgets.authoring.publish.publish`` into a temporary folder, zipped (into ``folder`` or a temporary one) and
-        offered as a download link; returns the zip's path (None, with the loader's message, if refused)."""
-        from widgets.authoring.publish import publish
-        work = Path(tempfile.mkdtemp(prefix="ahd-publish-"))
-        name = self.file_name("")
-        try:
-            app = publish(self.to_scenario(), work / name)
-        except AhdError as exc:
-            self._say(_("Not published: {error}").format(error=exc), error=True)
-            shutil.rmtree(work, ignore_errors=True)
-            return None
-        out = Path(folder) if folder is not None else work
-        archive = Path(shutil.make_archive(str(out / name), "zip", root_dir=app.parent, base_dir=app.name))
-        shutil.rmtree(app, ignore_errors=True)  # the zip is what is offered
-        data = base64.b64encode(archive.read_bytes()).decode()
-        link = _("Download the published app ({file}, {size} KB)").format(file=archive.name,
-                                                                         size=archive.stat().st_size // 1024 + 1)
-        self.publish_link.value = (f"<a download='{escape(archive.name)}' href='data:application/zip;base64,{data}' "
-                                   f"style='font-size:15px'>{escape(link)}</a>")
-        self._say(_("Published: {file} (serve it with voila, Binder or JupyterHub: see its README).").format(
-            file=archive.name))
-        return archive
-
-    # ------------------------------------------------------------ test it
-    def play(self, union: str | None = None, confederate: str | None = None, seed: int | None = 1, **kwargs: Any):
-        """Open the scenario in the game app (in place of the editor; "Back to the editor" returns)."""
-        if not self.valid:
-            self._say(_("Fix the problems first: the scenario does not load."), error=True)
-            return None
-        from widgets.app import play
-        self.app = play(self.to_scenario(), union=union or self.union_player.value,
-                        confederate=confederate or self.confederate_player.value, seed=seed, **kwargs)
-        title = escape(str(self._data.get("title", "")))
-        self.editing.layout.display = "none"
-        self.play_area.layout.display = None  # shown before the app arrives: its charts measure their size
-        self.play_area.children = [w.HBox([self.back_button, w.HTML("<b style='font-size:16px'>{}</b>".format(
-                                       _("Playing: {title}").format(title=title)))]),
-                                   self.app]
-        return self.app
-
-    def close_play(self) -> None:
-        self.app = None
-        self.play_area.children = []
-        self.play_area.layout.display = "none"
-        self.editing.layout.display = None
-
-    def balance(self, games: int | None = None, union: str | None = None, confederate: str | None = None,
-                seed: int = 0):
-        """A quick study: ``games`` games between computer players (``ahd.simulate``), with the progress bar;
-        shows who wins how often with 95% (Wilson) intervals and returns the results."""
-        if not self.valid:
-            self._say(_("Fix the problems first: the scenario does not load."), error=True)
-            return None
-        games = games or self.games.value
-        union, confederate = union or self.union_bot.value, confederate or self.confederate_bot.value
-        self.balance_button.disabled = True
-        self.balance_html.value = "<div style='font-size:15px'>{}</div>".format(
-            escape(_n("Playing {n} game…", "Playing {n} games…", games).format(n=games)))
-        try:
-            self.progress.start(games)
-            results = ahd.simulate(games, scenario=self.to_scenario(), union=union, confederate=confederate,
-                                   seed=seed, chunk=1, progress=self.progress)
-        finally:
-            self.balance_button.disabled = False
-        rows = []
-        for side in Side:
-            rate, low, high = results.win_rate(side)
-            bot = union if side is Side.UNION else confederate
-            rows.append(f"<tr><td>{escape(_(SIDE_NAMES[side.value]))} ({escape(_(PLAYER_WORDS.get(bot, bot)))})</td>"
-                        f"<td style='text-align:right'><b>{pct(rate, 0)}</b></td><td>"
-                        + escape(_("95% interval {low}–{high}").format(low=pct(low, 0), high=pct(high, 0))) + "</td></tr>")
-        draws = sum(1 for r in results.rows if r.winner is None)
-        endings = "; ".join(_("{winner} by {rule}: {n}").format(
-            winner=_("draw") if winner is None else _side_key(winner), rule=rule, n=n)
-            for (winner, rule), n in results.endings().items())
-        heading = _n("<b>{n} game</b> (seed {seed})", "<b>{n} games</b> (seed {seed})", len(results)).format(
-            n=len(results), seed=seed)
-        no_winner = _("No winner: {n}. ").format(n=draws) if draws else ""
-        ended = _("How they ended: {endings}").format(endings=endings)  # not inside an f-string: extracted
-        self.balance_html.value = (f"<div style='font-size:15px'>{heading}"
-                                   f"<table cellpadding='3'>{''.join(rows)}</table>"
-                                   f"{escape(no_winner)}{escape(ended)}"
-                                   f"</div>")
-        self.results = results
-        return results
-
-
 def editor(scenario: Any = None, **kwargs: Any) -> Editor:
     """The scenario editor: start from a shipped scenario's name, a scenario file, a saved position
     (``Game.to_scenario()`` or a Game), or (None) an empty board."""
     return Editor(scenario, **kwargs)
-
