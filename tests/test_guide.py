@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("ipyleaflet")  # the app extra
 
 import widgets
-from widgets.teaching.guide import Hint
+from widgets.teaching.guide_words import Hint
 
 
 def text_of(html: str) -> str:

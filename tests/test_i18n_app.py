@@ -18,7 +18,7 @@ from ahd.core.errors import IllegalActionError
 from ahd.core.i18n import Msg
 from widgets.app import _observers
 from widgets.model.gestures import plain_refusal
-from widgets.board.panel import log_groups
+from widgets.board.log import log_groups
 
 from i18n_catalogs import compile_catalog, use_catalogs
 

@@ -18,7 +18,7 @@ from ahd.core.actions import ChooseBattle  # noqa: E402
 from widgets.model import i18n as app_i18n  # noqa: E402
 from widgets.board import layers  # noqa: E402
 from widgets.board.charts import ArmyChart, BattleOddsChart, WarChart  # noqa: E402
-from widgets.teaching.guide import why  # noqa: E402
+from widgets.teaching.guide_words import why  # noqa: E402
 from widgets.board.mapview import MapView  # noqa: E402
 from widgets.teaching.rules import RuleButtons, RulesView, book_language  # noqa: E402
 from widgets.model.session import Session  # noqa: E402

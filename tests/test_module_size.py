@@ -1,5 +1,5 @@
-"""No module of the engine over 500 lines (issue 30): a module that grows past it is split by meaning (a segment's
-steps, a rule's barriers, a file format's checks), not cut at a line. widgets/ joins this test once split."""
+"""No module of the engine or the app over 500 lines (issue 30): a module that grows past it is split by meaning (a
+segment's steps, a rule's barriers, a file format's checks, a view's parts), not cut at a line."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,11 +11,12 @@ LIMIT = 500
 #: Modules still over the limit, each split in its own work (they fail the test once they are not: drop them then).
 STILL_OVER = {
     "ahd/odds/exact.py": "issue 30 item 6: the battle odds' module, split in the odds work (ahd/odds)",
+    "widgets/server/classroom.py": "issue 30 item 6: the classroom server, split in the class-start work (issue 32)",
 }
 
 
 def modules() -> list[str]:
-    return sorted(str(path.relative_to(ROOT)) for path in (ROOT / "ahd").rglob("*.py"))
+    return sorted(str(path.relative_to(ROOT)) for package in ("ahd", "widgets") for path in (ROOT / package).rglob("*.py"))
 
 
 def lines(module: str) -> int:

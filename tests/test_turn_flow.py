@@ -20,7 +20,7 @@ from ahd.core.sides import Side
 from widgets.tutorials import tutorial
 from widgets.model.gestures import die_owner
 from widgets.board.charts import MAX_CATEGORY_CHARS, PERCENT_TICKS
-from widgets.board.panel import log_groups, log_html
+from widgets.board.log import log_groups, log_html
 from widgets.model.files import GameFiles
 from widgets.model.session import Session
 

@@ -12,7 +12,7 @@ from ahd.core.replay import Replay
 from widgets.board.charts import ArmyChart, BattleOddsChart, WarChart
 from widgets.model.i18n import _, _n
 from widgets.board.mapview import MapView
-from widgets.board.panel import log_html
+from widgets.board.log import log_html
 from widgets.model.session import Session
 
 
