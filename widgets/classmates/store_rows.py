@@ -8,6 +8,7 @@ import json
 import sqlite3
 
 from ahd import Game
+from ahd.core.decisions import deciding_side
 from ahd.core.errors import AhdError
 from ahd.core.i18n import language
 from ahd.core.sides import CHANCE, Side
@@ -27,18 +28,6 @@ class MovedFirst(AhdError):
     def __init__(self, message: str, *, other_tab: bool) -> None:
         super().__init__(message)
         self.other_tab = other_tab
-
-
-def deciding_side(game: Game) -> Side | None:
-    """The side who makes the pending decision: the side to move, or for a typed-in die the side who rolls
-    it at the table (None once the game is over)."""
-    player = game.current_player
-    if player is None:
-        return None
-    if player == CHANCE:
-        from widgets.model.gestures import die_owner  # standard library + engine only
-        return die_owner(game) or game.phasing
-    return player
 
 
 def to_move_text(game: Game) -> str:
@@ -64,8 +53,3 @@ def _write_summary(conn: sqlite3.Connection, game_id: int, game: Game, seq: int,
                  "last_activity = ? WHERE id = ?",
                  (seq, turn, to_move_text(game), game.army_max(Side.UNION),
                   game.army_max(Side.CONFEDERATE), outcome, now, game_id))
-
-
-def store_path(data: str | Path) -> Path:
-    """The store file of a data folder."""
-    return Path(data) / FILE_NAME

@@ -10,9 +10,9 @@ from typing import Any, Callable
 
 from ahd.bots import choose as choose_action
 from ahd.bots import make_bot, plan_of
+from ahd.core.decisions import deciding_side, die_owner
 from ahd.core.sides import CHANCE, Side
 
-from widgets.model.gestures import die_owner
 from widgets.model.guard import guarded
 from widgets.model.i18n import N_, _, render
 
@@ -79,8 +79,7 @@ class ComputerPlayer:
             return None
         stand_in = self._stand_in[1] if self._stand_in and self._stand_in[0] == self._key() else None
         player = game.current_player
-        deciding = (die_owner(game) or game.phasing) if player == CHANCE else player
-        if not self.table.plays_for(deciding):
+        if not self.table.plays_for(deciding_side(game)):
             return None  # a game shared with a classmate (widgets.classmates.multiplayer): the other side's decisions are theirs
         if player == CHANCE:
             owner = die_owner(game)
@@ -103,7 +102,7 @@ class ComputerPlayer:
             text = plan_of(choice)
             if text is not None and self._bot_plans.get(choice) != text:  # "plan" lines: shown, not recorded
                 self._bot_plans[choice] = text
-                self._plan_lines.append((len(self.game.log), (self._deciding_side(), text)))
+                self._plan_lines.append((len(self.game.log), (deciding_side(self.game), text)))
             self.table.apply(action)
         self._note_half_turn()
         return True
@@ -155,7 +154,7 @@ class ComputerPlayer:
             return False
         self._generation += 1
         with self.hold_trait_notifications():
-            self.playing = render(self._deciding_side())
+            self.playing = render(deciding_side(self.game))
             self.busy = True
         self.refresh()
         generation = self._generation
@@ -175,7 +174,7 @@ class ComputerPlayer:
             self._said += 1
             self._say(_("Error while the computer played: {error}").format(error=exc), "error", "")
         if more:
-            self.playing = render(self._deciding_side())
+            self.playing = render(deciding_side(self.game))
             self.refresh()
             self._schedule()(self._delay, lambda: self._computer_tick(generation))
             return
@@ -184,10 +183,6 @@ class ComputerPlayer:
             over = self.game.is_over
             self._inform(lambda: _("The computer has played: your turn.") if not over else _("The game is over."))
         self._after_change(run_bots=False)
-
-    def _deciding_side(self) -> Side:
-        player = self.game.current_player
-        return (die_owner(self.game) or self.game.phasing) if player == CHANCE else player
 
     def _stop_computer(self) -> None:
         self._generation += 1
