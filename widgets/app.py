@@ -27,6 +27,7 @@ CSS = w.HTML("""<style>
 .ahd-app .widget-select select, .ahd-app .widget-select-multiple select { font-size: 14px; }
 .ahd-app { max-width: 100%; box-sizing: border-box; }
 .ahd-app .lm-TabBar-tab, .ahd-app .lm-TabBar-tabLabel { color: #444 !important; }  /* a tab's label: 4.5:1 at least on its grey (JupyterLab's #6d6d6d: 4.45) */
+.ahd-app [class*="Collapse-header"], .ahd-app [class*="Collapse-header"] span { color: #444 !important; }  /* an accordion's title ("Play a classmate"): the same grey */
 .ahd-odds .bar { display: flex; height: 18px; margin: 3px 0; border: 1px solid #999; }
 .ahd-odds .bar span { display: block; height: 100%; }
 </style>""")
