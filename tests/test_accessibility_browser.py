@@ -99,6 +99,13 @@ def test_the_app_rules_guide_languages_and_editor(browser):
         serve.open_app(page, f"{server.url}voila/render/app.ipynb?token={server.token}", timeout_ms=120_000)
         page.wait_for_timeout(1500)  # the last widgets drawn (charts, cards)
         check(page, "app (en, new 1861 game)", failures)
+        show = page.get_by_role("button", name="Show the data as a table")
+        for left in (2, 1, 0):  # the charts' tables (a button shown its table says "Hide the table")
+            show.first.click()
+            page.wait_for_function("(n) => [...document.querySelectorAll('button')].filter(b => "
+                                   "b.textContent.trim() === 'Show the data as a table').length === n", arg=left)
+        page.locator(".ahd-chart-table").nth(1).wait_for(state="visible", timeout=30_000)
+        check(page, "app, the charts' tables shown (en)", failures)
         page.get_by_role("tab", name="Rules").click()
         page.locator(".ahd-rule-text").first.wait_for(state="visible", timeout=30_000)
         check(page, "app, Rules tab open (en)", failures)
