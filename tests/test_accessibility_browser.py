@@ -4,7 +4,7 @@ WCAG 2.1 A/AA rules (axe's best practices are run and reported too).
 
 Pages: the app in English, Spanish and Italian, with the Rules tab open, the guided game ("Learn by
 playing"), the editor (one app server, ``--tree``); the classroom's start page, its app (with "Play a
-classmate"), "The class is full", the link-needed page, the teacher's 403, class page, projector page, a
+classmate"), "The class is full", "Your games are already open", the link-needed page, the teacher's 403, class page, projector page, a
 game's read-only page, its debrief and the class summary (one classroom server); a published app
 (``house-divided publish`` served by voila in its folder). The counts by impact are printed (``-s``) for
 the accessibility statement (docs/accessibility.md); moderate and minor ones are reported, not failed.
@@ -99,6 +99,14 @@ def test_the_app_rules_guide_languages_and_editor(browser):
         serve.open_app(page, f"{server.url}voila/render/app.ipynb?token={server.token}", timeout_ms=120_000)
         page.wait_for_timeout(1500)  # the last widgets drawn (charts, cards)
         check(page, "app (en, new 1861 game)", failures)
+        # a box selected (its destinations lit), then a march: the lit and selected cards, the log's lines
+        page.locator('[data-box="harpers_ferry"]').first.click()
+        page.locator('.ahd-card.ahd-selected[data-box="harpers_ferry"]').wait_for(state="attached", timeout=30_000)
+        check(page, "app, a box selected and its destinations lit (en)", failures)
+        page.locator('[data-box="baltimore"]').first.click()
+        page.get_by_text("Harper's Ferry → Baltimore").first.wait_for(timeout=30_000)
+        page.wait_for_timeout(1000)
+        check(page, "app, after a march (log lines) (en)", failures)
         show = page.get_by_role("button", name="Show the data as a table")
         for left in (2, 1, 0):  # the charts' tables (a button shown its table says "Hide the table")
             show.first.click()
@@ -171,6 +179,10 @@ def test_the_classroom_and_teacher_pages(browser, tmp_path):
         teacher.goto(server.join_url)
         teacher.locator("#ahd-class-full").wait_for()
         check(teacher, "classroom: the class is full", failures)
+        # "Your games are already open" (a browser with its most games): the page as the server writes it
+        from widgets.server.room_pages import browser_full_page
+        teacher.set_content(browser_full_page(2, "/play"))
+        check(teacher, "classroom: this browser's games are already open", failures)
         teacher.goto(f"{server.url}teacher?key={server.teacher_token}")
         check(teacher, "teacher: class page", failures)
         teacher.goto(f"{server.url}teacher/join")
