@@ -27,6 +27,15 @@ CSS = w.HTML("""<style>
 .ahd-app .widget-select select, .ahd-app .widget-select-multiple select { font-size: 14px; }
 .ahd-app { max-width: 100%; box-sizing: border-box; }
 .ahd-app .lm-TabBar-tab, .ahd-app .lm-TabBar-tabLabel { color: #444 !important; }  /* a tab's label: 4.5:1 at least on its grey (JupyterLab's #6d6d6d: 4.45) */
+.ahd-app [class*="Collapse-header"], .ahd-app [class*="Collapse-header"] span { color: #444 !important; }  /* an accordion's title ("Play a classmate"): the same grey */
+/* a narrow window (a phone, or 200% zoom on a laptop: 683 CSS px at 1366x768): the panel under the map, both the
+   window's whole width, so that no control is cut off by a narrow column (WCAG 1.4.4, 1.4.10) */
+@media (max-width: 900px) {
+  .ahd-app .ahd-top { flex-direction: column !important; }
+  .ahd-app .ahd-top > .ahd-side { flex: 1 1 auto !important; width: 100% !important; padding: 8px 0 0 0 !important; }
+  .ahd-app .ahd-top > .widget-vbox:first-child { width: 100% !important; flex: 1 1 auto !important; }
+  .ahd-app .ahd-side .widget-hbox { flex-wrap: wrap; }
+}
 .ahd-odds .bar { display: flex; height: 18px; margin: 3px 0; border: 1px solid #999; }
 .ahd-odds .bar span { display: block; height: 100%; }
 </style>""")
@@ -132,6 +141,7 @@ class GameApp(w.VBox):
                                        padding="0 0 0 10px", overflow="hidden"))
         right.add_class("ahd-side")
         top = w.HBox([self.map_column, right], layout=w.Layout(align_items="flex-start", width="100%"))
+        top.add_class("ahd-top")
         chart = {"flex": "1 1 360px", "min_width": "0"}
         charts = w.HBox([w.Box([self.battle_chart.widget], layout=w.Layout(**chart)),
                          w.Box([self.war_chart.widget], layout=w.Layout(**chart)),

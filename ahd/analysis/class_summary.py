@@ -157,7 +157,7 @@ def render_summary(summary: ClassSummary, lang: str = "en") -> str:
     finished = total - summary.unfinished
     title = escape(render(Msgn("Class summary: {n} game", "Class summary: {n} games", n=total), lang))
     out = [f'<!DOCTYPE html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8">',
-           f"<title>{title}</title><style>{CSS}</style></head><body><header><h1>{title}</h1></header>",
+           f"<title>{title}</title><style>{CSS}</style></head><body><header><h1>{title}</h1></header><main>",
            f"<section id='results'><h2>{_t('results', lang)}</h2><ul>"]
     for side in (Side.UNION, Side.CONFEDERATE):
         share = summary.wins[side] / finished if finished else 0.0
@@ -190,7 +190,7 @@ def render_summary(summary: ClassSummary, lang: str = "en") -> str:
         out.append(f"<section id='problems'><h2>{_t('problems', lang)}</h2><ul>"
                    + "".join(f"<li><b>{escape(name)}</b>: {escape(problem)}</li>" for name, problem in summary.problems)
                    + "</ul></section>")
-    out.append("</body></html>\n")
+    out.append("</main></body></html>\n")
     return "\n".join(out)
 
 

@@ -155,7 +155,7 @@ def render_debrief(d: Debrief, lang: str = "en") -> str:
         out.append(f'<p class="outcome">{_t(d.outcome.as_msg(), lang)}</p>')
     else:
         out.append(f'<p class="outcome">{t("not_over", turn=Turn.of(d.last_turn).as_msg())}</p>')
-    out.append(f'<p class="meta">{t("options", options=", ".join(d.options) or "—")}</p></header>')
+    out.append(f'<p class="meta">{t("options", options=", ".join(d.options) or "—")}</p></header><main>')
 
     out.append(f"<section id='timeline'><h2>{t('timeline')}</h2>")
     if d.points:
@@ -207,5 +207,5 @@ def render_debrief(d: Debrief, lang: str = "en") -> str:
     out.extend(f"<li>{_t(q, lang)}</li>" for q in d.questions)
     out.append(f"</ol></section><section id='sources'><h2>{t('sources')}</h2><ul class='sources'>")
     out.extend(f"<li>{escape(s)}</li>" for s in all_sources())
-    out.append(f"</ul></section><footer>{t('footer')}</footer></body></html>\n")
+    out.append(f"</ul></section></main><footer>{t('footer')}</footer></body></html>\n")
     return "\n".join(out)

@@ -154,6 +154,11 @@ function render({ model, el }) {
       said.setAttribute("aria-live", "polite");
       said.setAttribute("role", "status");
     }
+    // the page's content in a main landmark (voila's page has none), so that landmark navigation finds it
+    if (!document.querySelector("main, [role=main]")) {
+      const root = document.getElementById("rendered_cells") || (el.closest(".jp-OutputArea") || el).parentElement;
+      if (root) root.setAttribute("role", "main");
+    }
     for (const host of drawn.keys()) {
       if (!host.isConnected) drawn.delete(host);
     }

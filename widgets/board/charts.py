@@ -43,6 +43,63 @@ def legend_html(entries: list[tuple[str, str, str]]) -> str:
     return f"<div class='ahd-legend' style='font-size:13px;line-height:1.6'>{''.join(items)}</div>"
 
 
+def half_turn(x: float) -> str:
+    """A point of the turn axis in words: 3.0 "turn 3, Union half", 3.5 "turn 3, Confederate half", and the end
+    of a game (drawn half a turn on) "end of turn 40"."""
+    turn, rest = int(x), round(x - int(x), 2)
+    if rest == 0.5:
+        return _("turn {turn}, Confederate half").format(turn=turn)
+    if rest == 0.0:
+        return _("turn {turn}, Union half").format(turn=turn)
+    return _("end of turn {turn}").format(turn=turn)
+
+
+def table_html(caption: str, heads: list[str], rows: list[list[str]]) -> str:
+    """A data table (a chart's text alternative): a caption, column heads, one row per point."""
+    head = "".join(f"<th scope='col'>{escape(h)}</th>" for h in heads)
+    body = "".join("<tr>" + "".join((f"<th scope='row'>{escape(c)}</th>" if i == 0 else f"<td>{escape(c)}</td>")
+                                    for i, c in enumerate(row)) + "</tr>" for row in rows)
+    return (f"<table class='ahd-chart-table'><caption>{escape(caption)}</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+
+
+class ChartText:
+    """A chart's text alternative (WCAG 1.1.1): a sentence that says what the chart shows now (visible, under the
+    chart), and its data as a table behind a "Show the data as a table" button; both follow the chart."""
+
+    STYLE = ("<style>.ahd-chart-text { font-size: 14px; color: #222; } "
+             ".ahd-chart-table { border-collapse: collapse; font-size: 13px; margin: 4px 0; } "
+             ".ahd-chart-table caption { text-align: left; font-weight: bold; } "
+             ".ahd-chart-table th, .ahd-chart-table td { border: 1px solid #bbb; padding: 1px 6px; "
+             "text-align: right; color: #222; } "
+             ".ahd-chart-table th[scope='row'] { text-align: left; font-weight: normal; }</style>")
+
+    def __init__(self) -> None:
+        self.summary = w.HTML()
+        self.summary.add_class("ahd-chart-text")
+        self.table = w.HTML(layout=w.Layout(display="none", max_height="260px", overflow="auto"))
+        self.button = w.Button(layout=w.Layout(width="auto"))
+        self.button.add_class("ahd-chart-table-button")
+        self.button.on_click(self._toggle)
+        self.widget = w.VBox([self.summary, self.button, self.table])
+        self.relabel()
+
+    @property
+    def shown(self) -> bool:
+        return self.table.layout.display != "none"
+
+    def _toggle(self, _button=None) -> None:
+        self.table.layout.display = "none" if self.shown else ""
+        self.relabel()
+
+    def relabel(self) -> None:
+        self.button.description = _("Hide the table") if self.shown else _("Show the data as a table")
+
+    def show(self, sentence: str, table: str) -> None:
+        self.summary.value = f"{self.STYLE}<p class='ahd-chart-text' style='margin:2px 0'>{escape(sentence)}</p>"
+        self.table.value = table
+
+
 def _synced(*widgets):
     """One message per widget for all the trait changes made inside (``hold_sync`` on each)."""
     stack = ExitStack()
@@ -78,7 +135,8 @@ class BattleOddsChart:
                                        [self.survivor_axis, _percent_axis(sy)], height="200px")
         self.survivor_legend = w.HTML()
         self.caption = w.HTML()
-        self.widget = w.VBox([self.figure, self.survivor_figure, self.survivor_legend, self.caption])
+        self.text = ChartText()
+        self.widget = w.VBox([self.figure, self.survivor_figure, self.survivor_legend, self.caption, self.text.widget])
         session.observe(self._redraw, names=["battle_odds"])
         self._redraw()
 
@@ -87,6 +145,7 @@ class BattleOddsChart:
         with _synced(self.survivor_figure, self.survivor_axis):
             self.survivor_figure.title = _("Units left at the end")
             self.survivor_axis.label = _("units left")
+        self.text.relabel()
         self._redraw()
 
     def survivor_distribution(self) -> np.ndarray:
@@ -107,6 +166,7 @@ class BattleOddsChart:
                 self.caption.value = ("<div style='font-size:14px;color:#555'>" + escape(_(
                     "Select an attacking move in the list of legal actions, or fight a battle, to see its odds."))
                     + "</div>")
+                self.text.show(_("Battle odds: no battle considered"), "")
                 return
             attacker, defender = side_word(odds["attacker"]), side_word(odds["defender"])
             self.bars.y = [odds["attacker_wins"], odds["defender_wins"], odds["neither"]]
@@ -135,6 +195,7 @@ class BattleOddsChart:
             if odds.get("not_modelled"):
                 caveat = "<br>" + _("<b>Approximate:</b> leaves out {what}.").format(
                     what=escape(", ".join(odds["not_modelled"])))
+            self._describe(odds, attacker, defender, left if left[0] and left[1] else None)
             attacks = _("The Union attacks.") if odds["attacker"] == "union" else _("The Confederacy attacks.")
             method = _("exact") if odds["method"] == "exact" else odds["method"]
             self.caption.value = (
@@ -145,6 +206,24 @@ class BattleOddsChart:
                     defender=num(odds["defender_survivors"], 1), rounds=num(odds["expected_rounds"], 1),
                     method=method))
                 + f"{spread}{caveat}</div>")
+
+
+    def _describe(self, odds: dict, attacker: str, defender: str, left: list | None) -> None:
+        """The chart in words and as a table: the three outcomes, and the survivors' spread (exact odds)."""
+        outcomes = [(_("{side} wins").format(side=attacker), odds["attacker_wins"]),
+                    (_("{side} wins").format(side=defender), odds["defender_wins"]), (_("Neither"), odds["neither"])]
+        sentence = _("Battle odds: {battle}.").format(battle=odds["label"]) + " " + "; ".join(
+            f"{label} {pct(p, 0)}" for label, p in outcomes) + "."
+        table = table_html(_("Battle odds: {battle}").format(battle=odds["label"]), [_("Outcome"), _("Chance")],
+                           [[label, pct(p, 0)] for label, p in outcomes])
+        if left:
+            size = max(len(left[0]), len(left[1]))
+            rows = [[num(k), pct(left[0][k] if k < len(left[0]) else 0.0, 0),
+                     pct(left[1][k] if k < len(left[1]) else 0.0, 0)] for k in range(size)]
+            table += table_html(_("Units left at the end"),
+                                [_("units left"), _("{side} (attacker)").format(side=attacker),
+                                 _("{side} (defender)").format(side=defender)], rows)
+        self.text.show(sentence, table)
 
 
 def _turn_scale() -> bq.LinearScale:
@@ -174,7 +253,8 @@ class WarChart:
         self.legend = w.HTML(self._legend())
         from widgets.board.explain import WarOddsNote  # what the odds estimate, from whose games, how sure (issue 15)
         self.note = WarOddsNote(session)
-        self.widget = w.VBox([self.figure, self.legend, self.note.widget])
+        self.text = ChartText()
+        self.widget = w.VBox([self.figure, self.legend, self.text.widget, self.note.widget])
         session.observe(self._redraw, names=["war_odds"])
         self._redraw()
 
@@ -189,6 +269,7 @@ class WarChart:
             self.even.labels = [_("even")]
             self.turn_axis.label = _("game turn")
             self.legend.value = self._legend()
+        self.text.relabel()
         self._redraw()
         refresh = getattr(self.note, "relabel", None) or getattr(self.note, "refresh", None)
         if refresh is not None:  # the note (widgets.board.explain) is another helper's: redrawn if it knows how
@@ -201,12 +282,24 @@ class WarChart:
                 self.line.x, self.line.y = [], []
                 self.band.x, self.band.y = [], []
                 self.figure.title = _("Chance that the Union wins the war")
+                self.text.show(_("Chance that the Union wins the war: not estimated yet."), "")
                 return
             data = np.array(points, dtype=float)
             self.line.x, self.line.y = data[:, 0], data[:, 1]
             self.band.x = data[:, 0]
             self.band.y = [data[:, 2], data[:, 3]]
             self.figure.title = _("Chance that the Union wins the war: {chance} now").format(chance=pct(data[-1, 1], 0))
+            x, p, low, high = data[-1]
+            sentence = _("Chance that the Union wins the war: {chance} at {when} (the model's uncertainty: {low} to "
+                         "{high}).").format(chance=pct(p, 0), when=half_turn(x), low=pct(low, 0), high=pct(high, 0))
+            if len(data) > 1:
+                sentence += " " + _("It was {first} at {start}.").format(first=pct(data[0, 1], 0),
+                                                                         start=half_turn(data[0, 0]))
+            self.text.show(
+                sentence,
+                table_html(_("Chance that the Union wins the war"),
+                           [_("When"), _("Union wins the war"), _("lowest"), _("highest")],
+                           [[half_turn(r[0]), pct(r[1], 0), pct(r[2], 0), pct(r[3], 0)] for r in data]))
 
 
 class ArmyChart:
@@ -232,7 +325,8 @@ class ArmyChart:
                               [self.turn_axis, self.value_axis])
         # the legend under the plot: bqplot's box covered half of it
         self.legend = w.HTML(self._legend())
-        self.widget = w.VBox([self.figure, self.legend])
+        self.text = ChartText()
+        self.widget = w.VBox([self.figure, self.legend, self.text.widget])
         session.observe(self._redraw, names=["army_history"])
         self._redraw()
 
@@ -252,6 +346,8 @@ class ArmyChart:
             self.turn_axis.label = _("game turn")
             self.value_axis.label = _("army maximum")
             self.legend.value = self._legend()
+        self.text.relabel()
+        self._redraw()
 
     def _redraw(self, change=None) -> None:
         points = self.session.army_history
@@ -259,11 +355,20 @@ class ArmyChart:
             if not points:
                 for line in (self.union, self.confederate, self.threshold):
                     line.x, line.y = [], []
+                self.text.show(_("Army maxima: none yet."), "")
                 return
             data = np.array(points, dtype=float)
             self.union.x, self.union.y = data[:, 0], data[:, 1]
             self.confederate.x, self.confederate.y = data[:, 0], data[:, 2]
             self.threshold.x, self.threshold.y = data[:, 0], data[:, 1] + 1
+            x, union, confederate = points[-1][0], int(points[-1][1]), int(points[-1][2])
+            self.text.show(
+                _("Army maxima at {when}: Union {union}, Confederate {confederate}; the Confederacy wins at "
+                  "{threshold} or above (11.b).").format(when=half_turn(x), union=num(union),
+                                                        confederate=num(confederate), threshold=num(union + 1)),
+                table_html(_("Army maxima"), [_("When"), side_word("union"), side_word("confederate"),
+                                              _("Confederacy wins at or above (11.b)")],
+                           [[half_turn(r[0]), num(int(r[1])), num(int(r[2])), num(int(r[1]) + 1)] for r in points]))
 
 
 def reliability_chart(table) -> bq.Figure:

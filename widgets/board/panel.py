@@ -81,10 +81,10 @@ class Panel:
         # players and bots
         players = [(_(PLAYER_WORDS.get(p, p)), p) for p in PLAYERS]
         self.union_player = w.Dropdown(options=players, value=session.union, description=_("Union"),
-                                       style={"description_width": "90px"}, layout=w.Layout(width="220px"))
+                                       style={"description_width": "110px"}, layout=w.Layout(width="240px"))
         self.confederate_player = w.Dropdown(options=players, value=session.confederate,
                                              description=_("Confederate"),
-                                             style={"description_width": "90px"}, layout=w.Layout(width="220px"))
+                                             style={"description_width": "110px"}, layout=w.Layout(width="240px"))
         self.union_player.observe(self._players_changed, names="value")
         self.confederate_player.observe(self._players_changed, names="value")
         self.bot_move = _button(_("Let the bot move"), _("the bot of the side to move makes its decisions"))
@@ -156,7 +156,7 @@ class Panel:
 
         self.widget = w.VBox([
             self.header, self.prompt, self.busy_note, self.status,
-            w.HBox([self.union_player, self.confederate_player]),
+            w.HBox([self.union_player, self.confederate_player], layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.undo, self.bot_move, self.bot_half]),
             self.dice_mode, self.dice_row,
             self.units,

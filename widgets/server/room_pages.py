@@ -27,11 +27,27 @@ table { border-collapse: collapse; } td, th { padding: 2px 10px; text-align: lef
 
 def page(title: str, body: str, *, refresh: int | None = None) -> str:
     """A page of the server, in the server's language (``house-divided classroom --lang``: ``AHD_LANG``)."""
-    meta = f'<meta http-equiv="refresh" content="{refresh}">' if refresh else ""
+    meta = f'<noscript><meta http-equiv="refresh" content="{refresh}"></noscript>' if refresh else ""
     return (f'<!DOCTYPE html><html lang="{get_language()}"><head><meta charset="utf-8"><title>{escape(title)}</title>'
             f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
             f'{meta}{STYLE}</head>'
-            f"<body><main>{body}</main></body></html>")
+            f"<body><main>{body}{refresher(refresh) if refresh else ''}</main></body></html>")
+
+
+def refresher(seconds: int) -> str:
+    """A page that refreshes itself every ``seconds`` seconds, with a button that stops it (WCAG 2.2.1: a
+    time limit the reader can turn off; a ``<meta>`` refresh cannot be stopped). Without scripts the page's
+    ``<noscript>`` refresh does it."""
+    note = _("This page refreshes itself every {seconds} seconds.").format(seconds=seconds)
+    stopped = _("This page no longer refreshes itself: reload it to see what changed.")
+    return (f'<p class="ahd-refresh"><span id="ahd-refresh-note">{escape(note)}</span> '
+            f'<button type="button" id="ahd-refresh-stop">{escape(_("Stop refreshing"))}</button></p>'
+            "<script>(function () {"
+            f"var timer = window.setTimeout(function () {{ window.location.reload(); }}, {int(seconds) * 1000});"
+            "var button = document.getElementById('ahd-refresh-stop');"
+            "button.addEventListener('click', function () { window.clearTimeout(timer); button.remove();"
+            f"document.getElementById('ahd-refresh-note').textContent = {json.dumps(stopped)}; }});"
+            "})();</script>")
 
 
 def starting_page(play_url: str) -> str:

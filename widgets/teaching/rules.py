@@ -220,7 +220,8 @@ class RulesView(HasTraits):
         self.query.add_class("ahd-rules-search")
         self.go = w.Button(description=_("Search"), layout=w.Layout(width="auto"))
         self.found = w.HTML()
-        self.results = w.Select(options=[], rows=7, layout=w.Layout(width="98%"))
+        self.results = w.Select(options=[], rows=7, layout=w.Layout(width="98%"), description=_("Rules found"),
+                                style={"description_width": "auto"})  # labelled (WCAG 1.3.1, 4.1.2)
         self.text = w.HTML(entry_html(rulebook.ids(self.lang)[0], self.lang), layout=w.Layout(width="98%"))
         self.related = RuleButtons(self.open, intro=N_("See also:"))
         self.back = w.Button(description=_("Back to the game"), layout=w.Layout(width="auto"))
@@ -239,6 +240,7 @@ class RulesView(HasTraits):
         self.lang = book_language()
         self.query.placeholder = _("Search the rules: a word (retreat) or an ID (5.2.6)")
         self.go.description = _("Search")
+        self.results.description = _("Rules found")
         self.back.description = _("Back to the game")
         current = self.current
         self.search(self.query.value)
