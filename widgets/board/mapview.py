@@ -81,7 +81,8 @@ def _info_html(info: dict) -> str:
         lines.append(escape(text) + (f" ({escape(state)})" if state else ""))
     if not info["units"]:
         lines.append(escape(_("No units.")))
-    return "<div style='font-size:14px;line-height:1.4;max-width:330px'>" + "<br>".join(lines) + "</div>"
+    return ("<div style='font-size:14px;line-height:1.4;max-width:min(100%, 420px);overflow-wrap:anywhere'>"
+            + "<br>".join(lines) + "</div>")
 
 
 class MapView:

@@ -148,10 +148,10 @@ class Panel:
         # players and bots
         players = [(_(PLAYER_WORDS.get(p, p)), p) for p in PLAYERS]
         self.union_player = w.Dropdown(options=players, value=session.union, description=_("Union"),
-                                       style={"description_width": "90px"}, layout=w.Layout(width="220px"))
+                                       style={"description_width": "auto"}, layout=w.Layout(width="230px"))
         self.confederate_player = w.Dropdown(options=players, value=session.confederate,
                                              description=_("Confederate"),
-                                             style={"description_width": "90px"}, layout=w.Layout(width="220px"))
+                                             style={"description_width": "auto"}, layout=w.Layout(width="230px"))
         self.union_player.observe(self._players_changed, names="value")
         self.confederate_player.observe(self._players_changed, names="value")
         self.bot_move = _button(_("Let the bot move"), _("the bot of the side to move makes its decisions"))
@@ -190,7 +190,7 @@ class Panel:
         self.play_selected = _button(_("Play the selected action"), button_style="primary")
         self.play_selected.on_click(self._play_selected)
         # files: by download and upload always; by name in one games folder on the server (local use only)
-        self.filename = w.Text(value="my-game.json", description=_("File"), style={"description_width": "40px"},
+        self.filename = w.Text(value="my-game.json", description=_("File"), style={"description_width": "auto"},
                                layout=w.Layout(width="230px"))
         self.save = _button(_("Save"), _("save in the games folder under this name"))
         self.load = _button(_("Load"), _("load this file of the games folder"))
