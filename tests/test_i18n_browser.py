@@ -296,12 +296,15 @@ def _words_left(page, lang: str, selector: str = "body") -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["es", "it"])
-def test_loading_page_guide_and_teacher_page_speak_the_servers_language(lang):
+def test_loading_page_guide_and_teacher_page_speak_the_servers_language(lang, tmp_path):
+    """The loading page, the guide and the teacher's pages (the list of games, a finished game's debrief, the class
+    summary) in the server's language: no English word, numbers as Babel writes them, nothing cut at 1366x768."""
     words = loading_texts(lang)
     with language(lang):
         learn, classroom = _("Learn by playing"), _("A House Divided — classroom")
     assert words["starting"] != loading_texts("en")["starting"]
-    server = serve.start(mode="classroom", lang=lang, students=3)
+    game_id = finished_store(tmp_path)
+    server = serve.start(mode="classroom", lang=lang, students=3, data=tmp_path)
     outside: list[str] = []
     try:
         with playwright.sync_playwright() as p:
@@ -325,14 +328,39 @@ def test_loading_page_guide_and_teacher_page_speak_the_servers_language(lang):
             page.wait_for_timeout(1500)
             shot(page, f"i36-guide-{lang}")
             assert _words_left(page, lang) == []
+            assert (cut := _cut(page, ".ahd-app")) == [], cut   # the guide, the panel, the buttons beside the map
             assert serve.leave_page(page, server) == []
-            # the teacher's page
+            # the teacher's page: the finished game's result said in the page's language
             page = browser.new_page(viewport=VIEWPORT)
             _blocking(page, server, outside)
             page.goto(server.teacher_url)
             page.get_by_text(classroom).first.wait_for(timeout=30_000)
             shot(page, f"i36-teacher-{lang}")
             assert _words_left(page, lang) == []
+            assert render(finished_game().outcome, lang) in body_text(page)
+            assert (cut := _cut(page)) == [], cut
+            english = _english_debrief()
+            # the finished game's debrief, as the teacher opens it from the list
+            page.locator(f"a.ahd-debrief-link[href='/teacher/game/{game_id}/debrief']").first.click()
+            page.locator("svg.chart").first.wait_for(timeout=60_000)
+            assert page.evaluate("() => document.documentElement.lang") == lang
+            text = page.evaluate("() => { const body = document.body.cloneNode(true); "
+                                 "body.querySelectorAll('#sources').forEach(e => e.remove()); return body.innerText; }")
+            assert leftovers(text, lang, english) == []
+            axes = page.evaluate("() => Array.from(document.querySelectorAll('svg.chart text')).map(t => t.textContent)")
+            assert format_percent(0.5, locale=lang) in axes
+            assert numbers_not_local(text + "\n" + "\n".join(axes), lang) == []
+            assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+            assert (cut := _cut(page)) == [], cut
+            shot(page, f"i36-teacher-debrief-{lang}")
+            # the class summary
+            page.goto(f"{server.url}teacher/summary")
+            page.locator("h1").first.wait_for(timeout=60_000)
+            text = body_text(page)
+            assert leftovers(text, lang, english) == [] and numbers_not_local(text, lang) == []
+            assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+            assert (cut := _cut(page)) == [], cut
+            shot(page, f"i36-teacher-summary-{lang}")
             browser.close()
     finally:
         server.stop()
@@ -369,6 +397,15 @@ def test_a_loader_error_in_the_editor_speaks_the_servers_language(lang):
             page.wait_for_timeout(500)
             shot(page, f"i36-editor-{lang}")
             assert _words_left(page, lang, ".ahd-editor") == []
+            assert (cut := _cut(page, ".ahd-editor")) == [], cut
+            # every tab of the editor: its words and nothing cut
+            tabs = page.locator(".ahd-editor .lm-TabBar-tab, .ahd-editor .p-TabBar-tab")
+            for index in range(tabs.count()):
+                tabs.nth(index).click()
+                page.wait_for_timeout(500)
+                assert _words_left(page, lang, ".ahd-editor") == [], tabs.nth(index).inner_text()
+                assert (cut := _cut(page, ".ahd-editor")) == [], (tabs.nth(index).inner_text(), cut)
+                shot(page, f"i36-editor-tab{index}-{lang}")
             assert serve.leave_page(page, server) == []
             browser.close()
     finally:

@@ -29,10 +29,11 @@ CSS = w.HTML("""<style>
 .ahd-app .lm-TabBar-tab, .ahd-app .lm-TabBar-tabLabel { color: #444 !important; }  /* a tab's label: 4.5:1 at least on its grey (JupyterLab's #6d6d6d: 4.45) */
 .ahd-odds .bar { display: flex; height: 18px; margin: 3px 0; border: 1px solid #999; }
 .ahd-odds .bar span { display: block; height: 100%; }
-/* the column beside the map (issue 36): a widget's 2px margins on top of its width of 100% put its right edge past
-   the column, which cut it (the hovered box's frame, the odds, the tabs); rows of controls wrap rather than run
-   past the column; a button or a label says all of a long Spanish or Italian text (on two lines if need be) */
-.ahd-app .ahd-side .jupyter-widgets { max-width: calc(100% - 4px); }
+/* issue 36: a widget's 2px margins on top of its width of 100% put its right edge past the box that clips it (the
+   hovered box's frame, the odds, the tabs beside the map; the note under the war-odds chart); rows of controls
+   wrap rather than run past the column; a button or a label says all of a long Spanish or Italian text (on two
+   lines if need be) */
+.ahd-app .ahd-side .jupyter-widgets, .ahd-app .widget-html { max-width: calc(100% - 4px); }
 .ahd-app .ahd-side .widget-hbox { flex-wrap: wrap; }
 .ahd-app .ahd-side .jupyter-button, .ahd-app .ahd-debrief .jupyter-button {
   width: auto; max-width: 100%; height: auto; min-height: var(--jp-widgets-inline-height);
