@@ -255,6 +255,19 @@ def test_the_page_speaks_the_language_asked(games):
     assert "Nueva Orleans" in es and "Nuova Orleans" in it   # box names from the engine's catalog
 
 
+def test_a_battles_eliminated_units_in_the_plural_of_their_number():
+    """Issue 36: a battle's turning point said "1 eliminadas" / "1 eliminate" whatever the number."""
+    game = play(ahd.new_game("short", seed=5), make_bot("heuristic", 5), make_bot("heuristic", 6))
+    battles = debrief(game).battles
+    assert {b.lost for b in battles} >= {1, 2}
+    for b in battles:
+        said = {lang: render(b.message, lang) for lang in ("es", "it")}
+        if b.lost == 1:
+            assert "1 eliminada;" in said["es"] and "1 eliminata;" in said["it"], said
+        else:
+            assert f"{b.lost} eliminadas;" in said["es"] and f"{b.lost} eliminate;" in said["it"], said
+
+
 def test_report_writes_the_page_and_refuses_a_bad_record_in_one_line(tmp_path, capsys, games):
     record = tmp_path / "game.json"
     games["short"].save(record)

@@ -167,11 +167,116 @@ def test_the_language_menu_switches_the_page_to_italian_keeping_the_game(page):
     assert untranslated(ITALIAN, *ITALIAN_KEYS) + untranslated(SPANISH, "new game", "log line") == []
 
 
-# -- issue 36: the loading page, the guide, a loader error in the editor and the teacher page, in Spanish and Italian,
-# with no English word on them (tests/english_words.py). A finished game's debrief is another issue's view (35): not
-# walked here.
+# -- issue 36: the loading page, the guide, a loader error in the editor, the teacher page and a finished game's
+# debrief (the app's and the teacher's), in Spanish and Italian, with no English word on them (tests/english_words.py),
+# numbers written as Babel writes them in that language, and no text cut or overflowing at 1366x768.
+import functools  # noqa: E402
+import html  # noqa: E402
+import time  # noqa: E402
+
+from babel.numbers import NumberFormatError, format_percent, parse_decimal  # noqa: E402
+
+from ahd.analysis.debrief import debrief  # noqa: E402
+from ahd.analysis.debrief_html import render_debrief  # noqa: E402
+from ahd.bots import make_bot, play as bots_play  # noqa: E402
 from english_words import leftovers  # noqa: E402
+from widgets.classmates.store import Store, store_path  # noqa: E402
 from widgets.model.i18n import loading_texts  # noqa: E402
+
+#: Text cut at 1366x768 under ``root`` (a CSS selector): a button, a label or a box with its own overflow whose text
+#: is wider than the box (an ellipsis, a clipped or scrolled line), and a box or a line of text whose right edge is
+#: past the box that clips it (the column beside the map hides what passes its edge). The map's cards, the charts'
+#: drawings (and the few pixels by which a map or a chart passes its box), the lists' options (a <select> scrolls
+#: them) and the screen readers' texts are not looked at.
+CUT_TEXT = """(root) => {
+  const skip = '.leaflet-container, .bqplot, select, option, .ahd-sr, .ahd-live, script, style, svg';
+  const said = (e) => (e.innerText || e.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 70);
+  const clipper = (e) => {
+    for (let a = e.parentElement; a; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== 'visible') return a;
+    }
+    return null;
+  };
+  const out = [];
+  for (const e of document.querySelectorAll(root + ', ' + root + ' *')) {
+    if (e.closest(skip)) continue;
+    const r = e.getBoundingClientRect(), style = getComputedStyle(e);
+    if (r.width < 1 || r.height < 1 || style.visibility === 'hidden') continue;
+    const own = Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+    const boxed = style.overflowX !== 'visible' || e.tagName === 'BUTTON' || e.tagName === 'LABEL';
+    if (boxed && e.scrollWidth > e.clientWidth + 1 && !e.querySelector('.leaflet-container, .bqplot')) {
+      out.push(['wider than its box', e.tagName, e.className.toString().slice(0, 60), e.scrollWidth, e.clientWidth, said(e)]);
+    } else if (own || style.borderRightStyle !== 'none') {
+      const a = clipper(e);
+      if (a && r.right > a.getBoundingClientRect().right + 1) {
+        out.push(['cut at the right', e.tagName, e.className.toString().slice(0, 60), Math.round(r.right),
+                  Math.round(a.getBoundingClientRect().right), said(e)]);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def _cut(page_or_frame, root: str = "body") -> list:
+    return page_or_frame.evaluate(CUT_TEXT, root)
+
+
+@functools.lru_cache(maxsize=None)
+def finished_game() -> ahd.Game:
+    """A short game played to its end by two bots (seeded): the Union wins on turn 10."""
+    game = bots_play(ahd.new_game("short", seed=5), make_bot("heuristic", 5), make_bot("heuristic", 6))
+    assert game.is_over
+    return game
+
+
+def _page_text(page_html: str) -> str:
+    """The words of an HTML page (its styles and its sources' titles left out)."""
+    page_html = re.sub(r"(?s)<style.*?</style>|<section id='sources'.*?</section>", " ", page_html)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page_html))
+
+
+def _english_debrief() -> str:
+    return _page_text(render_debrief(debrief(finished_game()), "en"))
+
+
+#: Rule IDs are not numbers: "(AO-8.2)", "(5.2.4)", "7.c".
+_RULE_IDS = re.compile(r"\b[A-Z]{1,3}-\d[\w.\-]*|\(\d+(?:\.\d+)+\)|\b\d+(?:\.\d+)*\.[a-z]\b")
+
+
+def numbers_not_local(text: str, lang: str) -> list[str]:
+    """The numbers in ``text`` that Babel does not read as written in ``lang`` (``parse_decimal``, strict: "0.5" or
+    "12,34.5" in Spanish), and the percentages not written as Babel's ``format_percent`` writes them ("25%" where
+    Spanish writes "25 %")."""
+    text = _RULE_IDS.sub(" ", text)
+    sign = format_percent(0.25, locale=lang)[2:]  # "%" in Italian, a no-break space and "%" in Spanish
+    wrong = []
+    for token in re.findall(r"(?<![\w.,])\d(?:[\d.,]*\d)?(?:[ \u00a0]?%|(?![\w%]))", text):
+        number = token.rstrip("% \u00a0")
+        if token.endswith("%") and token[len(number):] != sign:
+            wrong.append(token)
+            continue
+        try:
+            parse_decimal(number, locale=lang, strict=True)
+        except NumberFormatError:
+            wrong.append(token)
+    return wrong
+
+
+def finished_store(data: Path) -> int:
+    """A classroom's store (in ``data``) holding the finished game as two classmates' game; its id."""
+    from widgets.classmates.store_rows import _insert, _write_summary
+    game = finished_game()
+    store = Store(store_path(data))
+    seat = store.create(side="union", name="Ana", scenario="short", seed=5)
+    store.join(seat.code, "Bea")
+    actions = game.record_actions()
+    assert actions[:seat.seq] == seat.game.record_actions()
+    store._write(lambda conn: (_insert(conn, seat.game_id, seat.seq, actions[seat.seq:], "union", "test", time.time()),
+                               _write_summary(conn, seat.game_id, game, len(actions), time.time())))
+    assert store.replay(seat.game_id).is_over
+    store.close()
+    return seat.game_id
 
 
 def _launch(p):
@@ -191,12 +296,15 @@ def _words_left(page, lang: str, selector: str = "body") -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["es", "it"])
-def test_loading_page_guide_and_teacher_page_speak_the_servers_language(lang):
+def test_loading_page_guide_and_teacher_page_speak_the_servers_language(lang, tmp_path):
+    """The loading page, the guide and the teacher's pages (the list of games, a finished game's debrief, the class
+    summary) in the server's language: no English word, numbers as Babel writes them, nothing cut at 1366x768."""
     words = loading_texts(lang)
     with language(lang):
         learn, classroom = _("Learn by playing"), _("A House Divided — classroom")
     assert words["starting"] != loading_texts("en")["starting"]
-    server = serve.start(mode="classroom", lang=lang, students=3)
+    game_id = finished_store(tmp_path)
+    server = serve.start(mode="classroom", lang=lang, students=3, data=tmp_path)
     outside: list[str] = []
     try:
         with playwright.sync_playwright() as p:
@@ -220,14 +328,39 @@ def test_loading_page_guide_and_teacher_page_speak_the_servers_language(lang):
             page.wait_for_timeout(1500)
             shot(page, f"i36-guide-{lang}")
             assert _words_left(page, lang) == []
+            assert (cut := _cut(page, ".ahd-app")) == [], cut   # the guide, the panel, the buttons beside the map
             assert serve.leave_page(page, server) == []
-            # the teacher's page
+            # the teacher's page: the finished game's result said in the page's language
             page = browser.new_page(viewport=VIEWPORT)
             _blocking(page, server, outside)
             page.goto(server.teacher_url)
             page.get_by_text(classroom).first.wait_for(timeout=30_000)
             shot(page, f"i36-teacher-{lang}")
             assert _words_left(page, lang) == []
+            assert render(finished_game().outcome, lang) in body_text(page)
+            assert (cut := _cut(page)) == [], cut
+            english = _english_debrief()
+            # the finished game's debrief, as the teacher opens it from the list
+            page.locator(f"a.ahd-debrief-link[href='/teacher/game/{game_id}/debrief']").first.click()
+            page.locator("svg.chart").first.wait_for(timeout=60_000)
+            assert page.evaluate("() => document.documentElement.lang") == lang
+            text = page.evaluate("() => { const body = document.body.cloneNode(true); "
+                                 "body.querySelectorAll('#sources').forEach(e => e.remove()); return body.innerText; }")
+            assert leftovers(text, lang, english) == []
+            axes = page.evaluate("() => Array.from(document.querySelectorAll('svg.chart text')).map(t => t.textContent)")
+            assert format_percent(0.5, locale=lang) in axes
+            assert numbers_not_local(text + "\n" + "\n".join(axes), lang) == []
+            assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+            assert (cut := _cut(page)) == [], cut
+            shot(page, f"i36-teacher-debrief-{lang}")
+            # the class summary
+            page.goto(f"{server.url}teacher/summary")
+            page.locator("h1").first.wait_for(timeout=60_000)
+            text = body_text(page)
+            assert leftovers(text, lang, english) == [] and numbers_not_local(text, lang) == []
+            assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+            assert (cut := _cut(page)) == [], cut
+            shot(page, f"i36-teacher-summary-{lang}")
             browser.close()
     finally:
         server.stop()
@@ -264,6 +397,91 @@ def test_a_loader_error_in_the_editor_speaks_the_servers_language(lang):
             page.wait_for_timeout(500)
             shot(page, f"i36-editor-{lang}")
             assert _words_left(page, lang, ".ahd-editor") == []
+            assert (cut := _cut(page, ".ahd-editor")) == [], cut
+            # every tab of the editor: its words and nothing cut
+            tabs = page.locator(".ahd-editor .lm-TabBar-tab, .ahd-editor .p-TabBar-tab")
+            for index in range(tabs.count()):
+                tabs.nth(index).click()
+                page.wait_for_timeout(500)
+                assert _words_left(page, lang, ".ahd-editor") == [], tabs.nth(index).inner_text()
+                assert (cut := _cut(page, ".ahd-editor")) == [], (tabs.nth(index).inner_text(), cut)
+                shot(page, f"i36-editor-tab{index}-{lang}")
+            assert serve.leave_page(page, server) == []
+            browser.close()
+    finally:
+        server.stop()
+    assert outside == []
+
+
+def _most_units(game: ahd.Game) -> str:
+    """The box with the most units (the longest text of the hovered box)."""
+    return max((box.id for box in game.board), key=lambda box: (len(game.units_in(box)), box))
+
+
+@pytest.mark.rule("11.c")
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_a_finished_games_debrief_and_the_hovered_box_in_the_app(lang, tmp_path):
+    """A finished game opened from a file ("Open a saved game"): the Debrief section opens by itself, with no English
+    word (the sources' titles and the historical names of its English form aside), numbers as Babel writes them, and
+    nothing wider than the page; the hovered box's text wraps inside its frame beside the map; no button or label
+    of the app is cut."""
+    game = finished_game()
+    record = tmp_path / "finished.json"
+    record.write_text(game.to_json(), encoding="utf-8")
+    with language(lang):
+        opener, title = _("Open a saved game"), _("Debrief")
+        outcome = render(game.outcome)
+    server = serve.start(lang=lang)
+    outside: list[str] = []
+    try:
+        with playwright.sync_playwright() as p:
+            browser = _launch(p)
+            page = browser.new_page(viewport=VIEWPORT)
+            _blocking(page, server, outside)
+            serve.open_app(page, server.app_url, timeout_ms=180_000, lang=lang)
+            with page.expect_file_chooser(timeout=30_000) as chooser:
+                page.get_by_role("button", name=opener).first.click()
+            chooser.value.set_files(str(record))
+            frame_element = page.locator("iframe.ahd-debrief-frame")
+            frame_element.wait_for(state="attached", timeout=120_000)
+            assert frame_element.get_attribute("title") == title
+            frame = frame_element.element_handle().content_frame()
+            frame.wait_for_selector("svg.chart")
+            assert frame.evaluate("() => document.documentElement.lang") == lang
+            assert frame.locator(".outcome").inner_text().strip() == outcome
+            # the words: the page less its sources (titles of books and sites, in English)
+            text = frame.evaluate("() => { const body = document.body.cloneNode(true); "
+                                  "body.querySelectorAll('#sources').forEach(e => e.remove()); return body.innerText; }")
+            assert leftovers(text, lang, _english_debrief()) == []
+            # the numbers: the history's figures, the charts' axes ("25 %" in Spanish, "25%" in Italian)
+            axes = frame.evaluate("() => Array.from(document.querySelectorAll('svg.chart text')).map(t => t.textContent)")
+            assert format_percent(0.25, locale=lang) in axes
+            assert numbers_not_local(text + "\n" + "\n".join(axes), lang) == []
+            # at 1366x768: the page inside its frame is no wider than the frame, nothing in it cut
+            assert frame.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+            assert (cut := _cut(frame)) == [], cut
+            frame_element.scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+            shot(page, f"i36-debrief-app-{lang}")
+            assert (cut := _cut(page, ".ahd-debrief")) == [], cut
+            # the hovered box (the box with the most units of the finished game): its frame inside the column beside
+            # the map, its text wrapped inside the frame
+            box = _most_units(game)
+            page.locator(".ahd-app .ahd-intro").first.scroll_into_view_if_needed()
+            page.wait_for_timeout(300)
+            page.mouse.move(*serve.box_on_screen(page, box))
+            name = game.board.local_name(box, lang)
+            info = page.locator(".ahd-info")
+            page.wait_for_function("(name) => document.querySelector('.ahd-info').innerText.includes(name)", arg=name,
+                                   timeout=30_000)
+            side = page.locator(".ahd-side").bounding_box()
+            frame_box = info.bounding_box()
+            assert side["x"] <= frame_box["x"] and frame_box["x"] + frame_box["width"] <= side["x"] + side["width"] + 0.5
+            assert info.evaluate("(e) => e.scrollWidth - e.clientWidth") <= 0
+            shot(page, f"i36-hover-{lang}")
+            # no button, label or box of the app's page cut (the map's cards and the charts aside)
+            assert (cut := _cut(page, ".ahd-app")) == [], cut
+            assert _words_left(page, lang, ".ahd-side") == []
             assert serve.leave_page(page, server) == []
             browser.close()
     finally:

@@ -38,6 +38,16 @@ CSS = w.HTML("""<style>
 }
 .ahd-odds .bar { display: flex; height: 18px; margin: 3px 0; border: 1px solid #999; }
 .ahd-odds .bar span { display: block; height: 100%; }
+/* issue 36: a widget's 2px margins on top of its width of 100% put its right edge past the box that clips it (the
+   hovered box's frame, the odds, the tabs beside the map; the note under the war-odds chart); rows of controls
+   wrap rather than run past the column; a button or a label says all of a long Spanish or Italian text (on two
+   lines if need be) */
+.ahd-app .ahd-side .jupyter-widgets, .ahd-app .widget-html { max-width: calc(100% - 4px); }
+.ahd-app .ahd-side .widget-hbox { flex-wrap: wrap; }
+.ahd-app .ahd-side .jupyter-button, .ahd-app .ahd-debrief .jupyter-button {
+  width: auto; max-width: 100%; height: auto; min-height: var(--jp-widgets-inline-height);
+  white-space: normal; overflow-wrap: anywhere; }
+.ahd-app .ahd-info .widget-html-content { white-space: normal; overflow-wrap: anywhere; }
 </style>""")
 
 #: The map's height: the screen's height less the page's title (so map and panel fit a 1366x768 screen).
@@ -106,6 +116,7 @@ class GameApp(w.VBox):
         view = self.map_view
         view.info.layout = w.Layout(width="100%", min_height="60px", max_height="150px", overflow="auto",
                                     border="1px solid #ddd", padding="2px 6px")
+        view.info.add_class("ahd-info")  # the hovered box: its text wraps inside the frame (CSS above)
         self.map_column = w.VBox([view.style, view.map, view.legend],
                                  layout=w.Layout(flex="1 1 0%", min_width="0", width="auto"))
         from widgets.classmates.multiplayer import classmate_section  # "Play a classmate": only on a classroom server with a store

@@ -15,7 +15,7 @@ from html import escape
 from typing import Any, Iterable
 
 from ..core.errors import AhdError
-from ..core.i18n import Msg, Msgn, render
+from ..core.i18n import Msg, Msgn, format_decimal, render
 from ..core.sides import Side
 from .debrief import Debrief, debrief
 from ..core.board import default_board
@@ -118,7 +118,7 @@ def _t(key: str, lang: str, **params: Any) -> str:
 
 def _decimal(value: float, lang: str) -> str:
     """One decimal, with the language's decimal mark (11.5; 11,5 in Spanish and Italian)."""
-    return f"{value:.1f}".replace(".", ",") if lang in ("es", "it") else f"{value:.1f}"
+    return format_decimal(value, 1, lang, strip=False)
 
 
 def falls_chart(summary: ClassSummary, lang: str) -> str:

@@ -223,10 +223,13 @@ class _Watcher:
         ids.discard(battle.coastal)
         lost = sum(1 for uid in ids if uid not in s.units or s.units[uid].location not in s.board.boxes)
         winner = battle.winner
-        message = (Msg("Battle at {box}: {engaged} units engaged, {lost} eliminated; the {side} side wins",
-                       box=s.board.term(battle.box), engaged=len(ids), lost=lost, side=winner) if winner else
-                   Msg("Battle at {box}: {engaged} units engaged, {lost} eliminated; no winner",
-                       box=s.board.term(battle.box), engaged=len(ids), lost=lost))
+        # the plural follows the units eliminated ("1 eliminada", "2 eliminadas"); a battle engages two at least
+        message = (Msgn("Battle at {box}: {engaged} units engaged, {lost} eliminated; the {side} side wins",
+                        "Battle at {box}: {engaged} units engaged, {lost} eliminated; the {side} side wins",
+                        n=lost, box=s.board.term(battle.box), engaged=len(ids), lost=lost, side=winner) if winner else
+                   Msgn("Battle at {box}: {engaged} units engaged, {lost} eliminated; no winner",
+                        "Battle at {box}: {engaged} units engaged, {lost} eliminated; no winner",
+                        n=lost, box=s.board.term(battle.box), engaged=len(ids), lost=lost))
         turn, phasing = self.battle_turn
         self.battles.append(TurningPoint("battle", turn, phasing, "5.c", message, index, box=battle.box,
                                          side=winner, engaged=len(ids), lost=lost))

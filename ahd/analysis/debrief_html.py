@@ -13,7 +13,7 @@ from html import escape
 from typing import Iterable, Sequence
 
 from ..core.calendar import Turn
-from ..core.i18n import Msg, render
+from ..core.i18n import Msg, format_percent, render
 from ..core.sides import Side
 from .debrief import Debrief
 from .history import all_sources
@@ -69,8 +69,10 @@ def _side(side: Side | None, lang: str) -> str:
 
 
 def line_chart(series: Sequence[tuple[str, str, Sequence[tuple[float, float]]]], *, y_max: float,
-               y_label: str, percent: bool = False, x_max: float = 41, guides: Iterable[float] = ()) -> str:
-    """A small inline SVG line chart: ``series`` = (label, colour, points); labels already escaped."""
+               y_label: str, percent: bool = False, x_max: float = 41, guides: Iterable[float] = (),
+               lang: str = "en") -> str:
+    """A small inline SVG line chart: ``series`` = (label, colour, points); labels already escaped; a percent
+    axis written the way ``lang`` writes it ("25 %" in Spanish)."""
     w, h, left, right, top, bottom = 640, 300, 52, 14, 14, 40
     pw, ph = w - left - right, h - top - bottom
 
@@ -85,7 +87,7 @@ def line_chart(series: Sequence[tuple[str, str, Sequence[tuple[float, float]]]],
     steps = 4
     for i in range(steps + 1):
         y = y_max * i / steps
-        label = f"{y * 100:.0f}%" if percent else f"{y:.0f}"
+        label = escape(format_percent(y, 0, lang)) if percent else f"{y:.0f}"
         out.append(f'<line x1="{left}" x2="{w - right}" y1="{py(y):.1f}" y2="{py(y):.1f}" stroke="#ddd"/>'
                    f'<text x="{left - 6}" y="{py(y) + 4:.1f}" text-anchor="end" fill="#333">{label}</text>')
     for turn in range(1, int(x_max) + 1, 5):
@@ -187,9 +189,9 @@ def render_debrief(d: Debrief, lang: str = "en") -> str:
     maxima = line_chart([(u_label, BLUE, [(x, u) for x, u, _ in d.maxima]),
                          (c_label, GREY, [(x, c) for x, _, c in d.maxima])],
                         y_max=max([40] + [max(u, c) + 5 for _, u, c in d.maxima]), y_label=t("maxima"),
-                        x_max=x_max)
+                        x_max=x_max, lang=lang)
     odds = line_chart([(t("union"), BLUE, list(d.odds))], y_max=1.0, percent=True, guides=(0.5,), y_label=t("odds"),
-                      x_max=x_max)
+                      x_max=x_max, lang=lang)
     out.append(f"<section id='charts'><h2>{t('charts')}</h2><div class='charts'>"
                f"<figure>{maxima}<figcaption>{t('maxima_note')}</figcaption></figure>"
                f"<figure>{odds}<figcaption>{t('odds_note')}</figcaption></figure></div></section>")

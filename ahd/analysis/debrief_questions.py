@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.board import default_board
-from ..core.i18n import Msg
+from ..core.i18n import Msg, Msgn
 from ..core.sides import Side
 
 if TYPE_CHECKING:
@@ -58,10 +58,13 @@ def questions(d: "Debrief") -> tuple[Msg, ...]:
                        turn=p.turn, event=p.message))
     if d.battles:
         b = max(d.battles, key=lambda b: (b.engaged, b.lost))
-        out.append(Msg("The largest battle of your game was at {box} on turn {turn}: {engaged} units engaged, {lost} "
-                       "eliminated. Compare it with Gettysburg (1–3 July 1863), the largest of the real war: what did "
-                       "a battle of that size cost, in the game and in the war?", box=board.term(b.box), turn=b.turn,
-                       engaged=b.engaged, lost=b.lost))
+        out.append(Msgn("The largest battle of your game was at {box} on turn {turn}: {engaged} units engaged, {lost} "
+                        "eliminated. Compare it with Gettysburg (1–3 July 1863), the largest of the real war: what did "
+                        "a battle of that size cost, in the game and in the war?",
+                        "The largest battle of your game was at {box} on turn {turn}: {engaged} units engaged, {lost} "
+                        "eliminated. Compare it with Gettysburg (1–3 July 1863), the largest of the real war: what did "
+                        "a battle of that size cost, in the game and in the war?", n=b.lost,
+                        box=board.term(b.box), turn=b.turn, engaged=b.engaged, lost=b.lost))
     raids = [p for p in d.points if p.kind == "raid"]
     if raids:
         out.append(Msg("Cavalry raids held {n} enemy cities in your game (9.b). What could a raid achieve in the game, "

@@ -113,6 +113,7 @@ class Editor(ScenarioEdits, EditorView, EditorOutputs, w.VBox):
             "options": w.SelectMultiple(options=list(SWITCHES), rows=6, layout=w.Layout(width="98%")),
         }
         for key, field in self.fields.items():
+            field.style.description_width = "150px"  # "Marchas del turno 1", "Turno del punteggio" in full (issue 36)
             field.observe(lambda change, key=key: self._field_changed(key, change["new"]), names="value")
         self.options_note = w.HTML()
 
@@ -132,6 +133,8 @@ class Editor(ScenarioEdits, EditorView, EditorOutputs, w.VBox):
         # --- test it
         self.union_player = w.Dropdown(options=["human", *BOTS], value="human")
         self.confederate_player = w.Dropdown(options=["human", *BOTS], value="heuristic")
+        for player in (self.union_player, self.confederate_player):
+            player.style.description_width = "120px"  # "Confederazione" in full (issue 36)
         self.play_button = w.Button(icon="play", button_style="success")
         self.play_button.on_click(lambda _b: self.play())
         self.games = w.BoundedIntText(value=20, min=1, max=1000)

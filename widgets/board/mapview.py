@@ -88,7 +88,8 @@ def _info_html(info: dict, role: str = "") -> str:
         lines.append(escape(_("No units.")))
     if role in CLICK_WORDS:
         lines.append("<i>" + escape(_(CLICK_WORDS[role])) + "</i>")
-    return "<div style='font-size:14px;line-height:1.4;max-width:330px'>" + "<br>".join(lines) + "</div>"
+    return ("<div style='font-size:14px;line-height:1.4;max-width:min(100%, 420px);overflow-wrap:anywhere'>"
+            + "<br>".join(lines) + "</div>")
 
 
 class MapView:

@@ -123,7 +123,7 @@ class Panel:
         self.play_selected = _button(_("Play the selected action"), button_style="primary")
         self.play_selected.on_click(self._play_selected)
         # files: by download and upload always; by name in one games folder on the server (local use only)
-        self.filename = w.Text(value="my-game.json", description=_("File"), style={"description_width": "40px"},
+        self.filename = w.Text(value="my-game.json", description=_("File"), style={"description_width": "auto"},
                                layout=w.Layout(width="230px"))
         self.save = _button(_("Save"), _("save in the games folder under this name"))
         self.load = _button(_("Load"), _("load this file of the games folder"))
