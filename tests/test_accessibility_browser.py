@@ -159,6 +159,7 @@ def test_the_app_rules_guide_languages_and_editor(browser):
         for lang, label in (("es", "Español"), ("it", "Italiano")):
             page.locator(".ahd-language select").select_option(label=label)
             page.get_by_role("button", name=serve.end_movement_label(lang)).wait_for(timeout=30_000)
+            page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=lang, timeout=30_000)
             page.wait_for_timeout(1500)
             check(page, f"guided game ({lang})", failures)
         leave(page)
