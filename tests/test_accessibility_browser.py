@@ -44,7 +44,7 @@ RUN = """async () => {
 #: The contrast of every text drawn on the map's cards (their counters and values too, which are hidden from
 #: screen readers and so skipped by axe), the panel and the map's legend: text under 4.5:1 (3:1 when large),
 #: each colour pair once, with how many texts were measured and the lowest ratio
-CONTRAST = """() => {
+CONTRAST = r"""() => {
   const parse = (c) => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null;
     const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1}; };
   const lum = ({r, g, b}) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
@@ -169,6 +169,10 @@ def test_the_app_rules_guide_languages_and_editor(browser):
         page.locator('.ahd-editor .leaflet-container [data-box="richmond"]').wait_for(timeout=120_000)
         page.wait_for_timeout(1000)
         check(page, "editor (en)", failures)
+        for tab in ("Start, save and publish", "Test it"):   # its other tabs
+            page.get_by_role("tab", name=tab).click()
+            page.wait_for_timeout(800)
+            check(page, f"editor, tab {tab} (en)", failures)
         leave(page)
     finally:
         server.stop()
