@@ -41,6 +41,34 @@ RUN = """async () => {
                                       why: v.nodes.slice(0, 1).map(n => n.failureSummary.slice(0, 300))}));
 }"""
 
+#: The contrast of every text drawn on the map's cards (their counters and values too, which are hidden from
+#: screen readers and so skipped by axe), the panel and the map's legend: text under 4.5:1 (3:1 when large),
+#: each colour pair once, with how many texts were measured and the lowest ratio
+CONTRAST = r"""() => {
+  const parse = (c) => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null;
+    const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1}; };
+  const lum = ({r, g, b}) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const background = (e) => { for (; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor);
+    if (c && c.a > 0.5) return c; } return {r: 255, g: 255, b: 255}; };
+  const out = []; let checked = 0, lowest = 99;
+  for (const e of document.querySelectorAll('.ahd-card, .ahd-card *, .ahd-side *, .ahd-legend *')) {
+    if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+    const r = e.getBoundingClientRect(); if (!r.width || !r.height) continue;
+    const s = getComputedStyle(e); if (s.visibility === 'hidden' || s.clip === 'rect(0px, 0px, 0px, 0px)') continue;
+    const fg = parse(s.color), bg = background(e);
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05); checked += 1; lowest = Math.min(lowest, ratio);
+    const large = parseFloat(s.fontSize) >= 24 || (parseFloat(s.fontSize) >= 18.66 && Number(s.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) out.push({text: e.textContent.trim().slice(0, 30), cls: e.className.toString().slice(0, 40),
+      ratio: Math.round(ratio * 100) / 100, color: s.color, bg: `rgb(${bg.r}, ${bg.g}, ${bg.b})`});
+  }
+  const seen = new Set();
+  return {checked, lowest: Math.round(lowest * 100) / 100,
+          low: out.filter(o => { const k = o.cls + o.color + o.bg; if (seen.has(k)) return false; seen.add(k); return true; })};
+}
+"""
+
 #: every page's counts by impact, printed at the end of the module (for the statement)
 COUNTS: dict[str, dict[str, int]] = {}
 
@@ -65,6 +93,12 @@ def check(page, name: str, failures: list[str]) -> None:
     bad = [v for v in found if v["impact"] in ("critical", "serious")]
     if bad:
         failures.append(f"{name}: " + json.dumps(bad, indent=1, ensure_ascii=False))
+    if page.locator(".ahd-card").count():
+        contrast = page.evaluate(CONTRAST)
+        print(f"  contrast of {contrast['checked']} texts of the cards, panel and legend: lowest "
+              f"{contrast['lowest']}:1")
+        if contrast["low"]:
+            failures.append(f"{name}: text under 4.5:1 " + json.dumps(contrast["low"], ensure_ascii=False))
 
 
 @pytest.fixture(scope="module")
@@ -125,6 +159,7 @@ def test_the_app_rules_guide_languages_and_editor(browser):
         for lang, label in (("es", "Español"), ("it", "Italiano")):
             page.locator(".ahd-language select").select_option(label=label)
             page.get_by_role("button", name=serve.end_movement_label(lang)).wait_for(timeout=30_000)
+            page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=lang, timeout=30_000)
             page.wait_for_timeout(1500)
             check(page, f"guided game ({lang})", failures)
         leave(page)
@@ -134,6 +169,10 @@ def test_the_app_rules_guide_languages_and_editor(browser):
         page.locator('.ahd-editor .leaflet-container [data-box="richmond"]').wait_for(timeout=120_000)
         page.wait_for_timeout(1000)
         check(page, "editor (en)", failures)
+        for tab in ("Start, save and publish", "Test it"):   # its other tabs
+            page.get_by_role("tab", name=tab).click()
+            page.wait_for_timeout(800)
+            check(page, f"editor, tab {tab} (en)", failures)
         leave(page)
     finally:
         server.stop()

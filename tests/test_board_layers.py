@@ -158,3 +158,19 @@ def test_the_map_draws_again_only_changed_cards_and_always_matches_a_full_drawin
         matches()
     session.undo()
     matches()
+
+
+def test_the_page_is_marked_with_the_language_the_app_speaks():
+    """The card widget carries the app's language to the page's <html lang> (WCAG 3.1.1): a screen reader
+    reads a Spanish page with a Spanish voice, after a change of language too."""
+    app = widgets.play("1861", war_odds=False, lang="en")
+    layer = app.map_view.layer
+    assert layer.widget.lang == "en"
+    app.set_language("es")
+    try:
+        assert layer.widget.lang == "es"
+    finally:
+        app.set_language("en")
+    assert layer.widget.lang == "en"
+    assert 'document.documentElement.lang = lang' in resources.files("widgets.board").joinpath(
+        "cardlayer.js").read_text(encoding="utf-8")

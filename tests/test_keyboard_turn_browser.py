@@ -5,8 +5,9 @@ buttons): the Union marches from Cincinnati with one unit picked in the Units li
 Lexington; in the battle the Confederacy fires at a target it chooses, then the Union; in round 2 the
 Confederacy retreats to London (a lit box of the map); the Union promotes its unit that won (Enter on its box),
 rolls for recruits and recruits at Cincinnati (Enter on the city, then the recruit's kind in the panel).
-Only Tab, Shift+Tab, the arrow keys, Enter and Space are pressed; after each step the page's live regions
-(the log's new lines, the prompt, the status line) must have said what happened.
+Only Tab, Shift+Tab, the arrow keys and Enter are pressed; after each step the page's live regions (the
+log's new lines, the prompt, the status line) must have said what happened. The app is a notebook written to a
+temporary folder and served by voila there (one server for the module), as a published folder is.
 """
 from __future__ import annotations
 

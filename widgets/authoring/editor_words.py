@@ -34,6 +34,8 @@ CSS = """<style>
 /* a tab's whole title in every language ("Empezar, guardar y publicar"), not cut at lumino's fixed width */
 .ahd-editor .lm-TabBar-tab, .ahd-editor .p-TabBar-tab { flex: 0 0 auto !important; max-width: none !important; }
 .ahd-editor .lm-TabBar-tabLabel, .ahd-editor .p-TabBar-tabLabel { overflow: visible !important; }
+.ahd-editor .lm-TabBar-tab, .ahd-editor .lm-TabBar-tabLabel { color: #444 !important; }  /* 4.5:1 on the tabs' grey (JupyterLab's #6d6d6d: 4.45) */
+.ahd-editor .jupyter-button.mod-success { background-color: #2e7d32 !important; color: #fff !important; }  /* "Play it": white on #2e7d32, 5.1:1 (ipywidgets' green: 2.8) */
 </style>"""
 
 

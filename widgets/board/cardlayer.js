@@ -198,6 +198,14 @@ function render({ model, el }) {
   }
   model.on("msg:custom", announce);
 
+  // the page speaks the app's language (<html lang>), so that a screen reader reads it with the right voice
+  function speak() {
+    const lang = model.get("lang");
+    if (lang && document.documentElement.lang !== lang) document.documentElement.lang = lang;
+  }
+  speak();
+  model.on("change:lang", speak);
+
   let pending = false;
   const observer = new MutationObserver(() => {
     if (pending) return;
@@ -215,6 +223,7 @@ function render({ model, el }) {
     observer.disconnect();
     model.off("change:cards", redraw);
     model.off("change:zoom", rezoom);
+    model.off("change:lang", speak);
     model.off("msg:custom", announce);
   };
 }

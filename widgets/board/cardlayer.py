@@ -23,6 +23,7 @@ import ipywidgets as w
 from traitlets import Dict, Float, Unicode
 
 from widgets.board.layers import CARDS, position
+from widgets.model.i18n import get_language
 
 ESM = resources.files("widgets.board").joinpath("cardlayer.js").read_text(encoding="utf-8")
 
@@ -35,6 +36,7 @@ class CardWidget(anywidget.AnyWidget):
     geometry = Dict().tag(sync=True)   # box -> [x, y, width, height]: centre at zoom 0 (CSS px, y down), size
     cards = Dict().tag(sync=True)      # box -> the card's HTML as drawn now
     zoom = Float(0.0).tag(sync=True)   # linked in the browser to the map's zoom (no kernel round trip)
+    lang = Unicode("").tag(sync=True)  # the language the app speaks: the page's <html lang> (WCAG 3.1.1)
 
 
 class CardLayer:
@@ -52,7 +54,7 @@ class CardLayer:
             icon=ipyleaflet.DivIcon(html=f'<div class="ahd-board-host" data-host="{host}"></div>',
                                     icon_size=[0, 0], icon_anchor=[0, 0], class_name="ahd-board-icon"))
         geometry = {box: [*position(box), *CARDS[box]] for box in cards}
-        self.widget = CardWidget(host=host, geometry=geometry, cards=dict(cards),
+        self.widget = CardWidget(host=host, geometry=geometry, cards=dict(cards), lang=get_language(),
                                  layout=w.Layout(width="0px", height="0px"))
         self._handlers = {"click": on_click, "hover": on_hover, "escape": on_escape, "reveal": on_reveal}
         self.widget.on_msg(self._message)
@@ -86,8 +88,10 @@ class CardLayer:
             self.widget.send({"announce": text})
 
     def hush(self) -> None:
-        """Empty the live region (the page now speaks another language)."""
+        """Empty the live region, and mark the page as speaking the current language (after a change of
+        language): screen readers then read it with that language's voice."""
         self.widget.send({"clear": True})
+        self.widget.lang = get_language()
 
     def _message(self, _widget, content, _buffers) -> None:
         box = content.get("box") if isinstance(content, dict) else None

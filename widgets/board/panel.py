@@ -81,10 +81,10 @@ class Panel:
         # players and bots
         players = [(_(PLAYER_WORDS.get(p, p)), p) for p in PLAYERS]
         self.union_player = w.Dropdown(options=players, value=session.union, description=_("Union"),
-                                       style={"description_width": "auto"}, layout=w.Layout(width="240px"))
+                                       style={"description_width": "auto"}, layout=w.Layout(width="215px"))
         self.confederate_player = w.Dropdown(options=players, value=session.confederate,
                                              description=_("Confederate"),
-                                             style={"description_width": "auto"}, layout=w.Layout(width="240px"))
+                                             style={"description_width": "auto"}, layout=w.Layout(width="215px"))
         self.union_player.observe(self._players_changed, names="value")
         self.confederate_player.observe(self._players_changed, names="value")
         self.bot_move = _button(_("Let the bot move"), _("the bot of the side to move makes its decisions"))
