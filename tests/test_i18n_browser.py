@@ -290,9 +290,18 @@ def _blocking(page, server, outside: list[str]) -> None:
     page.route(re.compile(r"^(?!http://127\.0\.0\.1:%d/)(?!data:)" % server.port), block)
 
 
+#: What a page says besides its visible text: tooltips (title), screen readers' names (aria-label), placeholders and
+#: the choices of every menu. bqplot's own toolbar over a chart (its "Save" tooltip, in bqplot's code) is left out.
+SAID_ASIDE = """(s) => Array.from(document.querySelectorAll(s)).flatMap(root =>
+    Array.from(root.querySelectorAll('[title], [aria-label], [placeholder], option')))
+  .filter(e => !e.closest('.bqplot .toolbar_div'))
+  .map(e => [e.getAttribute('title'), e.getAttribute('aria-label'), e.getAttribute('placeholder'),
+             e.tagName === 'OPTION' ? e.textContent : null].filter(Boolean).join('\\n')).join('\\n')"""
+
+
 def _words_left(page, lang: str, selector: str = "body") -> list[str]:
     text = page.evaluate("(s) => Array.from(document.querySelectorAll(s)).map(e => e.innerText).join('\\n')", selector)
-    return leftovers(text, lang)
+    return leftovers(text + "\n" + page.evaluate(SAID_ASIDE, selector), lang)
 
 
 @pytest.mark.parametrize("lang", ["es", "it"])
@@ -481,7 +490,13 @@ def test_a_finished_games_debrief_and_the_hovered_box_in_the_app(lang, tmp_path)
             shot(page, f"i36-hover-{lang}")
             # no button, label or box of the app's page cut (the map's cards and the charts aside)
             assert (cut := _cut(page, ".ahd-app")) == [], cut
+            assert _words_left(page, lang, ".ahd-app") == []
+            # the Rules tab beside the Game tab: its words, nothing cut
+            page.locator(".ahd-side .lm-TabBar-tab").nth(1).click()
+            page.locator(".ahd-rules").first.wait_for(timeout=30_000)
+            page.wait_for_timeout(500)
             assert _words_left(page, lang, ".ahd-side") == []
+            assert (cut := _cut(page, ".ahd-side")) == [], cut
             assert serve.leave_page(page, server) == []
             browser.close()
     finally:

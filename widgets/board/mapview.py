@@ -21,7 +21,7 @@ from ahd.core.i18n import Term, render
 from widgets.model.i18n import N_, _
 from widgets.board.cardlayer import CardLayer
 from widgets.board.layers import (CENTER, CSS, DEFAULT_ZOOM, HEIGHT, WIDTH, cards, link_lines, location, river_arrows,
-                     side_word, state_outlines, unit_word, water_border_bars)
+                     say_zoom, side_word, state_outlines, unit_word, water_border_bars)
 from widgets.model.session import Session
 
 def legend_html() -> str:
@@ -96,6 +96,7 @@ class MapView:
                                   attribution_control=False,
                                   layout=w.Layout(height=height, min_height="420px", width="100%"))
         self.map.add_class("ahd-map")
+        say_zoom(self.map)
         self.map.add(ipyleaflet.GeoJSON(data=state_outlines(), name="states"))
         if tiles:  # not on the schematic board's Simple CRS: only for a geographic look at the lines
             self.map.add(ipyleaflet.basemap_to_tiles(ipyleaflet.basemaps.OpenStreetMap.Mapnik))
@@ -205,3 +206,4 @@ class MapView:
         self._redraw()
         self._show_info()
         self.legend.value = legend_html()
+        say_zoom(self.map)
