@@ -240,8 +240,8 @@ def _english_debrief() -> str:
     return _page_text(render_debrief(debrief(finished_game()), "en"))
 
 
-#: Rule IDs are not numbers: "(AO-8.2)", "(5.2.4)", "7.c".
-_RULE_IDS = re.compile(r"\b[A-Z]{1,3}-\d[\w.\-]*|\(\d+(?:\.\d+)+\)|\b\d+(?:\.\d+)*\.[a-z]\b")
+#: Rule IDs are not numbers: "(AO-8.2)", "(5.2)", "4.2.5", "7.c".
+_RULE_IDS = re.compile(r"\b[A-Z]{1,3}-\d[\w.\-]*|\(\d+(?:\.\d+)+\)|\b\d+\.\d+\.\d+\b|\b\d+(?:\.\d+)*\.[a-z]\b")
 
 
 def numbers_not_local(text: str, lang: str) -> list[str]:
@@ -491,6 +491,9 @@ def test_a_finished_games_debrief_and_the_hovered_box_in_the_app(lang, tmp_path)
             # no button, label or box of the app's page cut (the map's cards and the charts aside)
             assert (cut := _cut(page, ".ahd-app")) == [], cut
             assert _words_left(page, lang, ".ahd-app") == []
+            # the numbers beside the map (status, army maxima, the log, the hovered box) as Babel writes them
+            side = page.evaluate("() => document.querySelector('.ahd-side').innerText")
+            assert numbers_not_local(side, lang) == []
             # the Rules tab beside the Game tab: its words, nothing cut
             page.locator(".ahd-side .lm-TabBar-tab").nth(1).click()
             page.locator(".ahd-rules").first.wait_for(timeout=30_000)
