@@ -205,7 +205,8 @@ CUT_TEXT = """(root) => {
     const own = Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
     const boxed = style.overflowX !== 'visible' || e.tagName === 'BUTTON' || e.tagName === 'LABEL';
     if (boxed && e.scrollWidth > e.clientWidth + 1 && !e.querySelector('.leaflet-container, .bqplot')) {
-      out.push(['wider than its box', e.tagName, e.className.toString().slice(0, 60), e.scrollWidth, e.clientWidth, said(e)]);
+      out.push(['wider than its box', e.tagName, e.className.toString().slice(0, 60), e.scrollWidth, e.clientWidth,
+                said(e)]);
     } else if (own || style.borderRightStyle !== 'none') {
       const a = clipper(e);
       if (a && r.right > a.getBoundingClientRect().right + 1) {
@@ -216,6 +217,11 @@ CUT_TEXT = """(root) => {
   }
   return out;
 }"""
+
+
+#: How much wider than its window a page is (0 or less: it fits); the texts of a debrief's charts.
+WIDER_THAN_WINDOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+CHART_TEXTS = "() => Array.from(document.querySelectorAll('svg.chart text')).map(t => t.textContent)"
 
 
 def _cut(page_or_frame, root: str = "body") -> list:
@@ -356,10 +362,10 @@ def test_loading_page_guide_and_teacher_page_speak_the_servers_language(lang, tm
             text = page.evaluate("() => { const body = document.body.cloneNode(true); "
                                  "body.querySelectorAll('#sources').forEach(e => e.remove()); return body.innerText; }")
             assert leftovers(text, lang, english) == []
-            axes = page.evaluate("() => Array.from(document.querySelectorAll('svg.chart text')).map(t => t.textContent)")
+            axes = page.evaluate(CHART_TEXTS)
             assert format_percent(0.5, locale=lang) in axes
             assert numbers_not_local(text + "\n" + "\n".join(axes), lang) == []
-            assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+            assert page.evaluate(WIDER_THAN_WINDOW) <= 0
             assert (cut := _cut(page)) == [], cut
             shot(page, f"i36-teacher-debrief-{lang}")
             # the class summary
@@ -367,7 +373,7 @@ def test_loading_page_guide_and_teacher_page_speak_the_servers_language(lang, tm
             page.locator("h1").first.wait_for(timeout=60_000)
             text = body_text(page)
             assert leftovers(text, lang, english) == [] and numbers_not_local(text, lang) == []
-            assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+            assert page.evaluate(WIDER_THAN_WINDOW) <= 0
             assert (cut := _cut(page)) == [], cut
             shot(page, f"i36-teacher-summary-{lang}")
             browser.close()
@@ -463,11 +469,11 @@ def test_a_finished_games_debrief_and_the_hovered_box_in_the_app(lang, tmp_path)
                                   "body.querySelectorAll('#sources').forEach(e => e.remove()); return body.innerText; }")
             assert leftovers(text, lang, _english_debrief()) == []
             # the numbers: the history's figures, the charts' axes ("25 %" in Spanish, "25%" in Italian)
-            axes = frame.evaluate("() => Array.from(document.querySelectorAll('svg.chart text')).map(t => t.textContent)")
+            axes = frame.evaluate(CHART_TEXTS)
             assert format_percent(0.25, locale=lang) in axes
             assert numbers_not_local(text + "\n" + "\n".join(axes), lang) == []
             # at 1366x768: the page inside its frame is no wider than the frame, nothing in it cut
-            assert frame.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+            assert frame.evaluate(WIDER_THAN_WINDOW) <= 0
             assert (cut := _cut(frame)) == [], cut
             frame_element.scroll_into_view_if_needed()
             page.wait_for_timeout(500)
