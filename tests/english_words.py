@@ -77,8 +77,9 @@ def leftovers(text: str, lang: str, source: str = "") -> list[str]:
     """The English words in ``text`` (a page's visible text in ``lang``), in order, each once; with the English
     ``source`` it translates, the proper names kept from it are not counted (:func:`names_kept`)."""
     # what is not prose: placeholders, codes in capitals (LC_ALL, MF), identifiers (start_turn), quoted keys and
-    # values of a file ("format", 'union'), command-line options and values (--attacker, :reduced)
-    text = re.sub(r"\{[^}]*\}|%\([a-z_]+\)[rsd]|\b[A-Z][A-Z0-9_]+\b|\b\w+_\w+\b|\"[^\"]*\"|'[^' ]*'|--?[\w-]+|:\w+|"
+    # values of a file ("format", 'union'), command-line options and values (--attacker, :reduced); a command
+    # ("house-divided publish")
+    text = re.sub(r"\b(?:house-divided|python -m ahd)(?: [a-z]+)?\b|\{[^}]*\}|%\([a-z_]+\)[rsd]|\b[A-Z][A-Z0-9_]+\b|\b\w+_\w+\b|\"[^\"]*\"|'[^' ]*'|--?[\w-]+|:\w+|"
                   r"<[^>]*>", " ", text)
     text = re.sub(r"\b[A-Z]{1,3}-\d[\w.\-]*|\b\d[\w.]*\b|https?://\S*|\S+@\S+|[\w/-]+\.(?:json|ipynb|zip|py|sqlite3|md)\b", " ", text)
     found = [w.casefold() for w in WORD.findall(text)]

@@ -243,3 +243,18 @@ def test_the_log_is_grouped_by_its_messages_whatever_the_language(catalogs):
                         ["a shot", "The Union side wins the battle at Cairo (5.c)"]), ("", ["after"])])]
     assert spanish == [("Turn 3 [es]", f"Media vuelta {union} [es]", [("", ["a march"]), ("Batalla en Cairo: el ataque",
                         ["a shot", "Gana Union en Cairo (5.c)"]), ("", ["after"])])]
+
+
+def test_the_maps_zoom_buttons_are_titled_in_the_apps_language():
+    """Issue 36: Leaflet titles its + and - buttons "Zoom in" and "Zoom out" (the real catalogs here)."""
+    import ipyleaflet
+    app = widgets.play("1861", union="human", confederate="heuristic", lang="es")
+    try:
+        zoom = app.map_view.map.zoom_control_instance
+        assert (zoom.zoom_in_title, zoom.zoom_out_title) == ("Acercar", "Alejar")
+        app.set_language("it")
+        zoom = app.map_view.map.zoom_control_instance
+        assert (zoom.zoom_in_title, zoom.zoom_out_title) == ("Ingrandisci", "Riduci")
+        assert sum(isinstance(c, ipyleaflet.ZoomControl) for c in app.map_view.map.controls) == 1
+    finally:
+        ahd.set_language(None)

@@ -205,7 +205,8 @@ CUT_TEXT = """(root) => {
     const own = Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
     const boxed = style.overflowX !== 'visible' || e.tagName === 'BUTTON' || e.tagName === 'LABEL';
     if (boxed && e.scrollWidth > e.clientWidth + 1 && !e.querySelector('.leaflet-container, .bqplot')) {
-      out.push(['wider than its box', e.tagName, e.className.toString().slice(0, 60), e.scrollWidth, e.clientWidth, said(e)]);
+      out.push(['wider than its box', e.tagName, e.className.toString().slice(0, 60), e.scrollWidth, e.clientWidth,
+                said(e)]);
     } else if (own || style.borderRightStyle !== 'none') {
       const a = clipper(e);
       if (a && r.right > a.getBoundingClientRect().right + 1) {
@@ -216,6 +217,11 @@ CUT_TEXT = """(root) => {
   }
   return out;
 }"""
+
+
+#: How much wider than its window a page is (0 or less: it fits); the texts of a debrief's charts.
+WIDER_THAN_WINDOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+CHART_TEXTS = "() => Array.from(document.querySelectorAll('svg.chart text')).map(t => t.textContent)"
 
 
 def _cut(page_or_frame, root: str = "body") -> list:
@@ -240,8 +246,8 @@ def _english_debrief() -> str:
     return _page_text(render_debrief(debrief(finished_game()), "en"))
 
 
-#: Rule IDs are not numbers: "(AO-8.2)", "(5.2.4)", "7.c".
-_RULE_IDS = re.compile(r"\b[A-Z]{1,3}-\d[\w.\-]*|\(\d+(?:\.\d+)+\)|\b\d+(?:\.\d+)*\.[a-z]\b")
+#: Rule IDs are not numbers: "(AO-8.2)", "(5.2)", "4.2.5", "7.c".
+_RULE_IDS = re.compile(r"\b[A-Z]{1,3}-\d[\w.\-]*|\(\d+(?:\.\d+)+\)|\b\d+\.\d+\.\d+\b|\b\d+(?:\.\d+)*\.[a-z]\b")
 
 
 def numbers_not_local(text: str, lang: str) -> list[str]:
@@ -290,9 +296,18 @@ def _blocking(page, server, outside: list[str]) -> None:
     page.route(re.compile(r"^(?!http://127\.0\.0\.1:%d/)(?!data:)" % server.port), block)
 
 
+#: What a page says besides its visible text: tooltips (title), screen readers' names (aria-label), placeholders and
+#: the choices of every menu. bqplot's own toolbar over a chart (its "Save" tooltip, in bqplot's code) is left out.
+SAID_ASIDE = """(s) => Array.from(document.querySelectorAll(s)).flatMap(root =>
+    Array.from(root.querySelectorAll('[title], [aria-label], [placeholder], option')))
+  .filter(e => !e.closest('.bqplot .toolbar_div'))
+  .map(e => [e.getAttribute('title'), e.getAttribute('aria-label'), e.getAttribute('placeholder'),
+             e.tagName === 'OPTION' ? e.textContent : null].filter(Boolean).join('\\n')).join('\\n')"""
+
+
 def _words_left(page, lang: str, selector: str = "body") -> list[str]:
     text = page.evaluate("(s) => Array.from(document.querySelectorAll(s)).map(e => e.innerText).join('\\n')", selector)
-    return leftovers(text, lang)
+    return leftovers(text + "\n" + page.evaluate(SAID_ASIDE, selector), lang)
 
 
 @pytest.mark.parametrize("lang", ["es", "it"])
@@ -347,10 +362,10 @@ def test_loading_page_guide_and_teacher_page_speak_the_servers_language(lang, tm
             text = page.evaluate("() => { const body = document.body.cloneNode(true); "
                                  "body.querySelectorAll('#sources').forEach(e => e.remove()); return body.innerText; }")
             assert leftovers(text, lang, english) == []
-            axes = page.evaluate("() => Array.from(document.querySelectorAll('svg.chart text')).map(t => t.textContent)")
+            axes = page.evaluate(CHART_TEXTS)
             assert format_percent(0.5, locale=lang) in axes
             assert numbers_not_local(text + "\n" + "\n".join(axes), lang) == []
-            assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+            assert page.evaluate(WIDER_THAN_WINDOW) <= 0
             assert (cut := _cut(page)) == [], cut
             shot(page, f"i36-teacher-debrief-{lang}")
             # the class summary
@@ -358,7 +373,7 @@ def test_loading_page_guide_and_teacher_page_speak_the_servers_language(lang, tm
             page.locator("h1").first.wait_for(timeout=60_000)
             text = body_text(page)
             assert leftovers(text, lang, english) == [] and numbers_not_local(text, lang) == []
-            assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+            assert page.evaluate(WIDER_THAN_WINDOW) <= 0
             assert (cut := _cut(page)) == [], cut
             shot(page, f"i36-teacher-summary-{lang}")
             browser.close()
@@ -454,11 +469,11 @@ def test_a_finished_games_debrief_and_the_hovered_box_in_the_app(lang, tmp_path)
                                   "body.querySelectorAll('#sources').forEach(e => e.remove()); return body.innerText; }")
             assert leftovers(text, lang, _english_debrief()) == []
             # the numbers: the history's figures, the charts' axes ("25 %" in Spanish, "25%" in Italian)
-            axes = frame.evaluate("() => Array.from(document.querySelectorAll('svg.chart text')).map(t => t.textContent)")
+            axes = frame.evaluate(CHART_TEXTS)
             assert format_percent(0.25, locale=lang) in axes
             assert numbers_not_local(text + "\n" + "\n".join(axes), lang) == []
             # at 1366x768: the page inside its frame is no wider than the frame, nothing in it cut
-            assert frame.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+            assert frame.evaluate(WIDER_THAN_WINDOW) <= 0
             assert (cut := _cut(frame)) == [], cut
             frame_element.scroll_into_view_if_needed()
             page.wait_for_timeout(500)
@@ -481,7 +496,16 @@ def test_a_finished_games_debrief_and_the_hovered_box_in_the_app(lang, tmp_path)
             shot(page, f"i36-hover-{lang}")
             # no button, label or box of the app's page cut (the map's cards and the charts aside)
             assert (cut := _cut(page, ".ahd-app")) == [], cut
+            assert _words_left(page, lang, ".ahd-app") == []
+            # the numbers beside the map (status, army maxima, the log, the hovered box) as Babel writes them
+            side = page.evaluate("() => document.querySelector('.ahd-side').innerText")
+            assert numbers_not_local(side, lang) == []
+            # the Rules tab beside the Game tab: its words, nothing cut
+            page.locator(".ahd-side .lm-TabBar-tab").nth(1).click()
+            page.locator(".ahd-rules").first.wait_for(timeout=30_000)
+            page.wait_for_timeout(500)
             assert _words_left(page, lang, ".ahd-side") == []
+            assert (cut := _cut(page, ".ahd-side")) == [], cut
             assert serve.leave_page(page, server) == []
             browser.close()
     finally:

@@ -73,6 +73,7 @@ class Editor(ScenarioEdits, EditorView, EditorOutputs, w.VBox):
                                   keyboard=False, attribution_control=False,
                                   layout=w.Layout(height=height, width="100%"))
         self.map.add_class("ahd-map")
+        layers.say_zoom(self.map)
         self.map.add(ipyleaflet.GeoJSON(data=layers.state_outlines(), name="states"))
         self.map.add(ipyleaflet.GeoJSON(data=layers.link_lines(board), name="links"))
         self._cards: dict[str, str] = {}
@@ -247,6 +248,7 @@ class Editor(ScenarioEdits, EditorView, EditorOutputs, w.VBox):
         tab titles, the boxes' names on the map and the verdict. The scenario, the choices made and the
         last status line stay as they are (a game opened with "Play it" has its own language menu)."""
         self._label()
+        layers.say_zoom(self.map)
         self._draw()
 
     @property

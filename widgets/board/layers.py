@@ -329,3 +329,16 @@ def cards(game: Game, selected: str = "", destinations: list[str] | tuple[str, .
     lit, battles, leaders = set(destinations), _battles(game), _leaders(game)
     return {box.id: card_html(game, box.id, lit=box.id in lit, selected=box.id == selected, battles=battles,
                               leaders=leaders) for box in game.board if only is None or box.id in only}
+
+
+def say_zoom(leaflet_map: Any) -> None:
+    """The map's + and - buttons titled in the current language (issue 36: Leaflet's own titles are "Zoom in" and
+    "Zoom out"). A control's titles are read once, when it is drawn: the control is replaced by a new one."""
+    import ipyleaflet
+
+    old = leaflet_map.zoom_control_instance
+    new = ipyleaflet.ZoomControl(position="topleft", zoom_in_title=_("Zoom in"), zoom_out_title=_("Zoom out"))
+    if old is not None and old in leaflet_map.controls:
+        leaflet_map.remove(old)
+    leaflet_map.add(new)
+    leaflet_map.zoom_control_instance = new

@@ -20,8 +20,8 @@ from ahd.core.i18n import Term, render
 
 from widgets.model.i18n import N_, _
 from widgets.board.cardlayer import CardLayer
-from widgets.board.layers import (CENTER, CSS, DEFAULT_ZOOM, HEIGHT, WIDTH, card_keys, cards, link_lines, location, river_arrows,
-                     side_word, state_outlines, unit_word, water_border_bars)
+from widgets.board.layers import (CENTER, CSS, DEFAULT_ZOOM, HEIGHT, WIDTH, card_keys, cards, link_lines, location,
+                                  river_arrows, say_zoom, side_word, state_outlines, unit_word, water_border_bars)
 from widgets.model.session import Session
 
 def legend_html() -> str:
@@ -103,6 +103,7 @@ class MapView:
                                   attribution_control=False,
                                   layout=w.Layout(height=height, min_height="420px", width="100%"))
         self.map.add_class("ahd-map")
+        say_zoom(self.map)
         self.map.add(ipyleaflet.GeoJSON(data=state_outlines(), name="states"))
         if tiles:  # not on the schematic board's Simple CRS: only for a geographic look at the lines
             self.map.add(ipyleaflet.basemap_to_tiles(ipyleaflet.basemaps.OpenStreetMap.Mapnik))
@@ -221,3 +222,4 @@ class MapView:
         self._redraw(everything=True)
         self._show_info()
         self.legend.value = legend_html()
+        say_zoom(self.map)
