@@ -84,7 +84,7 @@ case "${1:-}" in
     app)
         setup
         shift
-        exec .venv/bin/python -m widgets.cli app "$@"   # = house-divided app
+        exec .venv/bin/python -m widgets.server.cli app "$@"   # = house-divided app
         ;;
     test)
         setup

@@ -29,10 +29,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/serve.py)
 
 from playwright.async_api import async_playwright  # noqa: E402
 
-from widgets import serve  # noqa: E402
+import serve  # noqa: E402
 
 SELECTED = f"document.querySelector({json.dumps(serve.SELECTION_SELECTOR)}) !== null"
 CULLED = "Culling '"  # the culler's log line for each kernel it ends

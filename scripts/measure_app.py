@@ -14,10 +14,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test harness (tests/serve.py)
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from widgets import serve  # noqa: E402
+import serve  # noqa: E402
 from ahd.analysis.bench import machine  # noqa: E402
 
 

@@ -20,7 +20,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 def legacy() -> dict:
     from security_client import V1, Browser, kernel_socket_probe
-    from widgets import serve
+    import serve
     srv = serve.start(mode="classroom", students=2)
     try:
         student = Browser(srv.port)
@@ -39,8 +39,8 @@ def legacy() -> dict:
 
 
 def teacher(n: int = 20_000) -> dict:
-    from widgets.store import Store, store_path
-    from widgets.teacher_games import games_section
+    from widgets.classmates.store import Store, store_path
+    from widgets.classmates.teacher_games import games_section
     folder = Path(tempfile.mkdtemp(prefix="ahd-probe-"))
     store = Store(store_path(folder))
     first = store.create(side="union", name="Ann", scenario="short")
@@ -62,7 +62,7 @@ def teacher(n: int = 20_000) -> dict:
 
 
 def guesses(seconds: float = 10.0) -> dict:
-    from widgets.store import JoinError, Store, store_path
+    from widgets.classmates.store import JoinError, Store, store_path
     store = Store(store_path(Path(tempfile.mkdtemp(prefix="ahd-probe-"))))
     rng = random.Random(1)
     tried = slowed = 0

@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ahd import Game  # noqa: E402
-from widgets.store import MovedFirst, Store, deciding_side, store_path  # noqa: E402
+from widgets.classmates.store import MovedFirst, Store, deciding_side, store_path  # noqa: E402
 
 
 def _player(path: Path, token: str, seed: int, stop_at: float, poll: float, out: dict, think: float = 0.0) -> None:

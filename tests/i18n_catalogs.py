@@ -7,7 +7,7 @@ catalogs hold.
         ...
 
 The engine (:func:`ahd.core.i18n.translation`) reads ``ahd.core.languages.ENGINE_LOCALE_DIR`` at each call and
-the app's ``_`` reads ``widgets.i18n.LOCALE_DIR`` at each call, so pointing those at the folder is enough;
+the app's ``_`` reads ``widgets.model.i18n.LOCALE_DIR`` at each call, so pointing those at the folder is enough;
 the catalogs already read are cached, so the cache is cleared on the way in and on the way out.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
 from ahd.core import i18n, languages
-from widgets import i18n as app_i18n
+from widgets.model import i18n as app_i18n
 
 #: A message id or a translation: a string, or (singular, plural) / (one, many...) for a plural entry.
 Text = Union[str, tuple]

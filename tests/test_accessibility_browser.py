@@ -13,8 +13,8 @@ import pytest
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-from widgets import serve  # noqa: E402
-from widgets.serve import CHROMIUM_ARGS  # noqa: E402
+import serve  # noqa: E402
+from serve import CHROMIUM_ARGS  # noqa: E402
 from browser import chromium  # noqa: E402
 
 AXE = Path(__file__).resolve().parents[1] / ".venv" / "node" / "node_modules" / "axe-core" / "axe.min.js"

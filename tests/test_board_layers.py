@@ -14,7 +14,7 @@ from ahd.core.board import display_positions
 pytest.importorskip("ipyleaflet")  # the app extra
 
 import widgets  # noqa: E402
-from widgets import layers  # noqa: E402
+from widgets.board import layers  # noqa: E402
 
 
 def test_every_box_has_a_display_position_inside_the_board():
@@ -131,3 +131,30 @@ def test_the_map_fits_its_size_once_and_keeps_the_east_when_narrow():
     assert narrow.zoom == 0 and narrow.center[1] + 400 >= layers.WIDTH
     narrow.set_trait("pixel_bounds", ((0.0, 0.0), (1400.0, 950.0)))  # later changes (the user's pans) are left alone
     assert narrow.zoom == 0
+
+
+def test_the_map_draws_again_only_changed_cards_and_always_matches_a_full_drawing(monkeypatch):
+    """Fine-grained redraws (issue 30): after each gesture and each computer decision the cards the map holds
+    equal a drawing of every card from scratch, and a march patches only the cards whose state changed."""
+    app = widgets.play("1861", union="human", confederate="heuristic", seed=3, war_odds=False)
+    session, view = app.session, app.map_view
+    patches = []
+    monkeypatch.setattr(view.layer.widget, "send", lambda content, buffers=None: patches.append(content))
+
+    def matches() -> None:
+        fresh = layers.cards(session.game, session.selected, list(session.destinations))
+        assert {box: html for box, (html, _) in fresh.items()} == {box: html for box, (html, _) in view._cards.items()}
+
+    session.click_box("harpers_ferry")
+    matches()
+    target = sorted(session.destinations)[0]
+    patches.clear()
+    session.click_box(target)
+    matches()
+    [patch] = [p["patch"] for p in patches if "patch" in p]
+    assert target in patch and "harpers_ferry" in patch and len(patch) < 40  # not the 129 cards
+    for _ in range(3):  # the computer's half-turns, with undo in between
+        session.act(ahd.EndMovement()) if session.game.decision == "movement" else session.bot_half_turn()
+        matches()
+    session.undo()
+    matches()

@@ -11,7 +11,7 @@ import pytest
 
 from ahd.core.i18n import placeholders
 from ahd.core.languages import ENGINE_LOCALE_DIR
-from widgets.i18n import LOCALE_DIR as APP_LOCALE_DIR
+from widgets.model.i18n import LOCALE_DIR as APP_LOCALE_DIR
 
 babel_pofile = pytest.importorskip("babel.messages.pofile")
 

@@ -32,8 +32,8 @@ playwright = pytest.importorskip("playwright.sync_api")
 
 import ahd  # noqa: E402
 from ahd import Game  # noqa: E402
-from widgets import serve  # noqa: E402
-from widgets.store import Store, store_path  # noqa: E402
+import serve  # noqa: E402
+from widgets.classmates.store import Store, store_path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,7 +46,7 @@ def chromium() -> str:
 
 def start_classroom(port: int, data: Path, token: str, teacher: str, log: Path) -> serve.VoilaServer:
     env = dict(os.environ, HOUSE_DIVIDED_TOKEN=token, HOUSE_DIVIDED_TEACHER_TOKEN=teacher)
-    process = subprocess.Popen([sys.executable, "-m", "widgets.cli", "classroom", "--host=127.0.0.1",
+    process = subprocess.Popen([sys.executable, "-m", "widgets.server.cli", "classroom", "--host=127.0.0.1",
                                 f"--port={port}", "--students=4", f"--data={data}"],
                                stdout=open(log, "a"), stderr=subprocess.STDOUT, env=env, cwd=ROOT)  # noqa: SIM115
     server = serve.VoilaServer(process, port, False, token, teacher, "classroom")

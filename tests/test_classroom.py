@@ -17,7 +17,7 @@ import pytest
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-from widgets import serve  # noqa: E402
+import serve  # noqa: E402
 from browser import chromium  # noqa: E402
 
 STUDENTS = 2
@@ -165,13 +165,13 @@ def test_a_class_in_the_browser(server):
 def _cli(*args: str):
     import subprocess
     import sys
-    return subprocess.run([sys.executable, "-m", "widgets.cli", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "widgets.server.cli", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_engine_commands_pass_through_without_importing_jupyter():
     import subprocess
     import sys
-    code = ("import sys, io, contextlib, widgets.cli as c; out = io.StringIO()\n"
+    code = ("import sys, io, contextlib, widgets.server.cli as c; out = io.StringIO()\n"
             "with contextlib.redirect_stdout(out): status = c.main(['options'])\n"
             "bad = [m for m in ('ipywidgets', 'voila', 'jupyter_server', 'IPython') if m in sys.modules]\n"
             "print(status, 'H-1' in out.getvalue(), bad)")

@@ -13,8 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-from widgets import serve
-from widgets.store import Store, store_path
+import serve
+from widgets.classmates.store import Store, store_path
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,7 +24,7 @@ def start(data: Path, port: int, log: Path, *extra: str) -> tuple[subprocess.Pop
     read from what it prints."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("HOUSE_DIVIDED_")}
     with open(log, "w") as out:
-        process = subprocess.Popen([sys.executable, "-m", "widgets.cli", "classroom", "--host=127.0.0.1",
+        process = subprocess.Popen([sys.executable, "-m", "widgets.server.cli", "classroom", "--host=127.0.0.1",
                                     f"--port={port}", "--students=2", f"--data={data}", *extra],
                                    stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
     deadline = time.monotonic() + 60
@@ -97,7 +97,7 @@ def test_a_damaged_tokens_file_is_a_clear_error(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     (data / "tokens.json").write_text('{"token": 3}')
-    done = subprocess.run([sys.executable, "-m", "widgets.cli", "classroom", "--host=127.0.0.1",
+    done = subprocess.run([sys.executable, "-m", "widgets.server.cli", "classroom", "--host=127.0.0.1",
                            f"--port={serve.free_port()}", f"--data={data}"], capture_output=True, text=True,
                           timeout=120, cwd=ROOT, env={k: v for k, v in os.environ.items()
                                                      if not k.startswith("HOUSE_DIVIDED_")})
@@ -112,7 +112,7 @@ def test_ctrl_c_stops_a_server_started_in_the_background(tmp_path):
     log = tmp_path / "server.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("HOUSE_DIVIDED_")}
     with open(log, "w") as out:
-        process = subprocess.Popen([sys.executable, "-m", "widgets.cli", "classroom", "--host=127.0.0.1",
+        process = subprocess.Popen([sys.executable, "-m", "widgets.server.cli", "classroom", "--host=127.0.0.1",
                                     f"--port={port}", "--students=2"], stdout=out, stderr=subprocess.STDOUT,
                                    env=env, cwd=ROOT, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:

@@ -15,7 +15,7 @@ import ahd  # noqa: E402
 from ahd.analysis.debrief import debrief  # noqa: E402
 from ahd.analysis.debrief_html import render_debrief  # noqa: E402
 from ahd.bots import make_bot, play  # noqa: E402
-from widgets.serve import CHROMIUM_ARGS  # noqa: E402
+from serve import CHROMIUM_ARGS  # noqa: E402
 from browser import chromium  # noqa: E402
 
 #: Paper widths at 96 CSS pixels to the inch, less the page's 12 mm margins either side.

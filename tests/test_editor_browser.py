@@ -16,8 +16,8 @@ import pytest
 playwright = pytest.importorskip("playwright.sync_api")
 
 import ahd  # noqa: E402
-from widgets import serve  # noqa: E402
-from widgets.serve import CHROMIUM_ARGS  # noqa: E402
+import serve  # noqa: E402
+from serve import CHROMIUM_ARGS  # noqa: E402
 
 from test_app_browser import chromium  # noqa: E402
 

@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("bqplot")  # the app extra; ./run.sh installs it
 
 from ahd.odds import BattleOdds, SimulatedOdds, battle_odds
-from widgets.explorer import BattleExplorer
+from widgets.board.explorer import BattleExplorer
 
 
 def distribution(odds: BattleOdds, side: str, size: int) -> list[float]:

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("ipyleaflet")  # the app extra
 
 import widgets
-from widgets.guide import Hint
+from widgets.teaching.guide import Hint
 
 
 def text_of(html: str) -> str:
@@ -128,7 +128,7 @@ class OneUnitMarcher:
 
 def test_a_march_of_some_of_a_boxs_units_is_picked_for_the_player():
     from conftest import make_game
-    from widgets.session import Session
+    from widgets.model.session import Session
     game = make_game([("union", "MF", "chicago", 3), ("confederate", "MF", "richmond")], turn=2)
     app = widgets.GameApp(Session(game, union="human", confederate="heuristic", war_odds=False), guide=True)
     guide, s = app.guide, app.session

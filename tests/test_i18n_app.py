@@ -17,8 +17,8 @@ import widgets
 from ahd.core.errors import IllegalActionError
 from ahd.core.i18n import Msg
 from widgets.app import _observers
-from widgets.gestures import plain_refusal
-from widgets.panel import log_groups
+from widgets.model.gestures import plain_refusal
+from widgets.board.panel import log_groups
 
 from i18n_catalogs import compile_catalog, use_catalogs
 
@@ -199,12 +199,12 @@ def test_a_refusal_in_the_app_is_said_in_the_language_of_the_app(catalogs):
 def test_house_divided_app_and_classroom_give_the_language_to_their_kernels(monkeypatch, capsys):
     """``--lang`` is checked, then set as ``AHD_LANG`` in the server's environment, which its kernels inherit
     (``ahd.core.i18n.default_language`` reads it first)."""
-    import widgets.classroom
-    from widgets import cli
+    import widgets.server.classroom
+    from widgets.server import cli
 
     seen = []
     monkeypatch.setenv("AHD_LANG", "en")  # recorded, so the environment is as it was afterwards
-    monkeypatch.setattr(widgets.classroom, "serve", lambda options: seen.append((options.mode,
+    monkeypatch.setattr(widgets.server.classroom, "serve", lambda options: seen.append((options.mode,
                                                                                   os.environ.get("AHD_LANG"))) or 0)
     assert cli.main(["app", "--lang", "es", "--port", "1"]) == 0
     assert cli.main(["classroom", "--lang=Italiano", "--port", "1"]) == 0

@@ -5,7 +5,7 @@ Starts ``house-divided app --lang es`` on a free loopback port, checks that the 
 panel's labels, the action buttons, the status line and the log of a march made by clicks on the map),
 then switches the language menu to Italiano and checks that the same game is now said in Italian.
 
-The texts expected are computed here, in the test's process, from the same catalogs (``widgets.i18n._``
+The texts expected are computed here, in the test's process, from the same catalogs (``widgets.model.i18n._``
 and the engine's messages in that language): a text the catalog has not translated yet reads as the
 English, and the test is then an expected failure (computed at collection, ``strict=False``) instead of a
 test that passes on English words. Screenshots at 1366x768 go to ``artifacts/`` (ignored by git).
@@ -21,10 +21,10 @@ playwright = pytest.importorskip("playwright.sync_api")
 
 import ahd  # noqa: E402
 from ahd.core.i18n import language, render  # noqa: E402
-from widgets import serve  # noqa: E402
-from widgets.i18n import _, _n  # noqa: E402
-from widgets.serve import CHROMIUM_ARGS  # noqa: E402
-from widgets.session import Session  # noqa: E402
+import serve  # noqa: E402
+from widgets.model.i18n import _, _n  # noqa: E402
+from serve import CHROMIUM_ARGS  # noqa: E402
+from widgets.model.session import Session  # noqa: E402
 from browser import chromium  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -171,7 +171,7 @@ def test_the_language_menu_switches_the_page_to_italian_keeping_the_game(page):
 # with no English word on them (tests/english_words.py). A finished game's debrief is another issue's view (35): not
 # walked here.
 from english_words import leftovers  # noqa: E402
-from widgets.i18n import loading_texts  # noqa: E402
+from widgets.model.i18n import loading_texts  # noqa: E402
 
 
 def _launch(p):

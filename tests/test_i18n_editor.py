@@ -12,7 +12,7 @@ pytest.importorskip("babel")
 
 from ahd.core import i18n, languages  # noqa: E402
 from ahd.core.i18n import language  # noqa: E402
-import widgets  # noqa: E402  (not ``from widgets.editor import``: that makes ``widgets.editor`` the module)
+import widgets  # noqa: E402
 
 from i18n_catalogs import compile_catalog, use_catalogs  # noqa: E402
 

@@ -181,7 +181,7 @@ def _prose(text: str) -> str:
 @pytest.mark.parametrize("lang", ("es", "it"))
 def test_command_line_help_in_the_players_language(lang, capsys, monkeypatch):
     from ahd.cli import main as engine_main
-    from widgets.cli import main as app_main
+    from widgets.server.cli import main as app_main
     monkeypatch.setenv("AHD_LANG", "en")
     pages = []
     for command in ("play", "demo", "simulate", "odds", "options", "bench", "validate"):
@@ -224,8 +224,8 @@ ODDS = {"label": "Battle of Richmond, round 1", "attacker": "confederate", "defe
      ("exact;", "il fronte", "0.1")),
     ("en", "The Confederacy attacks.", ("attacker 0.1", "defender 0.2", "expected rounds 2.2", "(exact;"), ("0,1",))])
 def test_the_battle_odds_caption(lang, attacks, figures, english):
-    from widgets.charts import BattleOddsChart
-    from widgets.session import Session
+    from widgets.board.charts import BattleOddsChart
+    from widgets.model.session import Session
     with language(lang):
         session = Session(new_game("1861", seed=1), war_odds=False)
         chart = BattleOddsChart(session)
@@ -265,8 +265,8 @@ def test_each_box_has_one_name_per_language(lang):
 # -- Italian grammar -------------------------------------------------------------------------------------------
 def test_italian_prepositions_and_the_computer_players_name():
     from babel.messages.pofile import read_po
-    from widgets.explain import war_odds_note
-    from widgets.i18n import _, _n
+    from widgets.board.explain import war_odds_note
+    from widgets.model.i18n import _, _n
     with language("it"):
         note = war_odds_note(new_game("1861", seed=1), (0.5, 0.4, 0.6))
         moved = [_n("Moved {n} unit to {box}", "Moved {n} units to {box}", 3).format(n=3, box=box)
@@ -285,7 +285,7 @@ def test_italian_prepositions_and_the_computer_players_name():
 
 
 def test_two_units_are_both():
-    from widgets.session import Session
+    from widgets.model.session import Session
     from ahd.core.i18n import euphony
     assert euphony("a Atlanta, a Baltimore, A Indianapolis, casa", "it") == "ad Atlanta, a Baltimore, Ad Indianapolis, casa"
     assert euphony("a Atlanta", "es") == "a Atlanta"
@@ -302,8 +302,8 @@ def test_two_units_are_both():
 @pytest.mark.parametrize("lang, month, idle", [("es", "noviembre", "en espera"), ("it", "novembre", "inattivo")])
 def test_teacher_pages_say_results_dates_and_states_in_the_servers_language(lang, month, idle, monkeypatch):
     from ahd.bots import RandomBot, play
-    from widgets import teacher_games
-    from widgets.i18n import kernel_state, moment
+    from widgets.classmates import teacher_games
+    from widgets.model.i18n import kernel_state, moment
     finished = new_game("short", seed=3)
     play(finished, RandomBot(1), RandomBot(2))
     assert finished.is_over
@@ -371,7 +371,7 @@ def test_no_english_word_in_any_translation(lang):
 @pytest.mark.parametrize("lang, words", [("es", "fichas de infantería"), ("it", "pedine di milizia di fanteria")])
 def test_the_editors_problem_list_speaks_the_players_language(lang, words):
     from english_words import leftovers
-    from widgets.scenario_check import check
+    from widgets.authoring.scenario_check import check
     data = copy.deepcopy(load_scenario("1861").data)
     data["units"].append({"side": "confederate", "type": "MF", "box": "new_orleans", "count": 9})
     data["units"].append({"side": "union", "type": "XX", "box": "atlantis"})

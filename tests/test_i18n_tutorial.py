@@ -80,7 +80,7 @@ def spanish(tmp_path, monkeypatch):
 
 
 def test_a_question_asks_and_answers_in_the_current_language(spanish):
-    from widgets import tutorial
+    from widgets.tutorials import tutorial
 
     game = ahd.new_game("1861")
     with language("en"):
@@ -105,7 +105,7 @@ def test_a_question_asks_and_answers_in_the_current_language(spanish):
 
 
 def test_number_answers_parse_alike_in_every_language(spanish):
-    from widgets import tutorial
+    from widgets.tutorials import tutorial
 
     q = tutorial.first_turn_marches_question()
     assert q.prompt == "¿Cuántas marchas tiene cada bando en el turno 1 de la campaña de 1861?"
@@ -118,7 +118,7 @@ def test_number_answers_parse_alike_in_every_language(spanish):
 
 
 def test_box_names_are_said_and_read_in_the_readers_language(spanish):
-    from widgets import tutorial
+    from widgets.tutorials import tutorial
 
     forts = tutorial.forts_question(ahd.new_game("1861"))
     assert forts.prompt == "¿Qué casillas son fuertes permanentes?"
@@ -130,7 +130,7 @@ def test_box_names_are_said_and_read_in_the_readers_language(spanish):
 
 
 def test_setup_and_calendar_tables_in_the_current_language(spanish):
-    from widgets import tutorial
+    from widgets.tutorials import tutorial
 
     rows = tutorial.setup_rows("1861")
     assert rows[0] == {"side": "Unión", "box": "Washington D. C.", "count": 3, "code": "MF",
@@ -153,7 +153,7 @@ def test_setup_and_calendar_tables_in_the_current_language(spanish):
 
 
 def test_the_class_is_full_page_in_the_servers_language(spanish):
-    from widgets import classroom
+    from widgets.server import classroom
 
     state = classroom.ClassState(classroom.ServeOptions(mode="classroom", students=2))
     html = classroom.full_page(state, 2, "/?token=x")
@@ -170,7 +170,7 @@ def test_the_class_is_full_page_in_the_servers_language(spanish):
 
 
 def test_a_store_refusal_in_the_students_language(spanish, tmp_path):
-    from widgets.store import JoinError, Store, store_path
+    from widgets.classmates.store import JoinError, Store, store_path
 
     (tmp_path / "data").mkdir()
     store = Store(store_path(tmp_path / "data"), check=False)
@@ -182,8 +182,8 @@ def test_a_store_refusal_in_the_students_language(spanish, tmp_path):
 
 def test_the_store_keeps_english_and_the_teacher_reads_the_servers_language(spanish, tmp_path):
     from ahd.core.errors import IllegalActionError
-    from widgets.store import Store, store_path
-    from widgets.teacher_games import games_section
+    from widgets.classmates.store import Store, store_path
+    from widgets.classmates.teacher_games import games_section
 
     (tmp_path / "data").mkdir()
     store = Store(store_path(tmp_path / "data"), check=False)

@@ -15,13 +15,13 @@ import ahd  # noqa: E402
 from ahd import rulebook  # noqa: E402
 from ahd.core import i18n, languages  # noqa: E402
 from ahd.core.actions import ChooseBattle  # noqa: E402
-from widgets import i18n as app_i18n  # noqa: E402
-from widgets import layers  # noqa: E402
-from widgets.charts import ArmyChart, BattleOddsChart, WarChart  # noqa: E402
-from widgets.guide import why  # noqa: E402
-from widgets.mapview import MapView  # noqa: E402
-from widgets.rules import RuleButtons, RulesView, book_language  # noqa: E402
-from widgets.session import Session  # noqa: E402
+from widgets.model import i18n as app_i18n  # noqa: E402
+from widgets.board import layers  # noqa: E402
+from widgets.board.charts import ArmyChart, BattleOddsChart, WarChart  # noqa: E402
+from widgets.teaching.guide import why  # noqa: E402
+from widgets.board.mapview import MapView  # noqa: E402
+from widgets.teaching.rules import RuleButtons, RulesView, book_language  # noqa: E402
+from widgets.model.session import Session  # noqa: E402
 
 from i18n_catalogs import compile_catalog, use_catalogs  # noqa: E402
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from widgets import serve
-from widgets.serve import CHROMIUM_ARGS, free_port
+import serve
+from serve import CHROMIUM_ARGS, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "deploy" / "jupyterhub_config.py"

@@ -11,16 +11,16 @@ import pytest
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-from widgets import serve  # noqa: E402
-from widgets.layers import display_positions  # noqa: E402
-from widgets.serve import CHROMIUM_ARGS  # noqa: E402
+import serve  # noqa: E402
+from widgets.board.layers import display_positions  # noqa: E402
+from serve import CHROMIUM_ARGS  # noqa: E402
 from browser import chromium  # noqa: E402
 
 KEYS = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
 
 
 def neighbour(box: str, dx: int, dy: int) -> str | None:
-    """The card an arrow key moves to, as widgets/cardlayer.js chooses it (ahead, least off the line)."""
+    """The card an arrow key moves to, as widgets/board/cardlayer.js chooses it (ahead, least off the line)."""
     positions = display_positions()
     x0, y0 = positions[box]
     best, score = None, float("inf")

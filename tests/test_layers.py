@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import tomllib
+
 import grimp
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,7 +20,20 @@ def test_import_linter_contracts_hold():
     result = subprocess.run([str(Path(sys.executable).parent / "lint-imports"), "--config", str(ROOT / "pyproject.toml")],
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 4 kept, 0 broken." in result.stdout, result.stdout
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    assert len(contracts) >= 4  # the engine's layers, the app's layers, widgets over ahd, no Jupyter in ahd
+    assert f"Contracts: {len(contracts)} kept, 0 broken." in result.stdout, result.stdout
+
+
+def test_the_apps_layers_are_the_folders_of_widgets():
+    """Every module of ``widgets`` but the package and ``app.py`` sits in one of the contract's layer folders,
+    so a new module cannot slip in beside them unlayered."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    [app_layers] = [c["layers"] for c in contracts if c.get("containers") == ["widgets"]]
+    layers = {name.strip() for line in app_layers for name in line.replace(":", "|").split("|")}
+    loose = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "widgets").rglob("*.py")
+                   if path.relative_to(ROOT / "widgets").parts[0].removesuffix(".py") not in layers | {"__init__"})
+    assert loose == []
 
 
 def _cycles(graph) -> list[list[str]]:

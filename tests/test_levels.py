@@ -160,7 +160,7 @@ def test_should_stop_interrupts_the_search_at_once():
 
 
 def test_the_app_shows_plan_lines_that_are_not_in_the_record():
-    from widgets.session import Session
+    from widgets.model.session import Session
     game = short_game("short", "basic", seed=5, turns=3)
     session = Session(game, union="hard", confederate="normal", pace=0)
     session.bot_step()

@@ -6,7 +6,7 @@ import pytest
 pytest.importorskip("ipywidgets")  # the app extra; ./run.sh installs it
 
 import ahd
-from widgets.progress import ProgressBar
+from widgets.board.progress import ProgressBar
 
 
 def test_simulate_drives_the_bar_to_the_end():

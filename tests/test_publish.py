@@ -1,4 +1,4 @@
-"""Publishing one scenario as its own app (widgets.publish, `house-divided publish SCENARIO.json --out DIR`).
+"""Publishing one scenario as its own app (widgets.authoring.publish, `house-divided publish SCENARIO.json --out DIR`).
 
 A shipped scenario file is published into a new folder; voila is started in that folder as its README
 says (`voila app.ipynb`, its voila.json: loopback, XSRF on, culling, a long iopub timeout); Debian's
@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 import ahd
-from widgets import serve
-from widgets.publish import publish
+import serve
+from widgets.authoring.publish import publish
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "ahd" / "data" / "scenarios" / "1862.json"
@@ -157,9 +157,9 @@ def test_the_published_app_plays_a_march_in_a_real_browser(published):
 
 
 def test_the_publish_command(tmp_path):
-    """`house-divided publish SCENARIO.json --out DIR` (widgets.cli) prints the folder, or the loader's
+    """`house-divided publish SCENARIO.json --out DIR` (widgets.server.cli) prints the folder, or the loader's
     message with nothing written."""
-    command = [sys.executable, "-m", "widgets.cli", "publish"]
+    command = [sys.executable, "-m", "widgets.server.cli", "publish"]
     done = subprocess.run(command + [str(SCENARIO), "--out", str(tmp_path / "app")], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -202,7 +202,7 @@ def test_a_scenarios_data_never_becomes_code_nor_html_in_the_published_app(tmp_p
         assert not (tmp_path / "evil").exists()
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**data, "id": evil}))
-    result = subprocess.run([sys.executable, "-m", "widgets.cli", "publish", str(bad), "--out", str(tmp_path / "o")],
+    result = subprocess.run([sys.executable, "-m", "widgets.server.cli", "publish", str(bad), "--out", str(tmp_path / "o")],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 1 and "bad.json: id:" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "o").exists()

@@ -11,8 +11,8 @@ import pytest
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-from widgets import serve  # noqa: E402
-from widgets.serve import CHROMIUM_ARGS  # noqa: E402
+import serve  # noqa: E402
+from serve import CHROMIUM_ARGS  # noqa: E402
 from browser import chromium  # noqa: E402
 
 

@@ -12,9 +12,9 @@ import ahd
 import ahd.odds.war
 import widgets
 from ahd import rulebook
-from widgets.explain import war_odds_note
-from widgets.rules import RULES_TAB, GAME_TAB, RuleButtons, RulesView, entry_html, log_rules, markdown_html
-from widgets.session import Session
+from widgets.board.explain import war_odds_note
+from widgets.teaching.rules import RULES_TAB, GAME_TAB, RuleButtons, RulesView, entry_html, log_rules, markdown_html
+from widgets.model.session import Session
 
 from conftest import make_game, to_confederate_movement
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from widgets import serve
+import serve
 from security_client import V1, Browser, kernel_socket_probe
 
 
@@ -47,7 +47,7 @@ def test_a_kernel_socket_without_voilas_subprotocol_cannot_hang_the_server(room)
 def test_a_legacy_binary_frame_is_not_read_as_a_v1_header():
     from jupyter_server.services.kernels.connection.base import serialize_binary_message
     from security_client import v1_frame, widget_state_requests
-    from widgets.kernel_socket import v1_header
+    from widgets.server.kernel_socket import v1_header
     message = {**widget_state_requests("s")[1], "buffers": [b"\x00" * 64, b"\x01" * 8]}
     legacy = serialize_binary_message(message)
     assert int.from_bytes(legacy[:8], "little") > 10 ** 17  # what voila's handler took for a count of offsets

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from widgets import serve
+import serve
 from security_client import V1, Browser, kernel_socket_probe
 
 CADDYFILE = """{{

@@ -1,4 +1,4 @@
-"""The game store of Play a classmate (widgets/store.py), without a browser: codes, submits checked by the
+"""The game store of Play a classmate (widgets/classmates/store.py), without a browser: codes, submits checked by the
 engine, races, damaged and newer files, many players at once, and a writer killed mid-turn."""
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import pytest
 import ahd
 from ahd import Game
 from ahd.core.errors import AhdError, IllegalActionError
-from widgets.store import (JoinError, MovedFirst, Store, StoreError, deciding_side, normalise_code, store_path)
+from widgets.classmates.store import (JoinError, MovedFirst, Store, StoreError, deciding_side, normalise_code, store_path)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -204,7 +204,7 @@ def test_a_store_refused_with_a_message_naming_the_file(tmp_path):
         Store(damaged, check=True)
     assert str(damaged) in str(info.value)
     # the server says so and stops: one line, no traceback
-    result = subprocess.run([sys.executable, "-m", "widgets.cli", "classroom", "--host=127.0.0.1", "--port=1",
+    result = subprocess.run([sys.executable, "-m", "widgets.server.cli", "classroom", "--host=127.0.0.1", "--port=1",
                              f"--data={garbage.parent}"], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert result.returncode == 1, result.stderr
     assert result.stderr.startswith("error: ") and str(garbage) in result.stderr and "Traceback" not in result.stderr
@@ -222,7 +222,7 @@ def test_many_players_at_once_lose_and_duplicate_nothing(tmp_path):
 
 WRITER = textwrap.dedent("""
     import random, sys
-    from widgets.store import Store, deciding_side
+    from widgets.classmates.store import Store, deciding_side
     store = Store(sys.argv[1])
     seats = [store.resume(sys.argv[2]), store.resume(sys.argv[3])]
     rng = random.Random(4)
@@ -270,8 +270,8 @@ def test_a_writer_killed_mid_turn_loses_no_accepted_move(tmp_path):
 
 # ---------------------------------------------------------------- the app's section (widgets, no browser)
 def _sections(tmp_path):
-    from widgets.multiplayer import ClassmateSection
-    from widgets.session import Session
+    from widgets.classmates.multiplayer import ClassmateSection
+    from widgets.model.session import Session
     path = store_path(tmp_path)
     sessions = [Session(ahd.new_game("1861"), union="human", confederate="heuristic", war_odds=False)
                 for _ in range(3)]
@@ -340,8 +340,8 @@ def test_the_poll_runs_on_the_event_loop(tmp_path):
 
 
 def test_the_section_explains_a_bad_store(tmp_path, monkeypatch):
-    from widgets.multiplayer import classmate_section
-    from widgets.session import Session
+    from widgets.classmates.multiplayer import classmate_section
+    from widgets.model.session import Session
     bad = tmp_path / "games.sqlite3"
     bad.write_bytes(b"not a database" * 500)
     monkeypatch.setenv("AHD_STORE", str(bad))
@@ -425,7 +425,7 @@ def test_join_codes_cannot_be_guessed_fast_and_a_refusal_tells_no_game_apart(sto
 def test_a_page_cannot_create_games_without_end(store, monkeypatch):
     """Security finding 6 (docs/security.md): there was no limit on the games a student creates. Now a page
     creates at most 5 games in 10 minutes and the whole server at most GAMES_PER_SERVER_HOUR an hour."""
-    import widgets.store as store_module
+    import widgets.classmates.store as store_module
     now = time.time()
     for i in range(5):
         store.create(side="union", name="Ann", scenario="short", now=now + i)
@@ -445,7 +445,7 @@ def test_a_page_cannot_create_games_without_end(store, monkeypatch):
 def test_the_teachers_list_of_stored_games_comes_in_pages(store):
     """Security finding 6: the teacher's list was rebuilt in full on every refresh (20,000 games: 3.75 s of the
     server's only loop and 4 MB every 10 s). Now it shows 50 games a page, the most recent first."""
-    from widgets.teacher_games import PAGE_SIZE, games_section
+    from widgets.classmates.teacher_games import PAGE_SIZE, games_section
     first = store.create(side="union", name="Ann", scenario="short")
     with store._lock:  # 119 more games, copied row by row (creating them would take seconds)
         conn = store._conn

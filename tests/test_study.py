@@ -1,4 +1,4 @@
-"""Balance-study summaries (ahd.analysis.study) and their charts (widgets.study) agree with the games."""
+"""Balance-study summaries (ahd.analysis.study) and their charts (widgets.authoring.study) agree with the games."""
 from __future__ import annotations
 
 import numpy as np
@@ -57,7 +57,7 @@ def test_summaries_of_real_games_are_consistent():
 
 def test_charts_show_the_rows():
     pytest.importorskip("bqplot")
-    from widgets.study import MaximaChart, WinRateChart, endings_table, rates_table
+    from widgets.authoring.study import MaximaChart, WinRateChart, endings_table, rates_table
     other = SimulationResults(RUN.rows[:2], "test", "heuristic", "heuristic")
     rows = preset_rows({"basic": RUN, "neutral": other})
     chart = WinRateChart(rows)

@@ -10,9 +10,9 @@ import ahd
 from ahd.analysis.class_summary import render_summary, summarize
 from ahd.bots import make_bot, play
 from ahd.core.sides import Side
-from widgets import serve
-from widgets.store import Store, store_path
-from widgets.teacher_debrief import class_summary_page
+import serve
+from widgets.classmates.store import Store, store_path
+from widgets.classmates.teacher_debrief import class_summary_page
 
 from test_classmate_browser import get, start_classroom
 

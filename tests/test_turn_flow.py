@@ -17,11 +17,12 @@ import ahd
 import ahd.odds
 import widgets
 from ahd.core.sides import Side
-from widgets import tutorial
-from widgets.gestures import die_owner
-from widgets.charts import MAX_CATEGORY_CHARS, PERCENT_TICKS
-from widgets.panel import log_groups, log_html
-from widgets.session import GameFiles, Session
+from widgets.tutorials import tutorial
+from widgets.model.gestures import die_owner
+from widgets.board.charts import MAX_CATEGORY_CHARS, PERCENT_TICKS
+from widgets.board.panel import log_groups, log_html
+from widgets.model.files import GameFiles
+from widgets.model.session import Session
 
 from conftest import make_game
 

@@ -1,4 +1,4 @@
-"""widgets.tutorial: positions on the live map and exercise checks that can pass, wait and fail."""
+"""widgets.tutorials.tutorial: positions on the live map and exercise checks that can pass, wait and fail."""
 from __future__ import annotations
 
 import pytest
@@ -9,7 +9,7 @@ import ahd
 import widgets
 from ahd.core.options import Options
 from ahd.core.sides import Side
-from widgets import tutorial
+from widgets.tutorials import tutorial
 
 U, C = Side.UNION, Side.CONFEDERATE
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from widgets.serve import free_port
+from serve import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 IGNORE = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "__pycache__", "*.pyc",
@@ -64,7 +64,7 @@ def test_the_wheel_holds_the_app_notebook_and_template_and_no_tests(installed):
     venv, python, wheel = installed
     record = next(venv.glob("lib/python*/site-packages/house_divided-*.dist-info/RECORD")).read_text()
     files = {line.split(",")[0] for line in record.splitlines()}
-    for wanted in ("widgets/apps/app.ipynb", "widgets/apps/voila.json", "widgets/publish.py", "widgets/cardlayer.js",
+    for wanted in ("widgets/apps/app.ipynb", "widgets/apps/voila.json", "widgets/authoring/publish.py", "widgets/board/cardlayer.js",
                    "widgets/jupyter/voila/templates/ahd/conf.json", "widgets/jupyter/voila/templates/ahd/page.html",
                    "ahd/data/board.json", "ahd/data/scenarios/1861.json"):
         assert wanted in files, wanted
@@ -75,7 +75,7 @@ def test_the_wheel_holds_the_app_notebook_and_template_and_no_tests(installed):
     names = {line.split("==")[0] for line in listed.split()}
     assert {"voila", "ipywidgets", "ipyleaflet", "bqplot", "numpy"} <= names
     assert not names & {"pytest", "playwright", "jupyterlab", "nbval", "import-linter", "jupyterhub"}, names
-    out = _run([str(python), "-c", "import ahd, widgets, widgets.serve as s; print(ahd.__file__); "
+    out = _run([str(python), "-c", "import ahd, widgets.server.paths as s; print(ahd.__file__); "
                 "print(s.NOTEBOOKS / 'app.ipynb')"], 120, cwd=venv).stdout.split()
     assert all(str(venv) in line for line in out), out  # the installed copy, not this checkout
     assert Path(out[1]).is_file()
@@ -86,10 +86,8 @@ def test_house_divided_app_from_the_wheel_serves_the_app(installed, tmp_path):
     port = free_port()
     script = venv / "bin" / "house-divided"
     help_text = subprocess.run([str(script), "app", "--help"], capture_output=True, text=True, timeout=60)
-    if help_text.returncode == 0:
-        command = [str(script), "app", "--port", str(port)]
-    else:  # the house-divided entry point does not serve the app yet: the module that does
-        command = [str(python), "-m", "widgets.serve", "--port", str(port)]
+    assert help_text.returncode == 0, help_text.stderr
+    command = [str(script), "app", "--port", str(port)]
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "JUPYTER_PATH", "VIRTUAL_ENV")}
     env.update(HOME=str(tmp_path), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")
     process = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE,

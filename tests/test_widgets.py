@@ -14,9 +14,10 @@ import ahd
 import ahd.odds
 import widgets
 from ahd.core.sides import Side
-from widgets.layers import BOX_STYLES
+from widgets.board.layers import BOX_STYLES
 from ahd.core.replay import Replay
-from widgets.session import GameFiles, Session
+from widgets.model.files import GameFiles
+from widgets.model.session import Session
 
 from conftest import make_game, snapshot
 
@@ -63,7 +64,7 @@ def test_the_map_is_offline_by_default_and_tiles_are_an_option():
 def test_controllers_are_told_apart_by_pattern_and_letter_not_only_colour():
     assert BOX_STYLES["union"]["dashArray"] != BOX_STYLES["confederate"]["dashArray"]
     app = widgets.play("1861", war_odds=False)
-    from widgets.layers import CSS
+    from widgets.board.layers import CSS
     assert "ahd-union { background: #d6e2f5; border: 2px solid" in CSS
     assert "ahd-confederate { background: #e4e4e4; border: 2px dashed" in CSS
     assert "ahd-card ahd-union" in app.map_view.card("washington")
@@ -443,7 +444,7 @@ def test_the_war_chart_follows_the_live_war_odds_per_half_turn():
 
 def test_the_reliability_chart_plots_the_stored_calibration():
     from ahd.odds.war import calibration
-    from widgets.charts import reliability_chart
+    from widgets.board.charts import reliability_chart
     table = calibration()["campaign"]
     figure = reliability_chart(table)
     points = figure.marks[1]

@@ -5,7 +5,7 @@
     widgets.play("1861", lang="es")     # in Spanish ("en", "es", "it"; the app's menu switches it later)
 
 It observes the engine (:mod:`ahd`) and hands it actions; it never decides a rule itself.
-The names below are imported on first use, so that ``widgets.cli`` (the ``house-divided`` command)
+The names below are imported on first use, so that ``widgets.server.cli`` (the ``house-divided`` command)
 runs the engine's commands with the engine alone installed.
 """
 from __future__ import annotations
@@ -14,9 +14,10 @@ import importlib
 from typing import Any
 
 _WHERE = {
-    "GameApp": ".app", "play": ".app", "ReplayApp": ".replay", "Session": ".session",
-    "box_summary": ".session", "BattleExplorer": ".explorer", "ProgressBar": ".progress",
-    "editor": ".editor", "Editor": ".editor", "debrief_frame": ".debrief", "summary_frame": ".debrief",
+    "GameApp": ".app", "play": ".app", "ReplayApp": ".board.replay", "Session": ".model.session",
+    "box_summary": ".model.session", "BattleExplorer": ".board.explorer", "ProgressBar": ".board.progress",
+    "editor": ".authoring.editor", "Editor": ".authoring.editor", "debrief_frame": ".teaching.debrief",
+    "summary_frame": ".teaching.debrief",
 }
 __all__ = ["GameApp", "play", "ReplayApp", "Session", "box_summary", "BattleExplorer", "ProgressBar",
            "editor", "Editor", "debrief_frame", "summary_frame"]

@@ -16,11 +16,11 @@ from ahd import Game
 from ahd.core.i18n import check_language
 from ahd.core.sides import Side
 
-from .i18n import LANGUAGE_NAMES, LANGUAGES, _, get_language, num, pct, render
-from .charts import ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR, ArmyChart, BattleOddsChart, WarChart
-from .mapview import MapView
-from .panel import Panel
-from .session import Session
+from widgets.model.i18n import LANGUAGE_NAMES, LANGUAGES, _, get_language, num, pct, render
+from widgets.board.charts import ATTACKER_COLOUR, DEFENDER_COLOUR, NEITHER_COLOUR, ArmyChart, BattleOddsChart, WarChart
+from widgets.board.mapview import MapView
+from widgets.board.panel import Panel
+from widgets.model.session import Session
 
 CSS = w.HTML("""<style>
 .ahd-app .widget-label, .ahd-app .widget-html-content { font-size: 15px; }
@@ -99,7 +99,7 @@ class GameApp(w.VBox):
                                     border="1px solid #ddd", padding="2px 6px")
         self.map_column = w.VBox([view.style, view.map, view.legend],
                                  layout=w.Layout(flex="1 1 0%", min_width="0", width="auto"))
-        from .multiplayer import classmate_section  # "Play a classmate": only on a classroom server with a store
+        from widgets.classmates.multiplayer import classmate_section  # "Play a classmate": only on a classroom server with a store
         self.classmate = classmate_section(session)
         self.language = w.Dropdown(options=LANGUAGE_MENU, value=get_language(), layout=w.Layout(width="230px"),
                                    style={"description_width": "auto"})  # labelled (WCAG 1.3.1, 4.1.2)
@@ -119,9 +119,9 @@ class GameApp(w.VBox):
         self.army_chart = ArmyChart(session)
         self.odds = w.HTML(odds_html(session.battle_odds), layout=w.Layout(min_height="96px", width="100%"))
         session.observe(self._show_odds, names=["battle_odds"])
-        from .rules import RulesInApp  # the Rules tab beside the panel; rule IDs as buttons (issue 15)
+        from widgets.teaching.rules import RulesInApp  # the Rules tab beside the panel; rule IDs as buttons (issue 15)
         self.rules = RulesInApp(session, self.panel)
-        from .guide import Guide  # "Learn by playing": hints and explanations for the first turns (issue 15)
+        from widgets.teaching.guide import Guide  # "Learn by playing": hints and explanations for the first turns (issue 15)
         self.guide = Guide(session, self.panel, active=guide)
         self.language.tooltip = self.language.description = _("Language")
         # the language menu, the odds and the hovered box head the panel's column, level with the top of the map
@@ -138,7 +138,7 @@ class GameApp(w.VBox):
                          w.Box([self.army_chart.widget], layout=w.Layout(**chart))],
                         layout=w.Layout(flex_flow="row wrap", width="100%"))
         self.intro_html = w.HTML(intro_html())
-        from .debrief import DebriefView  # the game beside the real war: opens when the game ends (issue 35)
+        from widgets.teaching.debrief import DebriefView  # the game beside the real war: opens when the game ends (issue 35)
         self.debrief = DebriefView(session)
         self.children = [CSS, *([self.intro_html] if self.intro else []), top, charts, self.debrief.widget]
 
@@ -184,7 +184,7 @@ def play(scenario: str = "1861", *, union: str = "human", confederate: str = "he
          guide: bool = False, lang: str | None = None, intro: bool = False) -> GameApp:
     """A new game in an app: each side ``"human"`` or a bot (``"random"``, ``"heuristic"``, ``"search"``).
     ``guide``: "Learn by playing", a hint for each decision of the human side in the first turns and what
-    happens explained (:mod:`widgets.guide`). ``lang``: the app's language, "en", "es" or "it" (None: the current
+    happens explained (:mod:`widgets.teaching.guide`). ``lang``: the app's language, "en", "es" or "it" (None: the current
     language, :func:`ahd.set_language` or the environment's ``AHD_LANG``, ``LANGUAGE``, ``LC_ALL``, ``LANG``);
     the app's menu changes it later. ``intro``: the page's title and how to play above the map (the served app)."""
     if lang is not None:

@@ -1,0 +1,68 @@
+"""The teacher's pages of the classroom, behind the teacher's key (given once as ``?key=…``, then a cookie:
+:func:`widgets.classmates.teacher_games.is_teacher`):
+
+- ``/teacher``: the join link, the games running (kernels) and the stored games (Play a classmate);
+- ``/teacher/join``: the page to project: the join link and its QR code, and nothing else (no key in its URL,
+  no list of games).
+"""
+from __future__ import annotations
+
+from jupyter_server.base.handlers import JupyterHandler
+
+from widgets.server.room_pages import projector_page, teacher_page, teacher_refused_page
+from widgets.classmates.teacher_games import FORGET_KEY, games_section, is_teacher
+
+try:
+    from jupyter_server.auth.decorator import allow_unauthenticated
+except ImportError:  # pragma: no cover
+    def allow_unauthenticated(method):
+        return method
+
+
+class _Teacher(JupyterHandler):
+    def check_xsrf_cookie(self):  # GET only, behind the teacher's own key
+        return None
+
+    def refused(self) -> bool:
+        if is_teacher(self):
+            self.set_header("Cache-Control", "no-store")
+            return False
+        self.set_status(403)
+        self.finish(teacher_refused_page())
+        return True
+
+
+class TeacherHandler(_Teacher):
+    """``/teacher``: the join URL, the games running and the class's stored games."""
+
+    @allow_unauthenticated  # the teacher's own key is checked here
+    async def get(self):
+        if self.refused():
+            return
+        kernels = [dict(k) for k in self.kernel_manager.list_kernels()]
+        html = teacher_page(self.settings["ahd_state"], self.settings["ahd_join_url"], kernels)
+        store = self.settings.get("ahd_store")
+        if store is not None:  # Play a classmate: a page of the class's stored games, read off the loop
+            from tornado.ioloop import IOLoop
+            try:
+                page = int(self.get_argument("page", "1"))
+            except ValueError:
+                page = 1
+            section = await IOLoop.current().run_in_executor(None, games_section, store, "", page)
+            html = html.replace("</main>", section + "</main>")
+        if self.get_argument("key", ""):  # now in the cookie: out of the address bar
+            html = html.replace("</main>", FORGET_KEY + "</main>")
+        self.finish(html)
+
+
+class ProjectorHandler(_Teacher):
+    """``/teacher/join``: the join link and its QR code, for the projector."""
+
+    @allow_unauthenticated  # the teacher's own key is checked here
+    async def get(self):
+        if self.refused():
+            return
+        html = projector_page(self.settings["ahd_join_url"])
+        if self.get_argument("key", ""):
+            html = html.replace("</main>", FORGET_KEY + "</main>")
+        self.finish(html)
