@@ -182,10 +182,10 @@ def _prose(text: str) -> str:
 def test_command_line_help_in_the_players_language(lang, capsys, monkeypatch):
     from ahd.cli import main as engine_main
     from widgets.server.cli import main as app_main
-    import ahd.core.i18n as engine_i18n
+    import ahd.core.languages as engine_languages
     monkeypatch.setenv("AHD_LANG", "en")
     # the environment's language, not one an earlier test chose for the process (widgets.play(lang=...))
-    monkeypatch.setattr(engine_i18n, "_process_language", None)
+    monkeypatch.setattr(engine_languages, "_process_language", None)
     pages = []
     for command in ("play", "demo", "simulate", "odds", "options", "bench", "validate"):
         pages.append(_help(engine_main, [command, "--help", "--lang", lang], capsys))
