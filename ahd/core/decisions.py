@@ -60,7 +60,7 @@ _ROLE_SIDE: dict[str, Callable[["State"], "Side | None"]] = {
 class Decision:
     """One step of the engine. ``decider`` is a role (PHASING, DEFENDER, ...) or CHANCE for a die, whose
     roller is ``die_owner``; ``play`` how it is played (MARCH, BOX, PANEL, DIE, OVER); ``prompt`` and ``label``
-    are catalog messages (``prompt`` takes ``{side}``)."""
+    are catalog messages (``prompt`` says what is asked; :func:`prompt` puts who decides before it)."""
 
     step: str
     segment: str
@@ -89,57 +89,57 @@ _PLAY = {"movement": MARCH, "march": MARCH, "firers": PANEL, "leader_points": PA
 #: Every decision the engine can be waiting for, in the order of a game turn (3.b).
 DECISIONS: dict[str, Decision] = dict([
     _d("supply", "movement", "A-2", PHASING, N_("choosing the losses out of supply"),
-       N_("{side}: choose the unit each stack out of supply loses (A-2)")),
+       N_("choose the unit each stack out of supply loses (A-2)")),
     _d("border_roll", "movement", "AO-8.3", CHANCE, N_("rolling for a border state's support"),
-       N_("{side}: roll the die for a border state's support (AO-8.3)"), CONFEDERATE),
+       N_("roll the die for a border state's support (AO-8.3)"), CONFEDERATE),
     _d("leader_arrival", "movement", "AO-8.2", PHASING, N_("placing the arriving leaders"),
-       N_("{side}: place the arriving leader (AO-8.2)")),
+       N_("place the arriving leader (AO-8.2)")),
     _d("march_roll", "movement", "4.a", CHANCE, N_("rolling for the number of marches"),
-       N_("{side}: roll the die for the number of marches (4.a)"), PHASING),
+       N_("roll the die for the number of marches (4.a)"), PHASING),
     _d("movement", "movement", "4.b", PHASING, N_("choosing the next march"),
-       N_("{side}: begin a march, move by sea, or end the movement (4.b)")),
+       N_("begin a march, move by sea, or end the movement (4.b)")),
     _d("march", "movement", "4.b", PHASING, N_("moving the units of a march"),
-       N_("{side}: move the units of this march, entrench, or end the march (4.b)")),
+       N_("move the units of this march, entrench, or end the march (4.b)")),
     _d("containment", "combat", "A-4", PHASING, N_("containing an invasion"),
-       N_("{side}: contain the invaders or assault them (A-4)")),
+       N_("contain the invaders or assault them (A-4)")),
     _d("choose_battle", "combat", "5.a", PHASING, N_("choosing the next battle"),
-       N_("{side}: choose the box of the next battle (5.a)")),
+       N_("choose the box of the next battle (5.a)")),
     _d("cavalry_retreat", "combat", "5.2.6", DEFENDER, N_("the defending cavalry's retreat"),
-       N_("{side}: retreat the cavalry or hold the ground (5.2.6)")),
+       N_("retreat the cavalry or hold the ground (5.2.6)")),
     _d("battle_options", "combat", "5.b", FIRING, N_("retreating, reinforcing or opening fire"),
-       N_("{side}: retreat, bring in a reinforcement, or open fire (5.b)")),
+       N_("retreat, bring in a reinforcement, or open fire (5.b)")),
     _d("command_roll", "combat", "A-7", CHANCE, N_("rolling for command"),
-       N_("{side}: roll the die for this day's command (A-7)"), COMMANDER),
+       N_("roll the die for this day's command (A-7)"), COMMANDER),
     _d("firers", "combat", "A-7", FIRING, N_("choosing the units that fire"),
-       N_("{side}: choose the units that fire, then fire (A-7)")),
+       N_("choose the units that fire, then fire (A-7)")),
     _d("leader_points", "combat", "AO-8.2", FIRING, N_("giving the leaders' points"),
-       N_("{side}: give each leader's point to a unit (AO-8.2)")),
+       N_("give each leader's point to a unit (AO-8.2)")),
     _d("targets", "combat", "5.1.a", FIRING, N_("choosing the targets"),
-       N_("{side}: choose each unit's target, or fire automatically (5.1.a)")),
+       N_("choose each unit's target, or fire automatically (5.1.a)")),
     _d("shot", "combat", "5.1.b", CHANCE, N_("rolling a shot"),
-       N_("{side}: roll the die for this shot (5.1.b)"), FIRING),
+       N_("roll the die for this shot (5.1.b)"), FIRING),
     _d("morale_roll", "combat", "AO-8.1", CHANCE, N_("rolling for battlefield morale"),
-       N_("{side}: roll the die for a unit's battlefield morale (AO-8.1)"), UNIT_OWNER),
+       N_("roll the die for a unit's battlefield morale (AO-8.1)"), UNIT_OWNER),
     _d("rally", "combat", "AO-8.11", RALLYING, N_("rallying routed units"),
-       N_("{side}: rally a routed unit, or none (AO-8.11)")),
+       N_("rally a routed unit, or none (AO-8.11)")),
     _d("rout_retreat", "combat", "AO-8.12", LOSER, N_("retreating the routed units"),
-       N_("{side}: choose where the routed units retreat (AO-8.12)")),
+       N_("choose where the routed units retreat (AO-8.12)")),
     _d("desertion_roll", "combat", "AO-8.12", CHANCE, N_("rolling for desertion"),
-       N_("{side}: roll the die for a unit's desertion test (AO-8.12)"), UNIT_OWNER),
+       N_("roll the die for a unit's desertion test (AO-8.12)"), UNIT_OWNER),
     _d("battle_promotion", "combat", "6.a", WINNER, N_("promoting after a battle"),
-       N_("{side}: promote a unit that won the battle, or none (6.a)")),
+       N_("promote a unit that won the battle, or none (6.a)")),
     _d("training_roll", "promotion", "O-4.3", CHANCE, N_("rolling for replacement training"),
-       N_("{side}: roll the die for replacement training (O-4.3)"), CONFEDERATE),
+       N_("roll the die for replacement training (O-4.3)"), CONFEDERATE),
     _d("promotion", "promotion", "6.b", PHASING, N_("promoting a unit"),
-       N_("{side}: promote a unit, or none (6.b)")),
+       N_("promote a unit, or none (6.b)")),
     _d("leader_return", "recruitment", "AO-8.2", PHASING, N_("placing the returning leaders"),
-       N_("{side}: place the returning leader (AO-8.2)")),
+       N_("place the returning leader (AO-8.2)")),
     _d("recruit_roll", "recruitment", "7.a", CHANCE, N_("rolling for the number of recruits"),
-       N_("{side}: roll the die for the number of recruits (7.a)"), PHASING),
+       N_("roll the die for the number of recruits (7.a)"), PHASING),
     _d("recruitment", "recruitment", "7.b", PHASING, N_("placing recruits"),
-       N_("{side}: place a recruit in a recruiting city, or end the recruitment (7.b)")),
+       N_("place a recruit in a recruiting city, or end the recruitment (7.b)")),
     _d("washington_roll", "recruitment", "A-6", CHANCE, N_("rolling for the capture of Washington"),
-       N_("{side}: roll the die for the capture of Washington (A-6)"), PHASING),
+       N_("roll the die for the capture of Washington (A-6)"), PHASING),
     _d("over", "over", "10", NOBODY, N_("the game is over"), N_("the game is over (10)")),
 ])
 
@@ -187,7 +187,23 @@ def prompt(game: "Game") -> Msg:
     (4.b)" (a message: ``str()`` says it in the current language, ``render(.., lang)`` in another)."""
     entry = DECISIONS[game.state.step]
     side = deciding_side(game)
-    return Msg(entry.prompt) if side is None else Msg(entry.prompt, side=side)
+    return Msg(entry.prompt) if side is None else Msg(N_("{side}: {task}"), side=side, task=task(game))
+
+
+def task(game: "Game") -> Msg:
+    """What the pending decision asks, without who decides: "begin a march, move by sea, or end the movement
+    (4.b)" (the app puts its own "Union to move." before it)."""
+    return Msg(DECISIONS[game.state.step].prompt)
+
+
+def march_open(game: "Game") -> bool:
+    """A march has begun and its units are moving (4.b): a click moves them, or ends the march."""
+    return game.state.step == "march"
+
+
+def choosing_march(game: "Game") -> bool:
+    """The Movement segment waits for the next march, a move by sea or its end (4.b)."""
+    return game.state.step == "movement"
 
 
 def play(game: "Game") -> str:

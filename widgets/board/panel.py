@@ -12,6 +12,7 @@ import ipywidgets as w
 from ahd.core.options import PRESETS
 from ahd.core.scenario import BUILT_IN as BUILT_IN_SCENARIOS
 
+from ahd.core import decisions
 from ahd.core.actions import Roll
 
 from widgets.model.gestures import action_box
@@ -20,7 +21,6 @@ from ahd.core.i18n import Term
 from widgets.model.i18n import N_, _, render
 from widgets.model.computer import PLAYER_WORDS, PLAYERS
 from widgets.model.files import GameFiles
-from widgets.model.gestures import decision_words
 from widgets.model.session import Session
 from widgets.board.log import LogBox, with_plans
 
@@ -396,7 +396,7 @@ class Panel:
             f"{escape(render(game.scenario.title_term))}<br>"
             + _("Half-turn: {side}").format(side=side_badge(s.phasing)) + " &nbsp; "
             + _("To decide: {side} ({decision})").format(side=side_badge(s.side_to_move),
-                                                        decision=escape(decision_words(s.decision))) + "<br>"
+                                                        decision=escape(render(decisions.label(s.decision)))) + "<br>"
             + _("Marches left: {n}").format(n=f"<b>{s.marches_left}</b>") + " &nbsp; "
             + _("Dice: {dice}").format(dice=escape(s.dice_text)) + "<br>"
             + _("Army maxima: Union {union}, Confederate {confederate}").format(
@@ -422,7 +422,7 @@ class Panel:
         s = self.session
         game = s.game
         # units of the selected box (for marches)
-        if s.selected and s.decision in ("movement", "march"):
+        if s.selected and decisions.play(game) == decisions.MARCH:
             units = [u for u in game.units_in(s.selected, game.phasing)]
             self.units.options = [((_("{type} {id} (reduced)") if u.is_reduced else _("{type} {id}")).format(
                 type=unit_type_name(u), id=u.id), u.id) for u in units]

@@ -23,7 +23,8 @@ from typing import Callable
 
 from jupyter_server.base.handlers import JupyterHandler
 
-from ahd.core.i18n import Term, render
+from ahd.core import decisions
+from ahd.core.i18n import render
 from ahd.core.sides import Side
 
 from widgets.model.i18n import _, _n, get_language, moment
@@ -230,7 +231,7 @@ class GameHandler(_TeacherOnly):
                                      for s in SIDES)
         state = str(game.outcome) if game.outcome else _("{turn}, {side} half-turn, {decision}").format(
             turn=game.turn, side=render(game.phasing),
-            decision=render(Term("decision", game.decision.replace("_", " "))))
+            decision=render(decisions.label(game.decision)))
         facts = _("army maxima Union {union}, Confederate {confederate}; {n} recorded actions.").format(
             union=game.army_max("union"), confederate=game.army_max("confederate"), n=len(record["actions"]))
         # TRANSLATORS: {link} and {end} wrap "Download this record" in a link; {replay} is widgets.ReplayApp

@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 
 from ahd import Game
-from ahd.core.actions import (Action, BeginMarch, CavalryRetreat, ChooseBattle, Invade, Move, NavalMove, Promote,
-                              Recruit, Retreat)
+from ahd.core.actions import Action, BeginMarch, Invade, Move, NavalMove, Recruit
 from ahd.core import decisions, recruitment
+from ahd.core.box_actions import BOX_ACTIONS, box_action
 from ahd.core.decisions import action_box, die_owner  # noqa: F401  (the engine's decision table; read from here too)
 from ahd.core.errors import IllegalActionError
 
@@ -51,12 +51,12 @@ def plan_for(game: Game, box: str | None, units: tuple[str, ...] = ()) -> Plan:
     legal = game.legal_actions()
     plan = Plan(origin=box)
     candidates: list[Action] = []
-    if game.decision == "movement":
+    if decisions.choosing_march(game):
         if BeginMarch(box) in legal:
             preview = game.copy()
             preview.apply(BeginMarch(box))
             plan.preview = preview
-            if preview.decision == "march":
+            if decisions.march_open(preview):
                 candidates.extend(preview.legal_actions())
         here = {u.id for u in game.units_in(box)}
         candidates.extend(a for a in legal if isinstance(a, (NavalMove, Invade)) and a.unit in here)
@@ -74,8 +74,6 @@ def plan_for(game: Game, box: str | None, units: tuple[str, ...] = ()) -> Plan:
 
 def refusal_for(game: Game, box: str, plan: Plan) -> IllegalActionError:
     """Why a click on ``box`` does nothing now, as the engine would say it (with its rule ID)."""
-    decision = game.decision
-    state = game.state
     probe: Action | None = None
     judge = game
     if decisions.play(game) == decisions.MARCH and plan.origin is not None and box != plan.origin:
@@ -84,29 +82,20 @@ def refusal_for(game: Game, box: str, plan: Plan) -> IllegalActionError:
         if movers:
             kinds = sorted(judge.board.link_kinds(plan.origin, box)) or ["road"]
             probe = Move(movers[0], (plan.origin, box), (kinds[0],))
-    elif decision == "movement":
-        probe = BeginMarch(box)
-    elif decision == "march":
+    elif decisions.march_open(game):
         return _open_march(game, box, None)
-    elif decision == "choose_battle":
-        probe = ChooseBattle(box)
-    elif decision == "cavalry_retreat":
-        probe = CavalryRetreat(box)
-    elif decision == "battle_options":
-        probe = Retreat(box)
-    elif decision == "recruitment":
-        probe = Recruit(box, "MF")
-    elif decision in ("promotion", "battle_promotion"):
-        own = [u for u in game.units_in(box, state.phasing if decision == "promotion" else game.current_player)]
-        if not own:
-            return IllegalActionError("6.a", _("no unit of the side promoting is in {box}").format(
-                box=game.board.local_name(box)))
-        probe = Promote(own[0].id)
-    elif decision == "targets":
-        return IllegalActionError("5.1.a", _("choose each unit's target in the panel, or fire automatically"))
+    elif decisions.play(game) == decisions.PANEL:  # targets, firers, leader points, rally
+        entry = decisions.decision(game.decision)
+        return IllegalActionError(entry.rule, _("this decision is made in the panel: {task}").format(
+            task=decisions.task(game)))
+    elif game.decision in BOX_ACTIONS:
+        probe = box_action(game, box)
+        if probe is None:  # a promotion: no unit of the promoting side there
+            return IllegalActionError(decisions.decision(game.decision).rule, _(
+                "no unit of the side promoting is in {box}").format(box=game.board.local_name(box)))
     if probe is not None:
         error = judge.why_not(probe)
-        if decision == "march" and box != game.march_origin:
+        if decisions.march_open(game) and box != game.march_origin:
             return _open_march(game, box, error)
         if error is not None:
             return plain_refusal(error)
@@ -130,26 +119,6 @@ def _open_march(game: Game, box: str, error: IllegalActionError | None) -> Illeg
 
 
 # ---------------------------------------------------------------------- the player's words
-#: The decisions (the engine's steps) in words, for the panel's header and refusals.
-DECISION_WORDS = {
-    "march_roll": N_("march roll"), "shot": N_("shot"), "recruit_roll": N_("recruit roll"),
-    "training_roll": N_("training roll"), "washington_roll": N_("washington roll"), "command_roll": N_("command roll"),
-    "border_roll": N_("border roll"), "firers": N_("firers"), "supply": N_("supply"),
-    "leader_arrival": N_("leader arrival"), "leader_return": N_("leader return"), "leader_points": N_("leader points"),
-    "movement": N_("movement"), "containment": N_("containment"), "morale_roll": N_("morale roll"),
-    "desertion_roll": N_("desertion roll"), "rally": N_("rally"), "rout_retreat": N_("rout retreat"),
-    "march": N_("march"), "choose_battle": N_("choose battle"), "cavalry_retreat": N_("cavalry retreat"),
-    "battle_options": N_("battle options"), "targets": N_("targets"), "battle_promotion": N_("battle promotion"),
-    "promotion": N_("promotion"), "recruitment": N_("recruitment"), "over": N_("over"),
-}
-
-
-def decision_words(decision: str) -> str:
-    """A decision's name in the current language: ``"choose_battle"`` -> "choose battle"."""
-    words = DECISION_WORDS.get(decision)
-    return _(words) if words else decision.replace("_", " ")
-
-
 #: What each kind of action is, in the words of the panel (the engine's refusals name the kinds).
 ACTION_WORDS = {
     "roll": N_("roll the die"), "starve": N_("choose the unit lost for lack of supply"),
@@ -204,7 +173,7 @@ def plain_refusal(error: IllegalActionError) -> IllegalActionError:
         allowed = words[0]
     else:
         allowed = _("{some} or {last}").format(some=", ".join(words[:-1]), last=words[-1])
-    step_words = decision_words(str(step).strip().replace(" ", "_"))
+    step_words = render(decisions.step_term(str(step).strip().replace(" ", "_")))  # the engine's name for it
     reason = prefix + _("not now: the decision is the {step}, where you may {allowed}").format(
         step=step_words, allowed=allowed) + suffix
     return IllegalActionError(error.rule, reason, error.action)

@@ -1,30 +1,19 @@
 """What a session says a player is to do now (the prompt over the panel) and what the dice are."""
 from __future__ import annotations
 
+from ahd.core import decisions
 from ahd.core.sides import CHANCE
 
 from widgets.model.computer import PLAYER_WORDS
 from widgets.model.i18n import N_, _, render
 
-PROMPTS = {
-    "movement": N_("Click one of your boxes to march from it (or a naval move), or end movement."),
-    "march": N_("Click a lit box to move the selected units there; entrench or end the march in the panel."),
-    "choose_battle": N_("Click a box with a battle marker to fight that battle next."),
-    "cavalry_retreat": N_("The defender's cavalry may retreat: click a lit box, or hold its ground."),
-    "battle_options": N_("Open fire, retreat (click a lit box), reinforce (click a lit box) or evacuate."),
-    "targets": N_("Choose a target for each unit in the panel, or fire automatically."),
-    "battle_promotion": N_("The winner may promote one unit that fought: click its box or choose in the panel."),
-    "promotion": N_("Promote units: click their boxes or choose in the panel; then stop promoting."),
-    "recruitment": N_("Click a lit recruiting city to place a recruit there; end recruitment when done."),
-    "supply": N_("Out of supply (A-2): click a box, or choose in the panel, which unit of each unsupplied stack is lost."),
-    "leader_arrival": N_("Place the arriving leader (AO-8.2): click a lit box."),
-    "containment": N_("Contain the invaders or fight them (A-4): choose in the panel."),
-    "firers": N_("Choose which units fire today (A-7), up to your command, in the panel."),
-    "leader_points": N_("Give each leader point to a unit in the battle (AO-8.2.2) in the panel."),
-    "rally": N_("Rally routed units (AO-8.11) in the panel."),
-    "rout_retreat": N_("The routed units retreat (AO-8.1): click a lit box."),
-    "leader_return": N_("Place the returning leader (AO-8.2): click a lit box."),
-    "over": N_("The game is over."),
+#: How a decision is played on this page, by the engine's play kind (``ahd.core.decisions.play``): what to
+#: click after the engine's own words for the decision (the rule ID in them).
+HINTS = {
+    decisions.MARCH: N_("Click one of your boxes to march from it, then a lit box to move there."),
+    "open march": N_("Click a lit box to move the selected units there; entrench or end the march in the panel."),
+    decisions.BOX: N_("Click a lit box, or choose in the panel."),
+    decisions.PANEL: N_("Choose in the panel."),
 }
 
 
@@ -47,8 +36,11 @@ class Prompting:
         if self.player_of(player) != "human":
             bot = self.player_of(player)
             return _("{side} ({player} bot) to move: press 'Let the bot move'.").format(side=who, player=_(PLAYER_WORDS.get(bot, bot)))
-        prompt = PROMPTS.get(game.decision)
-        return _("{side} to move. {prompt}").format(side=who, prompt=_(prompt) if prompt else "")
+        play = decisions.play(game)
+        task = str(decisions.task(game))  # the engine's words for the decision, with its rule
+        hint = HINTS.get("open march" if play == decisions.MARCH and game.march_origin else play)
+        prompt = task[:1].upper() + task[1:] + "." + (" " + _(hint) if hint else "")
+        return _("{side} to move. {prompt}").format(side=who, prompt=prompt)
 
     def _dice_text(self) -> str:
         rolls = [a for a in self.game.history if type(a).__name__ == "Roll"]

@@ -11,6 +11,7 @@ from typing import Any, Callable
 from traitlets import Bool, Dict, HasTraits, Int, List, Unicode
 
 import ahd
+from ahd.core import decisions
 from ahd import Game
 from ahd.core.actions import Action, Invade, Move, NavalMove, Recruit
 from ahd.core.errors import AhdError, IllegalActionError
@@ -196,9 +197,8 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
         if box_id in self._plan.orders:
             self._order_to(box_id)
             return
-        decision = game.decision
-        if decision in ("movement", "march") and self._selectable(box_id):
-            if self.selected == box_id and decision == "movement":
+        if decisions.play(game) == decisions.MARCH and self._selectable(box_id):
+            if self.selected == box_id and decisions.choosing_march(game):
                 self._select("")
                 self._inform(lambda: _("Nothing selected."))
             else:
@@ -266,7 +266,7 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
 
     def _selectable(self, box_id: str) -> bool:
         game = self.game
-        if game.decision == "march":
+        if decisions.march_open(game):
             return box_id == game.march_origin
         return box_id in self._plan_origins()
 
@@ -303,7 +303,7 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
         game = self.game
         mark = len(game.history)
         self._marks.append(mark)
-        if self.game.decision == "movement" and isinstance(orders[0], Move):
+        if decisions.choosing_march(self.game) and isinstance(orders[0], Move):
             self.table.apply(ahd.BeginMarch(self._plan.origin))
         moved = 0
         for order in orders:
@@ -315,7 +315,7 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
             if game.why_not(order) is None:
                 self.table.apply(order)
                 moved += 1
-                if game.decision != "march" and isinstance(order, Move):
+                if not decisions.march_open(game) and isinstance(order, Move):
                     break
             if isinstance(order, (NavalMove, Invade)):
                 break  # one unit by sea per click
@@ -339,7 +339,7 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
             return moved_text + rest
 
         self._inform(said)
-        if game.decision == "march":
+        if decisions.march_open(game):
             self.selected = game.march_origin
             self.selected_units = []
         else:
@@ -482,4 +482,4 @@ class Session(ComputerPlayer, Timeline, BattleReadout, SessionFiles, Prompting, 
             return "none"
         if box in self.destinations:
             return "act"
-        return "select" if self.game.decision in ("movement", "march") and self._selectable(box) else "none"
+        return "select" if decisions.play(self.game) == decisions.MARCH and self._selectable(box) else "none"

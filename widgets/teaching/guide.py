@@ -18,6 +18,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from ahd.core import decisions
 from ahd import Game, rulebook
 from ahd.bots import make_bot
 from ahd.core.actions import Action, BeginMarch, Entrench, Invade, Move, NavalMove
@@ -160,15 +161,14 @@ class Guide:
         game = s.game
         if not self.active or game.is_over or s.busy or not s.human_to_move or game.state.turn > self.turns:
             return None
-        decision = game.decision
         choice = self.bot.choose(game.copy())
-        if decision == "movement" and isinstance(choice, BeginMarch):
+        if decisions.choosing_march(game) and isinstance(choice, BeginMarch):
             if s.selected == choice.origin:
                 preview = game.copy()
                 preview.apply(choice)
                 return self._march_hint(preview, choice.origin, begin=choice)
             return self._begin_hint(game, choice)
-        if decision == "movement" and isinstance(choice, (NavalMove, Invade)):
+        if decisions.choosing_march(game) and isinstance(choice, (NavalMove, Invade)):
             origin = game.state.units[choice.unit].location
             to = action_box(game, choice)
             if s.selected != origin:
@@ -176,7 +176,7 @@ class Guide:
                     origin=_name(game, origin), box=_name(game, to), why=why(game, choice)), box=origin)
             return Hint(choice, "box", _("Click {box}: {why}").format(box=_name(game, to), why=why(game, choice)),
                         box=to)
-        if decision == "march" and isinstance(choice, Move):
+        if decisions.march_open(game) and isinstance(choice, Move):
             return self._march_hint(game, game.march_origin)
         return self._panel_or_box_hint(choice)
 
@@ -206,7 +206,7 @@ class Guide:
         to = first.path[-1]
         movers = [first.unit]
         trial.apply(first)
-        while trial.decision == "march":
+        while decisions.march_open(trial):
             order = self.bot.choose(trial)
             if not isinstance(order, Move):
                 break
