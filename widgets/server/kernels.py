@@ -70,6 +70,9 @@ class AhdKernelManager(AsyncMappingKernelManager):
             self.games[kernel_id] = self.started_at[kernel_id] = time.monotonic()
 
     def connect(self, kernel_id: str) -> None:
+        if kernel_id not in self.connected and kernel_id in self.games:
+            self.log.info("A page connected to kernel %s %.1f s after it took it", kernel_id,
+                          time.monotonic() - self.games[kernel_id])
         self.connected.add(kernel_id)
 
     def live_games(self) -> set[str]:
