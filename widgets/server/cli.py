@@ -75,9 +75,9 @@ def _parser() -> argparse.ArgumentParser:
                       help=_("serve HTTPS with this certificate (PEM; with --keyfile): the link and QR code use "
                              "https"))
     room.add_argument("--keyfile", type=Path, default=None, metavar="PEM", help=_("the certificate's private key (PEM)"))
-    room.add_argument("--connect-grace", type=int, default=20, metavar="SECONDS",
+    room.add_argument("--connect-grace", type=int, default=60, metavar="SECONDS",
                       help=_("end a new game whose page has not connected to it this long after it was sent "
-                             "(default 20; raise it for a very busy machine)"))
+                             "(default 60; raise it for a very busy machine)"))
     room.add_argument("--warm", type=int, default=None, metavar="N",
                       help=_("keep N games ready (started, the app built) so that a student's page opens at once "
                              "(default: --students; never more than the free places; about 110 MB each; 0: none)"))

@@ -102,6 +102,7 @@ class ShutdownHandler(StrictXsrf, VoilaShutdownKernelHandler):
     async def post(self, kernel_id):
         if kernel_id not in self.kernel_manager or not owns(self, kernel_id):
             raise web.HTTPError(404, "No such game")
+        self.kernel_manager.log.info("Its page left: kernel %s shut down", kernel_id)
         await super().post(kernel_id)
 
 

@@ -35,7 +35,7 @@ class ServeOptions:
     cull_interval: int = 15
     iopub_timeout: int = 60
     games_per_browser: int = 2            # classroom: games one browser may have at once (widgets/server/seats.py)
-    connect_grace: int = 20               # classroom: seconds a new game's page has to connect to its kernel
+    connect_grace: int = 60               # classroom: seconds a new game's page has to connect to its kernel
     tree: bool = False                    # app mode: serve every notebook of notebooks/ (voila's tree page)
     data: Path | None = None              # classroom: the server's own files (kernel connection files)
     public_url: str = ""                  # classroom: the URL printed and put in the QR code (behind a proxy)

@@ -150,10 +150,11 @@ class AppHandler(_Ours, TornadoVoilaHandler):
             if seat_counted:
                 seats.done_starting(seat)
             if self._gone and kernel_id and kernel_id in self.kernel_manager:
-                self.log.info("The page went away while its game was starting: kernel %s shut down", kernel_id)
+                self.kernel_manager.log.info("The page went away while its game was starting: kernel %s shut down",
+                                             kernel_id)
                 await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
             elif kernel_id and seats is not None:
-                seats.expect_connection(self.kernel_manager, kernel_id, self.log)
+                seats.expect_connection(self.kernel_manager, kernel_id, self.kernel_manager.log)
 
     def redirect_to_start(self) -> None:
         """To the start page (which gives the browser its seat), keeping the link's arguments."""
