@@ -21,7 +21,9 @@ until its kernel is known, then here), not twice as before ("The class is full â
 
 **The culler** never ends a kernel no page has connected to yet, for ``unconnected_grace`` seconds from the
 moment a page took it (or its start): in the classroom such a kernel is ended by the connect grace instead
-(``--connect-grace`` seconds after its page was sent, widgets/server/seats.py). Under load a page may take
+(``--connect-grace`` seconds after its page was sent, widgets/server/seats.py), and the culler only backs
+that up after 10 minutes; elsewhere (``house-divided app``, a published folder) after the idle time plus the
+connect grace. Under load a page may take
 longer than the idle time between its kernel's start and its websocket: the culler used to end it first.
 """
 from __future__ import annotations
