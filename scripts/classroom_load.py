@@ -1,6 +1,7 @@
 """A class on one machine: ``house-divided classroom`` on 127.0.0.1 and N headless-Chromium students.
 
-    .venv/bin/python scripts/classroom_load.py 10 [--clicks 20] [--minutes 2] [--after 90]
+    .venv/bin/python scripts/classroom_load.py 10 [--clicks 20] [--minutes 2] [--after 90] [--arrival 10]
+                                              [--warm N] [--nice]
 
 Each student has a browser of their own (Debian's chromium), arrives within the first few seconds, opens
 the join URL (start page, then the app), then makes ``--clicks`` clicks on the map spread over
@@ -8,7 +9,10 @@ the join URL (start page, then the app), then makes ``--clicks`` clicks on the m
 redraw), then leaves: the even-numbered students leave properly (about:blank, so the page's unload shuts
 its kernel down), the odd-numbered ones close their whole browser without unload (as a crashed tab or a
 closed laptop), which only the culler frees. The server runs with its default settings (as a teacher
-would start it: cull after 50 s idle without a connection, checked every 10 s).
+would start it: cull after 50 s idle without a connection, checked every 10 s; ``--warm`` kernels ready, by
+default as many as the class, ``--cap``), started before the class: the students arrive once the warm
+kernels have built their apps (their CPU time stops growing), as they would a few minutes into a lesson.
+``--nice``: the browsers run at nice 19, so that the server is measured as with students' own laptops.
 
 Printed: pages rendered / blank, render time (join URL to the app on screen) median and max, click to
 visible update in the browser (mousedown to the frame where the map shows the change) median and p95,
@@ -69,9 +73,44 @@ async def box_on_screen(page, box_id: str) -> tuple[float, float]:
     raise AssertionError(f"the box {box_id!r} is not on the page")
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+async def warmed(server, count: int, timeout: float = 600) -> float:
+    """Wait until ``count`` warm kernels run and have built their apps (their CPU time stops growing)."""
+    began = time.monotonic()
+    while len(server.kernel_pids()) < count and time.monotonic() - began < timeout:
+        await asyncio.sleep(1)
+    before = cpu_seconds(server.kernel_pids())
+    while time.monotonic() - began < timeout:
+        await asyncio.sleep(3)
+        now = cpu_seconds(server.kernel_pids())
+        if now - before < 0.15 * max(1, count):
+            break
+        before = now
+    return time.monotonic() - began
+
+
+def browser_executable(nice: bool) -> str:
+    if not nice:
+        return "/usr/bin/chromium"
+    wrapper = Path(tempfile.mkdtemp(prefix="classroom-load-")) / "chromium-nice"
+    wrapper.write_text('#!/bin/sh\nexec nice -n 19 /usr/bin/chromium "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
 async def student(p, index: int, server, args, results: dict, closed_at: list[float]) -> None:
     await asyncio.sleep(index * args.arrival / max(1, args.students))
-    browser = await p.chromium.launch(executable_path="/usr/bin/chromium", args=serve.CHROMIUM_ARGS)
+    browser = await p.chromium.launch(executable_path=args.chromium, args=serve.CHROMIUM_ARGS)
     context = await browser.new_context(viewport={"width": 1600, "height": 1400})
     page = await context.new_page()
     errors: list[str] = []
@@ -146,7 +185,11 @@ async def monitor(server, samples: list[tuple[float, int, float, float]], stop: 
 
 async def run(args) -> int:
     log = Path(tempfile.mkdtemp(prefix="classroom-load-")) / "server.log"
-    server = serve.start(mode="classroom", students=args.cap, log=log, timeout=120)
+    warm = args.cap if args.warm is None else args.warm
+    server = serve.start(mode="classroom", students=args.cap, log=log, timeout=120, warm=warm)
+    args.chromium = browser_executable(args.nice)
+    warm_s = await warmed(server, warm) if warm else 0.0
+    load_before = os.getloadavg()
     samples: list[tuple[float, int, float, float]] = []
     stop = asyncio.Event()
     results: dict[int, dict] = {}
@@ -159,11 +202,11 @@ async def run(args) -> int:
         last_closed = max(closed_at)
         zero_at = None
         while time.monotonic() < last_closed + args.after:
-            if zero_at is None and not server.kernel_pids():
+            if zero_at is None and len(server.kernel_pids()) <= warm:  # the games ended: the warm pool is left
                 zero_at = time.monotonic() - last_closed
             await asyncio.sleep(1)
         kernels_after = len(server.kernel_pids())
-        if zero_at is None and kernels_after == 0:
+        if zero_at is None and kernels_after <= warm:
             zero_at = args.after
         stop.set()
         await watcher
@@ -176,8 +219,11 @@ async def run(args) -> int:
     errors = [e for r in results.values() for e in r["errors"]]
     console = [e for e in errors if " console: " in e or " page error: " in e]
     log_text = log.read_text(errors="replace")
-    print(f"\nclassroom_load: {args.students} students, {args.clicks} clicks each over {args.minutes} min, "
-          f"cap {args.cap}, wall time {time.monotonic() - began:.0f} s")
+    print(f"\nclassroom_load: {args.students} students arriving over {args.arrival:g} s, {args.clicks} clicks each "
+          f"over {args.minutes} min, cap {args.cap}, warm {warm} (ready after {warm_s:.0f} s), browsers "
+          f"{'at nice 19' if args.nice else 'plain'}, wall time {time.monotonic() - began:.0f} s")
+    print(f"load average when the students came: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}; "
+          f"at the end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print(f"machine: {os.cpu_count()} cores; " + subprocess.run(["free", "-h"], capture_output=True, text=True)
           .stdout.splitlines()[1].split(None, 1)[1] + " (total used free shared buff/cache available)")
     print(f"pages rendered: {len(rendered)} / {args.students}; blank: {args.students - len(rendered)}")
@@ -186,7 +232,7 @@ async def run(args) -> int:
             print(f"  student {r['index']} blank: {r.get('blank')}")
     if renders:
         print(f"render time (join URL to the app on screen): median {statistics.median(renders):.1f} s, "
-              f"max {max(renders):.1f} s, min {min(renders):.1f} s")
+              f"p95 {percentile(renders, 0.95):.1f} s, max {max(renders):.1f} s, min {min(renders):.1f} s")
     if clicks:
         print(f"click to visible update (in the browser): median {statistics.median(clicks):.0f} ms, "
               f"p95 {percentile(clicks, 0.95):.0f} ms, max {max(clicks):.0f} ms ({len(clicks)} clicks, "
@@ -204,13 +250,19 @@ async def run(args) -> int:
         peak = max(during, key=lambda s: s[2] + s[3])
         print(f"kernels during: max {max(s[1] for s in during)}; total RSS (server + kernels): max "
               f"{max(s[2] + s[3] for s in during):.0f} MiB (server {peak[2]:.0f} MiB + {peak[1]} kernels "
-              f"{peak[3]:.0f} MiB at that moment)")
-    print(f"kernels {args.after} s after the last page closed: {kernels_after}"
-          + (f" (none left {zero_at:.0f} s after)" if zero_at is not None else ""))
+              f"{peak[3]:.0f} MiB at that moment; per kernel {peak[3] / max(1, peak[1]):.0f} MiB)")
+    print(f"kernels {args.after} s after the last page closed: {kernels_after} (warm pool: {warm})"
+          + (f" (no game left {zero_at:.0f} s after)" if zero_at is not None else ""))
+    import re
+    waits = [float(x) for x in re.findall(r"A page connected to kernel \S+ ([0-9.]+) s after it took it", log_text)]
+    if waits:
+        print(f"page taken to websocket connected (server side): median {statistics.median(waits):.1f} s, "
+              f"max {max(waits):.1f} s; {log_text.count('No page connected to kernel')} kernels ended by the "
+              f"connect grace; warm kernels used: {log_text.count('Using pre-heated kernel')}")
     print(f"server log: {log} ({log_text.count('Timeout waiting for IOPub')} IOPub timeouts, "
           f"{log_text.count(CULLED)} kernels culled, "
           f"{log_text.count('Kernel shutdown:')} kernels shut down in all)")
-    return 0 if len(rendered) == args.students and kernels_after == 0 else 1
+    return 0 if len(rendered) == args.students and kernels_after <= warm else 1
 
 
 def main() -> int:
@@ -221,6 +273,8 @@ def main() -> int:
     parser.add_argument("--after", type=int, default=90, help="seconds to wait after the last page closed")
     parser.add_argument("--arrival", type=float, default=3.0, help="seconds over which the students arrive")
     parser.add_argument("--cap", type=int, default=30, help="the server's --students (default 30, as a class)")
+    parser.add_argument("--warm", type=int, default=None, help="the server's --warm (default: --cap)")
+    parser.add_argument("--nice", action="store_true", help="the browsers at nice 19")
     parser.add_argument("--render-timeout", type=int, default=600,
                         help="seconds before a page counts as not rendered (default 600)")
     args = parser.parse_args()

@@ -171,20 +171,21 @@ def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, ti
           mode: str = "app", students: int | None = None, cull: str | None = None,
           games: str | Path | None = None, log: Path | None = None, lang: str | None = None,
           connect: int | None = None, data: Path | None = None, extra: list[str] | None = None,
-          tls_ca: Path | None = None) -> VoilaServer:
+          tls_ca: Path | None = None, warm: int = 0) -> VoilaServer:
     """Start ``python -m widgets.server.cli app`` (or ``classroom`` on 127.0.0.1) with known random tokens and wait
     until it answers (polling a static file starts no kernel). ``cull``: "IDLE,INTERVAL" seconds; ``log``: a
     file for the server's output; ``lang``: the app's language (``--lang``); ``connect``: seconds a page has to
     connect to its new kernel before the kernel is ended (classroom); ``data``: the classroom's ``--data``;
     ``extra``: more command-line options; ``tls_ca``: the server serves HTTPS (``--certfile``) with a certificate
-    this file verifies."""
+    this file verifies; ``warm``: the classroom's warm kernels (``--warm``; 0 here unless asked: tests count
+    kernels)."""
     port = port or free_port()
     command = [sys.executable, "-m", "widgets.server.cli", mode, f"--port={port}"]
     if mode == "app":
         command += ["--tree"] if tree else []
         command += [f"--games={games}"] if games else []
     else:
-        command += ["--host=127.0.0.1", f"--students={students or 30}"]
+        command += ["--host=127.0.0.1", f"--students={students or 30}", f"--warm={warm}"]
     command += [f"--lang={lang}"] if lang else []
     command += [f"--data={data}"] if data else []
     command += list(extra or [])

@@ -22,6 +22,7 @@ from browser import chromium  # noqa: E402
 
 STUDENTS = 2
 CULL = "8,2"  # a kernel with no page connected is ended after 8 s idle; the culler looks every 2 s
+CONNECT = 12  # ... once its page has connected: before, only the connect grace ends it (12 s after the page)
 
 
 def request(server, method: str, path: str, *, headers: dict | None = None, body: str | None = None):
@@ -51,7 +52,7 @@ def wait_for_kernels(server, count: int, seconds: float) -> list[int]:
 
 @pytest.fixture(scope="module")
 def server():
-    srv = serve.start(mode="classroom", students=STUDENTS, cull=CULL)
+    srv = serve.start(mode="classroom", students=STUDENTS, cull=CULL, connect=CONNECT)
     yield srv
     srv.stop()
 
@@ -93,13 +94,14 @@ def test_a_class_in_the_browser(server):
         started = time.monotonic()
         page1.goto(server.join_url, wait_until="commit")
         page1.get_by_text("Starting your game…").first.wait_for(timeout=10_000)
-        # an impatient student reloads while the game starts: the first kernel does not stay behind
+        # an impatient student reloads while the game starts: the first kernel does not stay behind (ended at
+        # once if its page went away while it started, else by the connect grace: it never connected)
         page1.goto(server.join_url, wait_until="commit")
         serve.wait_for_app(page1)
         render_s = time.monotonic() - started
         assert page1.url.endswith("/play")  # the token is not left in the address bar
         kernel_id = page1.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
-        assert len(wait_for_kernels(server, 1, 10)) == 1
+        assert len(wait_for_kernels(server, 1, CONNECT + 10)) == 1
 
         # a march by clicks: Harper's Ferry, then Baltimore
         page1.get_by_role("button", name="New game").click()

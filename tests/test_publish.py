@@ -1,13 +1,17 @@
 """Publishing one scenario as its own app (widgets.authoring.publish, `house-divided publish SCENARIO.json --out DIR`).
 
-A shipped scenario file is published into a new folder; voila is started in that folder as its README
-says (`voila app.ipynb`, its voila.json: loopback, XSRF on, culling, a long iopub timeout); Debian's
-chromium opens the app on that scenario and plays one march by clicks on the map. A malformed scenario
-stops with the loader's own message and writes nothing at all.
+A shipped scenario file is published into a new folder, which carries the project's wheel; the folder alone
+is installed into a fresh venv as its README says (`pip install -r requirements.txt` in the folder: the wheel
+pinned by file, every package hash-checked), voila *of that venv* is started in the folder (`voila
+app.ipynb`, its voila.json: the app's template, loopback, XSRF on, culling, a long iopub timeout); Debian's
+chromium opens the app on that scenario with every request outside the server refused, finds no server file
+control, plays one march by clicks on the map, and leaves: the page's unload (its _xsrf made by the template)
+ends the kernel at once. A malformed scenario stops with the loader's own message and writes nothing at all.
 """
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -39,28 +43,38 @@ def test_the_published_folder_is_a_complete_app(published):
     source, out = published
     assert out == (source.parent / "app").resolve()
     names = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    wheel = f"wheels/house_divided-{version}-py3-none-any.whl"
     assert names == {"app.ipynb", "scenario.json", "voila.json", "requirements.txt", "environment.yml",
                      "README.md", "binder/requirements.txt", "binder/runtime.txt", "binder/postBuild",
-                     "binder/jupyter_server_config.json"}
+                     "binder/jupyter_server_config.json", wheel}
     assert (out / "scenario.json").read_text() == source.read_text()
     code = "".join(json.loads((out / "app.ipynb").read_text())["cells"][-1]["source"])
-    assert 'widgets.play("scenario.json"' in code
+    assert 'widgets.play("scenario.json"' in code and 'lang="en"' in code
+    assert 'os.environ["AHD_CLASSROOM"] = "1"' in code  # download and upload only: no file of the server
     # voila's settings: loopback, the XSRF check left on, abandoned kernels culled, a long iopub timeout
     settings = json.loads((out / "voila.json").read_text())
     assert settings["Voila"]["ip"] == "127.0.0.1"
     assert settings["Voila"]["tornado_settings"].get("disable_check_xsrf") is False
     assert settings["MappingKernelManager"]["cull_idle_timeout"] <= 300
     assert settings["VoilaExecutor"]["iopub_timeout"] >= 30
+    assert settings["VoilaConfiguration"]["template"] == "ahd"  # the app's own: no CDN request
+    assert settings["VoilaConfiguration"]["resources"]["ahd"]["starting"] == "Starting your game…"
+    assert settings["AhdKernelManager"]["unconnected_grace"] >= settings["MappingKernelManager"]["cull_idle_timeout"]
     server = json.loads((out / "binder" / "jupyter_server_config.json").read_text())
     assert server["MappingKernelManager"] == settings["MappingKernelManager"]
-    # house-divided[app] pinned at this version, for pip, conda and Binder
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    for name in ("requirements.txt", "binder/requirements.txt", "environment.yml"):
-        assert f"house-divided[app]=={version}" in (out / name).read_text(), name
+    # house-divided[app] pinned by file and hash, for pip, conda and Binder; the rest at the lock's versions
+    import hashlib
+    digest = hashlib.sha256((out / wheel).read_bytes()).hexdigest()
+    requirements = (out / "requirements.txt").read_text()
+    assert f"./{wheel}[app] --hash=sha256:{digest}" in requirements
+    assert (out / "binder" / "requirements.txt").read_text() == requirements
+    assert "voila==" in requirements and "--hash=sha256:" in requirements.split("voila==")[1][:200]
+    assert "-r requirements.txt" in (out / "environment.yml").read_text()
     assert (out / "binder" / "postBuild").stat().st_mode & 0o111
     readme = (out / "README.md").read_text()
     for words in ("mybinder.org/v2/gh/", "JupyterHub", "c.Spawner.default_url", "voila app.ipynb",
-                  "voila THIS_FOLDER", "not on PyPI yet", "git+https://"):
+                  "voila THIS_FOLDER", "pip install -r requirements.txt", wheel):
         assert words in readme, words
 
 
@@ -106,54 +120,91 @@ def _kernels_of(pid: int) -> list[int]:
     return serve.VoilaServer(type("P", (), {"pid": pid})(), 0, False).kernel_pids()
 
 
-def test_the_published_app_plays_a_march_in_a_real_browser(published):
+@pytest.fixture(scope="module")
+def installed_folder(tmp_path_factory):
+    """A published folder installed alone into a fresh venv, as its README says: (folder, the venv's bin)."""
+    tmp = tmp_path_factory.mktemp("published")
+    out = publish(SCENARIO, tmp / "app")
+    venv = tmp / "venv"
+    started = time.monotonic()
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--no-input",
+                           "--disable-pip-version-check", "-r", "requirements.txt"],
+                          cwd=out, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    print(f"\nFIGURES published folder: pip install -r requirements.txt {time.monotonic() - started:.0f}s")
+    return out, venv / "bin"
+
+
+def test_the_published_folder_installs_alone_and_plays_a_march_offline(installed_folder, tmp_path):
     playwright = pytest.importorskip("playwright.sync_api")
     from test_app_browser import box_on_screen, chromium  # the browser test's helpers
 
-    _, out = published
+    out, bin_dir = installed_folder
     port = serve.free_port()
-    # as the README says: voila started in the folder (so that it reads the folder's voila.json)
-    process = subprocess.Popen([sys.executable, "-m", "voila", "app.ipynb", "--no-browser", f"--port={port}",
-                                "--Voila.ip=127.0.0.1"], cwd=out, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "JUPYTER_PATH", "VIRTUAL_ENV", "AHD_CLASSROOM")}
+    env.update(HOME=str(tmp_path), PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}")
+    # as the README says: the folder's own voila, started in the folder (so that it reads the folder's voila.json)
+    log = tmp_path / "voila.log"
+    with open(log, "w") as output:
+        process = subprocess.Popen([str(bin_dir / "voila"), "app.ipynb", "--no-browser", f"--port={port}"],
+                                   cwd=out, stdout=output, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}/"
-    kernels = []
+    kernels: list[int] = []
+    outside: list[str] = []
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 90
         while True:
-            assert process.poll() is None, f"voila exited: {process.stderr.read()}"
+            assert process.poll() is None, f"voila exited: {log.read_text()[-3000:]}"
             try:
                 with urllib.request.urlopen(url + "voila/static/voila.js", timeout=2):
                     break
             except OSError:
-                assert time.monotonic() < deadline, "voila did not answer within 60 s"
+                assert time.monotonic() < deadline, "voila did not answer within 90 s"
                 time.sleep(0.2)
         with playwright.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium(), args=serve.CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1860, "height": 1750})
-            # nothing outside the machine (voila's default template asks a CDN for Font Awesome: refused)
-            page.route(re.compile(r"^(?!http://127\.0\.0\.1:%d/)(?!data:)" % port), lambda r: r.abort())
+            # nothing outside the machine: every other request is recorded and refused
+            page.route(re.compile(r"^(?!http://127\.0\.0\.1:%d/)(?!data:)(?!blob:)" % port),
+                       lambda r: (outside.append(r.request.url), r.abort()))
             render_s = serve.open_app(page, url)
             page.get_by_text("1862: The war in earnest").first.wait_for(timeout=30_000)  # this scenario
             kernels = _kernels_of(process.pid)
             assert len(kernels) == 1
+            # download and upload only: no server Save/Load, no "Games folder: …"
+            assert page.get_by_role("button", name="Save to my computer").is_visible()
+            for name in ("Save", "Load"):
+                button = page.get_by_role("button", name=name, exact=True)
+                assert button.count() == 0 or not button.first.is_visible(), name
+            assert "Games folder" not in page.inner_text("body")
             # a march by clicks on the map: the Union at Gettysburg goes to Harrisburg
             page.mouse.click(*box_on_screen(page, "gettysburg"))
-            page.locator(serve.SELECTION_SELECTOR).first.wait_for(
-                state="attached", timeout=30_000)
+            page.locator(serve.SELECTION_SELECTOR).first.wait_for(state="attached", timeout=30_000)
             page.mouse.click(*box_on_screen(page, "harrisburg"))
             page.get_by_text("Gettysburg → Harrisburg", exact=False).first.wait_for(timeout=30_000)
+            # "Save to my computer": one click, one download (the template follows the app's link)
+            with page.expect_download(timeout=30_000) as saved:
+                page.get_by_role("button", name="Save to my computer").click()
+            record = json.loads(Path(saved.value.path()).read_text(encoding="utf-8"))
+            assert record["format"] == "house-divided-record" and record["scenario"]["id"] == "1862"
+            assert any(c["name"] == "_xsrf" for c in page.context.cookies())  # made by the template
             page.unroute_all()
-            page.goto("about:blank")
+            left = time.monotonic()
+            page.goto("about:blank")  # the unload beacon, XSRF checked, ends the kernel at once
+            deadline = time.monotonic() + 10
+            while any(Path(f"/proc/{pid}").exists() for pid in kernels) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            leave_s = time.monotonic() - left
+            assert not [pid for pid in kernels if Path(f"/proc/{pid}").exists()], "the page's kernel stayed"
             page.close()
             browser.close()
-        print(f"\nFIGURES published app render={render_s:.2f}s")
+        assert outside == []
+        assert "_xsrf' argument missing" not in log.read_text()
+        print(f"\nFIGURES published app (installed from the folder alone) render={render_s:.2f}s "
+              f"kernel ended {leave_s:.1f}s after the page was left")
     finally:
         serve.stop_process(process, timeout=15)
-        deadline = time.monotonic() + 10
-        while any(Path(f"/proc/{pid}").exists() for pid in kernels) and time.monotonic() < deadline:
-            time.sleep(0.2)
-    assert not [pid for pid in kernels if Path(f"/proc/{pid}").exists()], "voila left its kernel running"
 
 
 def test_the_publish_command(tmp_path):

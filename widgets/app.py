@@ -6,7 +6,11 @@
 """
 from __future__ import annotations
 
+import json
+import os
+import time
 from html import escape
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
@@ -214,4 +218,28 @@ def play(scenario: str = "1861", *, union: str = "human", confederate: str = "he
     session = Session(game, union=union, confederate=confederate, war_odds=war_odds)
     app = GameApp(session, tiles=tiles, guide=guide, intro=intro)
     session.bot_step()  # a bot that moves first plays at once
+    return app
+
+
+#: Set by ``house-divided classroom`` for its warm kernels: the private folder of their pages' link arguments.
+HANDOFF_ENV = "AHD_HANDOFF"
+
+
+def arrive(app: GameApp, poll: float = 0.03) -> GameApp:
+    """The app notebook's last step. A warm kernel (``house-divided classroom --warm``: voila's preheat) built
+    its app before any page asked for it: here it waits for its page, then follows the page's link (a join
+    code, a personal link), which the server hands over in a private file named by the kernel's id
+    (widgets/server/kernels.py). Anywhere else (a kernel started for its page, a notebook): at once."""
+    folder, kernel_id = os.environ.get(HANDOFF_ENV, ""), os.environ.get("VOILA_KERNEL_ID", "")
+    if os.environ.get("VOILA_PREHEAT") != "True" or not folder or not kernel_id:
+        return app
+    path = Path(folder) / f"{kernel_id}.json"
+    while not path.exists():
+        time.sleep(poll)
+    query = str(json.loads(path.read_text(encoding="utf-8")).get("QUERY_STRING", ""))
+    path.unlink(missing_ok=True)
+    os.environ["QUERY_STRING"] = query
+    if query:
+        from widgets.classmates.multiplayer import follow_link
+        follow_link(app.session, query)
     return app

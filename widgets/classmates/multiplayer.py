@@ -103,7 +103,12 @@ class ClassmateSection:
         self.widget.add_class("ahd-classmate")
         self._label_widgets()
         self.side.value, self.dice.value = "union", "auto"
-        args = parse_qs(os.environ.get("QUERY_STRING", "") if query is None else query)
+        self.follow_link(os.environ.get("QUERY_STRING", "") if query is None else query)
+
+    def follow_link(self, query: str) -> None:
+        """The page's link arguments: a personal link (``player=``) resumes its game, a join link (``join=``)
+        fills in the code. (A warm kernel built its app before its page came: widgets.app.arrive.)"""
+        args = parse_qs(query)
         if args.get("player"):
             self.resume(args["player"][0])
         elif args.get("join"):
@@ -304,6 +309,13 @@ class ClassmateSection:
 def _redraw(session: Session, text: str) -> None:
     """The game changed outside the session's gestures (a classmate's moves): redraw map, panel, charts."""
     session.table_changed(text)
+
+
+def follow_link(session: Session, query: str) -> None:
+    """The page's link arguments for the session's "Play a classmate" section, if it has one."""
+    section = getattr(session, "_classmate", None)
+    if isinstance(section, ClassmateSection):
+        section.follow_link(query)
 
 
 def classmate_section(session: Session) -> w.Widget | None:

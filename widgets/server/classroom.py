@@ -16,36 +16,26 @@ Both modes:
 The classroom adds: a cap on kernels (``--students``) with a "the class is full" page that retries by
 itself; a "Starting your game…" page shown at once while the kernel starts; a teacher page behind a
 second token, with the join URL and its QR code and the games being played; saving by download only
-(the kernels see ``AHD_CLASSROOM=1``: the panel offers no server file at all).
+(the kernels see ``AHD_CLASSROOM=1``: the panel offers no server file at all); warm kernels, ready before a
+page asks (``--warm``, widgets/server/kernels.py).
+
+The parts: the options and the tokens (options.py), our pages' handlers (room_handlers.py), the pages'
+HTML (room_pages.py), the kernel routes (kernel_socket.py), the seats (seats.py), the kernels (kernels.py).
 """
 from __future__ import annotations
 
 import hmac
-import json
 import os
-import re
 import secrets
 import signal
 import tempfile
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jupyter_server.auth.identity import PasswordIdentityProvider
-from jupyter_server.base.handlers import APIHandler, JupyterHandler
 from jupyter_server.utils import url_path_join
-from jupyter_core.utils import ensure_async
-from tornado import web
-from tornado.iostream import StreamClosedError
 from traitlets.config import Config
-
-try:  # jupyter_server >= 2.13 refuses unauthenticated requests to any handler unless told otherwise
-    from jupyter_server.auth.decorator import allow_unauthenticated
-except ImportError:  # pragma: no cover - older servers do not check before the handler
-    def allow_unauthenticated(method):
-        return method
 from voila.app import Voila
+from voila.request_info_handler import RequestInfoSocketHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
@@ -54,229 +44,19 @@ from jupyter_server.services.kernels.handlers import KernelHandler
 from widgets.model.i18n import _, loading_texts
 from widgets.server.hardening import CSP, LogoutHandler, with_plain_errors
 from widgets.server.kernel_socket import KernelModelHandler, KernelSocketHandler, ShutdownHandler
-from widgets.server.seats import CONNECT_ENV, Seats, give_seat, seat_of
+from widgets.server.kernels import HANDOFF_ENV, pool_aware
+from widgets.server.options import (CULL_ENV, TEACHER_TOKEN_ENV, TOKEN_ENV, TOKENS_FILE, ClassState,  # noqa: F401
+                                    ServeOptions, _cull_override, kept_tokens)
 from widgets.server.paths import APPS, JUPYTER_DATA, NOTEBOOKS, TEMPLATE
+from widgets.server.room_handlers import (AhdIdentityProvider, AppHandler, NoKernelListHandler,  # noqa: F401
+                                          PlayHandler, StartHandler)
+from widgets.server.room_pages import (STYLE, browser_full_page, full_page, no_token_page, page,  # noqa: F401
+                                       starting_page, teacher_page, teacher_refused_page)
 
 #: voila's kernel routes and ours in their place (widgets/server/kernel_socket.py)
 KERNEL_ROUTES = {VoilaKernelWebsocketHandler: KernelSocketHandler, KernelHandler: KernelModelHandler,
                  VoilaShutdownKernelHandler: ShutdownHandler}
 
-#: Environment variables a launcher (tests, scripts) may use to fix the tokens instead of random ones.
-#: They are removed from the server's environment at once, so kernels never see them.
-TOKEN_ENV = "HOUSE_DIVIDED_TOKEN"
-TEACHER_TOKEN_ENV = "HOUSE_DIVIDED_TEACHER_TOKEN"
-#: Environment variable (seconds) shortening the culling, for tests: "IDLE" or "IDLE,INTERVAL".
-CULL_ENV = "HOUSE_DIVIDED_CULL"
-
-
-@dataclass
-class ServeOptions:
-    """Everything one server needs; see :func:`serve`."""
-
-    mode: str = "app"                     # "app" (one person, loopback) or "classroom"
-    host: str = "127.0.0.1"
-    port: int = 8866
-    students: int | None = None           # the kernel cap (classroom)
-    token: str = ""
-    teacher_token: str = ""
-    cull_idle: int = 120                  # seconds without activity nor connection before a kernel is culled
-    cull_interval: int = 15
-    iopub_timeout: int = 60
-    games_per_browser: int = 2            # classroom: games one browser may have at once (widgets/server/seats.py)
-    connect_grace: int = 20               # classroom: seconds a new game's page has to connect to its kernel
-    tree: bool = False                    # app mode: serve every notebook of notebooks/ (voila's tree page)
-    data: Path | None = None              # classroom: the server's own files (kernel connection files)
-    public_url: str = ""                  # classroom: the URL printed and put in the QR code (behind a proxy)
-    certfile: Path | None = None          # HTTPS by jupyter_server itself (with keyfile)
-    keyfile: Path | None = None
-    games: Path | None = None             # app mode: the one folder the panel saves to and loads from
-    new_token: bool = False               # classroom with data: make new tokens (ends every link and login)
-
-    @property
-    def tls(self) -> bool:
-        """True if students reach the pages over HTTPS (our own certificate, or a proxy's public URL)."""
-        return self.certfile is not None or self.public_url.lower().startswith("https://")
-
-
-@dataclass
-class ClassState:
-    """What the handlers share: the options and the kernels being started right now."""
-
-    options: ServeOptions
-    starting: int = 0
-    started_at: float = field(default_factory=time.time)
-    joined: int = 0
-    refused_full: int = 0
-    seats: Seats | None = None            # classroom: the games of each browser
-
-    def __post_init__(self):
-        if self.options.mode == "classroom" and self.seats is None:
-            self.seats = Seats(per_browser=self.options.games_per_browser, grace=self.options.connect_grace)
-
-    def running(self, kernel_manager) -> int:
-        return len(kernel_manager.list_kernel_ids())
-
-    def full(self, kernel_manager) -> bool:
-        cap = self.options.students
-        return cap is not None and self.running(kernel_manager) + self.starting >= cap
-
-
-# ------------------------------------------------------------------ pages (widgets/server/room_pages.py)
-from widgets.server.room_pages import (STYLE, browser_full_page, full_page, no_token_page, page,  # noqa: E402,F401
-                         starting_page, teacher_page, teacher_refused_page)
-
-
-# ------------------------------------------------------------------ handlers
-class AhdIdentityProvider(PasswordIdentityProvider):
-    """voila's token login, with the token compared in constant time."""
-
-    async def get_user_token(self, handler):
-        expected = self.token or ""
-        given = self.get_token(handler) or ""
-        if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
-            return None
-        return await super().get_user_token(handler)
-
-
-class _Ours:
-    @property
-    def state(self) -> ClassState:
-        return self.settings["ahd_state"]
-
-    def refuse_without_token(self) -> bool:
-        if self.current_user:
-            return False
-        self.set_status(403)
-        self.finish(no_token_page(self.state.options.mode))
-        return True
-
-    def refuse_when_full(self, retry_url: str) -> bool:
-        if not self.state.full(self.kernel_manager):
-            return False
-        self.state.refused_full += 1
-        self.set_status(503)
-        self.set_header("Retry-After", "20")
-        self.set_header("Cache-Control", "no-store")
-        self.finish(full_page(self.state, self.state.running(self.kernel_manager), retry_url))
-        return True
-
-
-class StartHandler(_Ours, JupyterHandler):
-    """``/``: the "Starting your game…" page, which at once opens ``/play``."""
-
-    @allow_unauthenticated  # refused below with a page that says where the link is (not a login redirect)
-    async def get(self):
-        if self.refuse_without_token():
-            return
-        play = url_path_join(self.base_url, "play")
-        kept = {k: self.get_argument(k) for k in ("join", "player") if self.get_argument(k, "")}
-        if kept:  # a classmate's join link or a personal link (Play a classmate): the app reads them
-            from urllib.parse import urlencode
-            play += "?" + urlencode(kept)
-        if self.refuse_when_full(play):
-            return
-        if self.state.seats is not None:
-            give_seat(self)
-        self.set_header("Cache-Control", "no-store")
-        self.finish(starting_page(play))
-
-
-KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
-
-
-class AppHandler(_Ours, TornadoVoilaHandler):
-    """voila's page of the app (``/play``, or ``/voila/render/…`` on the tree), with the ``_xsrf`` cookie
-    set (so that the page's unload can shut its kernel down with XSRF on), the kernel cap, and the kernel
-    shut down at once when the browser goes away before the page is complete (a reload while starting)."""
-
-    _gone = False
-
-    def on_connection_close(self):
-        self._gone = True
-        super().on_connection_close()
-
-    @allow_unauthenticated  # refused below, with our page
-    async def get(self, path=None):
-        if self.refuse_without_token():
-            return
-        self.xsrf_token  # noqa: B018 -- sets the _xsrf cookie that voila's unload beacon sends back
-        if self.refuse_when_full(self.request.uri):
-            return
-        state = self.state
-        seats, seat = state.seats, None
-        if seats is not None:  # classroom: only a browser the start page has seen, a few games each
-            seat = seat_of(self)
-            if seat is None:
-                self.redirect_to_start()
-                return
-            if seats.full(seat, self.kernel_manager):
-                self.set_status(429)
-                self.set_header("Retry-After", "10")
-                self.set_header("Cache-Control", "no-store")
-                self.finish(browser_full_page(seats.count(seat, self.kernel_manager), self.request.uri))
-                return
-            seats.starting[seat] += 1
-        state.starting += 1
-        counted = True
-        kernel_id = None
-        try:
-            async for html in self.get_generator(path=path):
-                if counted:  # the kernel is up (voila yields nothing before): it counts as running now
-                    state.starting -= 1
-                    state.joined += 1
-                    counted = False
-                if kernel_id is None:
-                    found = KERNEL_ID.search(html)
-                    kernel_id = found.group(1) if found else None
-                    if kernel_id and seat is not None:
-                        seats.started(seat, kernel_id)
-                if self._gone:
-                    break
-                self.write(html)
-                try:
-                    await self.flush()
-                except StreamClosedError:
-                    self._gone = True
-                    break
-        finally:
-            if counted:
-                state.starting -= 1
-            if seat is not None:
-                seats.starting[seat] -= 1
-                if not seats.starting[seat]:
-                    del seats.starting[seat]
-            if self._gone and kernel_id and kernel_id in self.kernel_manager:
-                self.log.info("The page went away while its game was starting: kernel %s shut down", kernel_id)
-                await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
-            elif kernel_id and seats is not None:
-                seats.expect_connection(self.kernel_manager, kernel_id, self.log)
-
-    def redirect_to_start(self) -> None:
-        """To the start page (which gives the browser its seat), keeping the link's arguments."""
-        from urllib.parse import urlencode
-        kept = {k: self.get_argument(k) for k in ("token", "join", "player") if self.get_argument(k, "")}
-        self.set_header("Cache-Control", "no-store")
-        self.redirect(self.base_url + ("?" + urlencode(kept) if kept else ""))
-
-
-class PlayHandler(AppHandler):
-    """``/play`` in single-notebook mode: the notebook itself (voila's handler would redirect a path)."""
-
-    @allow_unauthenticated  # refused in AppHandler.get
-    async def get(self, path=None):
-        await super().get(None)
-
-
-class NoKernelListHandler(APIHandler):
-    """``/api/kernels``: refused to everyone (voila needs no list, and a list would give away kernel ids)."""
-
-    def _refuse(self, *args):
-        raise web.HTTPError(403, _("The kernel list is not available on this server."))
-
-    get = post = delete = put = patch = _refuse
-
-    def check_xsrf_cookie(self):  # refused anyway, with or without the cookie
-        return None
 
 
 class AhdVoila(Voila):
@@ -289,6 +69,8 @@ class AhdVoila(Voila):
                 handler = (handler[0], AppHandler, *handler[2:])
             elif handler[1] in KERNEL_ROUTES:  # kernel_socket.py: no hang, XSRF always, one browser's games
                 handler = (handler[0], KERNEL_ROUTES[handler[1]], *handler[2:])
+            if handler[1] is RequestInfoSocketHandler:
+                continue  # voila's request info for warm kernels: no login at all; ours is a private file (kernels.py)
             handlers.append(handler)
         base = self.server_url
         ours = [(url_path_join(base, r"/api/kernels/?"), NoKernelListHandler),
@@ -306,6 +88,11 @@ class AhdVoila(Voila):
         return [(route[0], with_plain_errors(route[1]), *route[2:]) for route in ours + handlers]
 
     ssl_context = None
+
+    def init_settings(self):
+        settings = super().init_settings()  # makes voila's kernel manager (with its pool, warm kernels on)
+        pool_aware(self.kernel_manager)
+        return settings
 
     def listen(self):
         """voila's listen (which also runs the loop), with jupyter_server's kind of TLS (tornado's
@@ -326,50 +113,6 @@ class AhdVoila(Voila):
 
 # ------------------------------------------------------------------ running
 from widgets.server.room_net import lan_address, public_host, public_root, tls_context  # noqa: E402,F401
-
-
-def _cull_override(options: ServeOptions) -> None:
-    grace = os.environ.pop(CONNECT_ENV, "")
-    if grace:
-        options.connect_grace = int(grace)
-    value = os.environ.pop(CULL_ENV, "")
-    if value:
-        parts = [int(x) for x in value.split(",")]
-        options.cull_idle = parts[0]
-        options.cull_interval = parts[1] if len(parts) > 1 else max(1, parts[0] // 3)
-
-
-#: The class's tokens in the data folder (``--data``): the join link, its QR code, the personal links and the
-#: logins outlive a restart between lessons; ``--new-token`` makes new ones.
-TOKENS_FILE = "tokens.json"
-
-
-def kept_tokens(options: ServeOptions) -> None:
-    """Classroom with ``--data``: the tokens of the last run (``tokens.json``, private to the server's user),
-    or new ones written there (the first run, or ``--new-token``). Tokens given explicitly (options, or the
-    launchers' environment variables) are used as they are and not written."""
-    if options.mode != "classroom" or options.data is None:
-        return
-    if options.token or os.environ.get(TOKEN_ENV):
-        return
-    path = options.data / TOKENS_FILE
-    if path.exists() and not options.new_token:
-        try:
-            kept = json.loads(path.read_text(encoding="utf-8"))
-            token, teacher = kept["token"], kept["teacher_token"]
-            if not (isinstance(token, str) and isinstance(teacher, str) and len(token) >= 12 and len(teacher) >= 16):
-                raise ValueError("tokens too short")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise ValueError(_("{path}: not a tokens file of this server ({problem}); remove it or start with "
-                               "--new-token").format(path=path, problem=exc)) from None
-        options.token, options.teacher_token = token, teacher
-        return
-    options.token, options.teacher_token = secrets.token_urlsafe(9), secrets.token_urlsafe(16)
-    options.data.mkdir(parents=True, exist_ok=True)
-    os.chmod(options.data, 0o700)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-        json.dump({"token": options.token, "teacher_token": options.teacher_token}, out)
 
 
 def serve(options: ServeOptions) -> int:
@@ -422,6 +165,15 @@ def serve(options: ServeOptions) -> int:
         os.environ.pop("AHD_STORE", None)
         os.environ.pop("AHD_CLASS_URL", None)
 
+    # warm kernels (classroom, one app notebook): they find their page's link arguments in a private folder
+    warm = options.warm if options.mode == "classroom" and not options.tree else 0
+    handoff = data / "pages"
+    if warm:
+        handoff.mkdir(mode=0o700, exist_ok=True)
+        os.environ[HANDOFF_ENV] = str(handoff)
+    else:
+        os.environ.pop(HANDOFF_ENV, None)
+
     state = ClassState(options)
     root = public_root(options)
     join_url = f"{root}?token={options.token}"  # the start page ("Starting your game…"), then /play
@@ -442,10 +194,21 @@ def serve(options: ServeOptions) -> int:
         "IdentityProvider": {"cookie_options": dict(cookie_flags), "secure_cookie": secure or None},
         "VoilaConfiguration": {"template": TEMPLATE, "show_tracebacks": False, "strip_sources": True,
                                "resources": {"ahd": loading_texts()},  # the loading page's words
+                               "multi_kernel_manager_class": "widgets.server.kernels.AhdKernelManager",
+                               # warm kernels: voila's pool, kept within the free places (widgets/server/kernels.py)
+                               "preheat_kernel": warm > 0, "default_pool_size": warm,
                                **({} if options.tree else {"file_allowlist": []})},
         "VoilaExecutor": {"iopub_timeout": options.iopub_timeout},
         "MappingKernelManager": {"cull_idle_timeout": options.cull_idle, "cull_interval": options.cull_interval,
                                  "cull_connected": False, "cull_busy": False},
+        # a kernel no page has connected to yet is not culled before this (its page may be slow to come: the
+        # connect grace of the classroom decides); warm kernels wait in the pool, never culled (voila)
+        "AhdKernelManager": {"warm": warm, "cap": options.students or 0, "handoff_dir": str(handoff),
+                             # classroom: the seat's check decides (--connect-grace from the page's end); the culler
+                             # only backs it up, late (a starved browser took 100-160 s: docs/publishing.md)
+                             "unconnected_grace": (max(600, options.cull_idle + options.connect_grace)
+                                                   if options.mode == "classroom"
+                                                   else options.cull_idle + options.connect_grace)},
     })
     app = AhdVoila(config=config)
     # set on the app, not through the Config (which deep-copies its values: the store holds a lock)

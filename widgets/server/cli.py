@@ -75,9 +75,12 @@ def _parser() -> argparse.ArgumentParser:
                       help=_("serve HTTPS with this certificate (PEM; with --keyfile): the link and QR code use "
                              "https"))
     room.add_argument("--keyfile", type=Path, default=None, metavar="PEM", help=_("the certificate's private key (PEM)"))
-    room.add_argument("--connect-grace", type=int, default=20, metavar="SECONDS",
+    room.add_argument("--connect-grace", type=int, default=60, metavar="SECONDS",
                       help=_("end a new game whose page has not connected to it this long after it was sent "
-                             "(default 20; raise it for a very busy machine)"))
+                             "(default 60; raise it for a very busy machine)"))
+    room.add_argument("--warm", type=int, default=None, metavar="N",
+                      help=_("keep N games ready (started, the app built) so that a student's page opens at once "
+                             "(default: --students; never more than the free places; about 110 MB each; 0: none)"))
     room.add_argument("--new-token", action="store_true",
                       help=_("with --data: make new tokens (a new join link and QR code; every earlier link, "
                              "personal link and login stops working); without it the tokens of the last run are "
@@ -127,6 +130,10 @@ def _serve(args: argparse.Namespace) -> int:
         if args.students < 1:
             print(_("error: --students must be at least 1"), file=sys.stderr)
             return 2
+        warm = args.students if args.warm is None else args.warm
+        if not 0 <= warm <= args.students:
+            print(_("error: --warm must be between 0 and --students"), file=sys.stderr)
+            return 2
         if args.connect_grace < 5:
             print(_("error: --connect-grace must be at least 5 seconds"), file=sys.stderr)
             return 2
@@ -137,7 +144,7 @@ def _serve(args: argparse.Namespace) -> int:
             return 2
         options = ServeOptions(mode="classroom", host=args.host, port=args.port, students=args.students,
                                public_url=public, certfile=args.certfile, keyfile=args.keyfile,
-                               connect_grace=args.connect_grace, new_token=args.new_token,
+                               connect_grace=args.connect_grace, new_token=args.new_token, warm=warm,
                                data=args.data.expanduser().resolve() if args.data else None,
                                cull_idle=args.cull_idle, cull_interval=max(1, min(10, args.cull_idle // 3)))
     try:

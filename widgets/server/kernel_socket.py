@@ -102,6 +102,7 @@ class ShutdownHandler(StrictXsrf, VoilaShutdownKernelHandler):
     async def post(self, kernel_id):
         if kernel_id not in self.kernel_manager or not owns(self, kernel_id):
             raise web.HTTPError(404, "No such game")
+        self.kernel_manager.log.info("Its page left: kernel %s shut down", kernel_id)
         await super().post(kernel_id)
 
 
@@ -126,6 +127,9 @@ class KernelSocketHandler(VoilaKernelWebsocketHandler):
         seats = getattr(self.settings.get("ahd_state"), "seats", None)
         if seats is not None:  # the page connected: its kernel outlives the grace (widgets/server/seats.py)
             seats.connected.add(kernel_id)
+        connect = getattr(self.kernel_manager, "connect", None)
+        if connect is not None:  # and the culler may treat it as any other (widgets/server/kernels.py)
+            connect(kernel_id)
         await super().open(kernel_id)
 
     def write_message(self, message: bytes | str | dict[str, Any], binary: bool = False):

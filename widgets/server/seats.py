@@ -51,10 +51,16 @@ class Seats:
     def started(self, seat: str, kernel_id: str) -> None:
         self.games.setdefault(seat, set()).add(kernel_id)
 
+    def done_starting(self, seat: str) -> None:
+        self.starting[seat] -= 1
+        if self.starting[seat] <= 0:
+            del self.starting[seat]
+
     def expect_connection(self, kernel_manager, kernel_id: str, log) -> None:
         """End ``kernel_id`` in :attr:`grace` seconds unless a page has connected to it by then."""
         async def check():
-            if kernel_id in kernel_manager and kernel_id not in self.connected:
+            connected = self.connected | getattr(kernel_manager, "connected", set())
+            if kernel_id in kernel_manager and kernel_id not in connected:
                 log.info("No page connected to kernel %s within %d s: shut down", kernel_id, self.grace)
                 await ensure_async(kernel_manager.shutdown_kernel(kernel_id))
             if kernel_id not in kernel_manager:

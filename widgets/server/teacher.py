@@ -39,7 +39,9 @@ class TeacherHandler(_Teacher):
     async def get(self):
         if self.refused():
             return
-        kernels = [dict(k) for k in self.kernel_manager.list_kernels()]
+        games = getattr(self.kernel_manager, "live_games", None)  # warm kernels waiting for a page are no game
+        shown = games() if games is not None else None
+        kernels = [dict(k) for k in self.kernel_manager.list_kernels() if shown is None or k["id"] in shown]
         html = teacher_page(self.settings["ahd_state"], self.settings["ahd_join_url"], kernels)
         store = self.settings.get("ahd_store")
         if store is not None:  # Play a classmate: a page of the class's stored games, read off the loop
