@@ -35,7 +35,7 @@ ALIASES = {"search": "search:iterations=2"}
 def bot(name: str, seed: int):
     if name.startswith("hard@"):
         sided = make_bot("hard", seed)
-        return SidedBot(name, make_bot(f"{LEVELS['hard'][0]},capital={name[5:]}", seed), sided.confederate)
+        return SidedBot(name, make_bot(f"{LEVELS['hard'].union},capital={name[5:]}", seed), sided.confederate)
     return make_bot(ALIASES.get(name, name), seed)
 
 
