@@ -33,6 +33,12 @@ def _capital(text: str) -> bool | str:
     return "year" if text.strip().lower() == "year" else _flag(text)
 
 
+def _final(text: str) -> int:
+    """``final``: ``on`` (the last half-turn of a scored game), ``off``, or the number of half-turns."""
+    value = text.strip().lower()
+    return int(value) if value.isdigit() else int(_flag(text))
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot by its CLI name: a level ``easy``, ``normal`` or ``hard`` (see ``LEVELS``), or ``random``,
     ``heuristic`` or ``search`` (the players as measured before the levels).
@@ -69,7 +75,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
              "garrison": str, "guard": _flag, "objective": str, "lookahead": _flag, "grab": _flag, "endgame": int,
              "push": _flag, "sally": _flag, "grab_fight": _flag, "capital": _capital,
              "campaign_idle": float, "finish": _flag, "retake": _flag, "clear": _flag,
-             "final": _flag}
+             "final": _final}
     if base == "heuristic":
         kinds = {"garrison": str}
     elif base != "search":

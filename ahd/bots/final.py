@@ -22,12 +22,22 @@ from .heuristic import _win_chance, attack_forces
 
 def scored_last_half(game: Game) -> bool:
     """Whether this is the Confederacy's half-turn that ends a game scored on the maxima (nothing after it)."""
+    return turns_to_score(game) == 0
+
+
+def turns_to_score(game: Game) -> int | None:
+    """In a game scored on the maxima, at a Confederate half-turn: how many turns come before the one scored
+    (0: this is the last half-turn); None otherwise."""
     scenario, state = game.scenario, game.state
     if state.phasing is not Side.CONFEDERATE:
-        return False
+        return None
     if scenario.end == "short":
-        return state.turn == scenario.last_turn
-    return scenario.end == "table" and not game.play_on and state.turn == scenario.score_turn
+        last = scenario.last_turn
+    elif scenario.end == "table" and not game.play_on:
+        last = scenario.score_turn
+    else:
+        return None
+    return last - state.turn if state.turn <= last else None
 
 
 def swing(state: State, box: str, side: Side) -> int:
@@ -39,10 +49,11 @@ def swing(state: State, box: str, side: Side) -> int:
     return b.value_for(side) + b.value_for(side.enemy)
 
 
-def final_march(game: Game, actions: list[Action]):
+def final_march(game: Game, actions: list[Action], keep=None):
     """The march of the last half-turn that moves the maxima most: ``(BeginMarch, {unit: box}, gain)``, or
     None when no march can move them. Empty cities first (one unit each, the weakest that reaches), then
-    the units left storm a defended city together where odds x swing is largest."""
+    the units left storm a defended city together where odds x swing is largest. ``keep(origin)``: units a
+    box keeps (before the last half-turn, its garrison; then none: nothing can answer)."""
     state = game.state
     side = state.phasing
     best = None
@@ -51,7 +62,11 @@ def final_march(game: Game, actions: list[Action]):
             continue
         origin = action.origin
         reach: dict[str, list[tuple]] = {}  # box -> [(unit, crossing)] of the units that can end there
-        for unit in sorted(state.units_in(origin, side), key=lambda u: (u.type.value, u.id)):
+        ready = [u for u in sorted(state.units_in(origin, side), key=lambda u: (u.type.value, u.id))]
+        if keep is not None:  # the garrison stays: the strongest units
+            spare = max(0, len(ready) - keep(origin))
+            ready = ready[:spare]
+        for unit in ready:
             if movement._ready(state, unit) is not None:
                 continue
             for path, _ in movement.legal_paths(state, unit):

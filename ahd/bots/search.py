@@ -31,7 +31,7 @@ import numpy as np
 from ..core.actions import Action, CavalryRetreat, HoldGround, OpenFire, Reinforce, Retreat
 from .base import without_losing_moves
 from .campaign import CampaignPlan, Orders, follow, idle_score
-from .final import final_march, scored_last_half
+from .final import final_march, turns_to_score
 from .plan_lines import defence_line
 from ..core.errors import AhdError
 from ..core.game import Game
@@ -71,7 +71,7 @@ class SearchBot:
                  garrison: str = "each", guard: bool = False, objective: str = "strongest",
                  lookahead: bool = True, campaign_idle: float = 2.0, grab: bool = False, endgame: int = 0,
                  push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
-                 finish: bool = False, retake: bool = False, clear: bool = False, final: bool = False) -> None:
+                 finish: bool = False, retake: bool = False, clear: bool = False, final: int = 0) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
@@ -111,7 +111,7 @@ class SearchBot:
                                       grab_fight=grab_fight, capital=capital, finish=finish,
                                       retake=retake, clear=clear)
                          if campaign else None)
-        self.final = bool(final)  # the scored game's last half-turn: march where the maxima move most (final.py)
+        self.final = int(final)  # a scored game's last ``final`` Confederate half-turns: march where the maxima move most (final.py)
         self.plan: Msg | None = None  # its campaign plan in one line (``ahd.bots.plan``), None before any
         self._plan_key: object = None  # the plan said, without its odds and size (``plan_key``)
         self.stats = {"decisions": 0, "searched": 0, "changed": 0, "campaign": 0, "rollouts": 0,
@@ -157,7 +157,12 @@ class SearchBot:
             if campaign is not None:  # the plan is the default; the search may still find better
                 action, plans[action] = campaign
                 options = [action] + [a for a in options if a != action]
-            last = final_march(game, actions) if self.final and scored_last_half(game) else None
+            left = turns_to_score(game) if self.final else None
+            last = None
+            if left is not None and left < self.final:  # the last ``final`` Confederate half-turns of a scored game
+                keep = None if left == 0 else (lambda box: self.heuristic._garrison_need(game.state, box,
+                                                                                        game.state.phasing))
+                last = final_march(game, actions, keep)
             if last is not None:  # nothing answers this half-turn: the maxima alone count (final.py)
                 action, moves, _ = last
                 plans[action] = Orders(game.state.phasing, game.state.turn, action.origin, moves)
