@@ -32,3 +32,16 @@ def test_the_last_half_turn_of_the_short_game_takes_the_empty_cities_that_move_t
 def test_a_campaign_game_has_no_last_scored_half_turn():
     game = confederate_movement("campaign")
     assert not scored_last_half(game) and turns_to_score(game) is None
+
+
+def test_the_last_half_turn_storms_washington_before_taking_cities():
+    """A storm of Washington wins the war (11.b(1)): the last march never trades it for a city (held-out seed
+    960000 of the short game: the Confederacy took Washington on the last turn, until a first version of the
+    last march sent the stack after cities instead)."""
+    units = [("union", "MF", "washington", 1), ("confederate", "FV", "harpers_ferry", 6),
+             ("confederate", "FV", "goldsboro", 1)]
+    game = position_game(units, control=CONTROL, turn=10, last_turn=10, end="short", marches=3)
+    pass_until(game, lambda g: g.state.phasing is Side.CONFEDERATE and g.decision == "movement")
+    assert swing(game.state, "washington", Side.CONFEDERATE) > 50
+    action, moves, _ = final_march(game, game.legal_actions())
+    assert action == ahd.BeginMarch("harpers_ferry") and "washington" in moves.values()

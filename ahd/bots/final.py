@@ -20,6 +20,10 @@ from ..core.state import State
 from .heuristic import _win_chance, attack_forces
 
 
+#: what taking Washington is worth in the last half-turn: the war (11.b(1)), more than every city together
+WASHINGTON = 100
+
+
 def scored_last_half(game: Game) -> bool:
     """Whether this is the Confederacy's half-turn that ends a game scored on the maxima (nothing after it)."""
     return turns_to_score(game) == 0
@@ -42,10 +46,13 @@ def turns_to_score(game: Game) -> int | None:
 
 def swing(state: State, box: str, side: Side) -> int:
     """What taking ``box`` from the enemy moves the difference of the maxima by, for ``side`` (7.c: the
-    loser's own-colour value goes, the captor's own-colour value comes)."""
+    loser's own-colour value goes, the captor's own-colour value comes); Washington wins the war for the
+    Confederacy (11.b(1), not with A-6): ``WASHINGTON``."""
     b = state.board.boxes[box]
     if not b.is_recruiting_city or state.control[box] is side:
         return 0
+    if box == "washington" and side is Side.CONFEDERATE and "A-6" not in state.options:
+        return WASHINGTON  # 11.b(1): the war, not a point (a storm of it is never traded for cities)
     return b.value_for(side) + b.value_for(side.enemy)
 
 
