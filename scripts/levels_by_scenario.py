@@ -35,7 +35,7 @@ ALIASES = {"search": "search:iterations=2"}
 def bot(name: str, seed: int):
     if name.startswith("hard@"):
         sided = make_bot("hard", seed)
-        return SidedBot(name, make_bot(f"{LEVELS['hard'][0]},capital={name[5:]}", seed), sided.confederate)
+        return SidedBot(name, make_bot(f"{LEVELS['hard'].union},capital={name[5:]}", seed), sided.confederate)
     return make_bot(ALIASES.get(name, name), seed)
 
 
@@ -81,23 +81,31 @@ def main() -> None:
                       f"({time.perf_counter() - t0:.0f} s)", flush=True)
     rows = [r for r in map(json.loads, out.read_text().splitlines()) if r["seed"] in seeds]
     print(f"\n{args.a} v {args.b}, seeds {args.seed}-{args.seed + args.games - 1} both seats; machine: {machine()}")
-    print(f"{'scenario':9}{'as Union':>10}{'as Conf.':>10}{'pooled':>9}   95% interval   {args.a} decision s: median  p95")
-    for scenario in args.scenarios.split(","):
+    summary(rows, args.a, args.b, args.scenarios.split(","))
+
+
+def summary(rows: list[dict], a: str, b: str, scenarios: list[str]) -> dict[str, tuple[float, int]]:
+    """Print the table of ``a`` v ``b`` per scenario (pooled score, Wilson interval, ``a``'s decision times)
+    from the games ``rows``; return {scenario: (pooled score, games)}."""
+    print(f"{'scenario':9}{'as Union':>10}{'as Conf.':>10}{'pooled':>9}   95% interval   {a} decision s: median  p95")
+    pooled = {}
+    for scenario in scenarios:
         score = lambda r, side: 1.0 if r["winner"] == side else 0.5 if r["winner"] is None else 0.0  # noqa: E731
-        as_u = [score(r, "union") for r in rows if r["scenario"] == scenario and r["union"] == args.a
-                and r["confederate"] == args.b]
-        as_c = [score(r, "confederate") for r in rows if r["scenario"] == scenario and r["confederate"] == args.a
-                and r["union"] == args.b]
+        as_u = [score(r, "union") for r in rows if r["scenario"] == scenario and r["union"] == a
+                and r["confederate"] == b]
+        as_c = [score(r, "confederate") for r in rows if r["scenario"] == scenario and r["confederate"] == a
+                and r["union"] == b]
         both = as_u + as_c
         if not both:
             continue
         low, high = wilson(int(round(sum(both))), len(both))
         times = [t for r in rows if r["scenario"] == scenario for side in ("union", "confederate")
-                 if r[side] == args.a for t in r["times"][side]]
+                 if r[side] == a for t in r["times"][side]]
         med, p95 = (np.median(times), np.percentile(times, 95)) if times else (float("nan"),) * 2
         print(f"{scenario:9}{sum(as_u):>6g}/{len(as_u):<3}{sum(as_c):>6g}/{len(as_c):<3}{sum(both) / len(both):>8.0%}"
               f"   {low:.0%}-{high:.0%}{'':>12}{med:.3f}  {p95:.3f}")
-
+        pooled[scenario] = (sum(both) / len(both), len(both))
+    return pooled
 
 if __name__ == "__main__":
     main()

@@ -217,7 +217,7 @@ def test_capital_keeps_washington_garrison_out_of_battles_next_door():
     def play_to(spec, turn):
         game = ahd.new_game("1864", seed=2)
         union = make_bot(spec, 1)
-        bots = {Side.UNION: union, Side.CONFEDERATE: make_bot(LEVELS["hard"][1]["campaign"], 2)}
+        bots = {Side.UNION: union, Side.CONFEDERATE: make_bot(LEVELS["hard"].confederate, 2)}
         sent = []
         while not game.is_over and game.state.turn <= turn:
             if game.current_player == CHANCE:
@@ -231,8 +231,8 @@ def test_capital_keeps_washington_garrison_out_of_battles_next_door():
             game.apply(action)
         return game, sent
 
-    assert LEVELS["hard"][0].endswith(",capital=year")
-    hard = LEVELS["hard"][0].replace(",capital=year", "")  # the hard Union's settings, without ``capital``
+    assert LEVELS["hard"].union.endswith(",capital=year")
+    hard = LEVELS["hard"].union.replace(",capital=year", "")  # the hard Union's settings, without ``capital``
     lost, sent = play_to(hard, 29)
     assert lost.is_over and lost.outcome.winner is Side.CONFEDERATE and lost.state.turn == 29
     assert any(left < need for left, need in sent)  # Washington was emptied below its garrison
@@ -323,27 +323,3 @@ def test_clear_storms_the_stack_that_bars_the_way_to_the_staging_box():
     assert "Goldsboro" in str(clear.plan)
     early = position_game(units, control=control, turn=20, marches=3)  # before the endgame: as before
     assert clear.march(early, early.legal_actions(), 0.0) == base.march(early, early.legal_actions(), 0.0)
-
-
-def test_hold_keeps_a_garrison_in_a_taken_objective_against_the_stack_it_storms():
-    """``hold``: the Union holds Richmond with 13 and storms the 7 Confederates in Fredericksburg. Without
-    it all 13 march out (shared garrisons count that stack against Washington); beaten, the stack fell back
-    to Yorktown and walked into the empty Richmond (hard against search, seed 1008, turn 31). With it
-    Richmond keeps half the stack it storms, 4, and the storm still has the odds."""
-    units = [("union", "FS", "richmond", 13), ("union", "FV", "washington", 7),
-             ("confederate", "FV", "fredericksburg", 7), ("confederate", "FV", "wilmington", 2)]
-    control = {"union": ["richmond", "petersburg", "new_orleans", "mobile", "atlanta", "memphis", "charleston_sc"],
-               "confederate": ["fredericksburg", "wilmington"]}
-    settings = dict(guard=True, choose="weakest", sally=True, endgame=30, push=True, finish=True)
-    game = position_game(units, control=control, turn=31, marches=3)
-    base = CampaignPlan(HeuristicBot(1, garrison="shared"), **settings)
-    hold = CampaignPlan(HeuristicBot(1, garrison="shared"), hold=True, **settings)
-    action, orders = base.march(game, game.legal_actions(), 0.0)
-    assert action == ahd.BeginMarch("richmond") and len(orders.moves) == 13
-    action, orders = hold.march(game, game.legal_actions(), 0.0)
-    assert action == ahd.BeginMarch("richmond") and set(orders.moves.values()) == {"fredericksburg"}
-    assert len(orders.moves) == 13 - 4
-    assert "Fredericksburg" in str(hold.plan)
-    # a city of ours that is no objective of the war gives all it can, as before
-    assert hold._keep(game.state, "washington", ahd.Side.UNION, "fredericksburg") == \
-        base._keep(game.state, "washington", ahd.Side.UNION, "fredericksburg")

@@ -62,10 +62,14 @@ def test_levels_are_fixed_bots_and_budgets():
     assert hard.campaign.grab and hard.campaign.grab_fight and hard.campaign.push and hard.campaign.sally
     assert hard.campaign.endgame == 30 and hard.campaign.finish and hard.campaign.retake
     # capital only in the scenarios starting after turn 1 (issue 34: 1864's Washington); 1861 as before
-    assert hard.campaign.clear and hard.campaign.capital == "year" and not hard.campaign.hold
+    assert hard.campaign.clear and hard.campaign.capital == "year"
     assert make_bot("search:capital=on", 1).campaign.capital is True
     with pytest.raises(ValueError, match="capital"):
         make_bot("search:capital=sometimes", 1)
+    for name in ("assaults=2", "assault_odds=0.5", "hold=on"):  # settings no level used: removed (issue 30)
+        with pytest.raises(ValueError, match="bad search setting"):
+            make_bot(f"search:{name}", 1)
+    assert scored.final and not SearchBot(1).final  # hard's Confederacy ends a scored game on the maxima
     for name in LEVELS:
         assert make_bot(name, 1).name == name
         assert name in PLAYERS

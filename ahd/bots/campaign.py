@@ -1,60 +1,15 @@
 """A campaign plan for the search bot: gather the army next to the enemy's strongest objective, then
-storm it with everything that can reach it.
+storm it with everything that can reach it (the heuristic weighs each unit's move alone, so it never
+gathers the army a fortress needs).
 
-Why: the heuristic weighs each unit's move alone, so it never gathers the army a fortress needs. Over
-60 1861 games of the heuristic against itself the Union held six of its seven victory cities at the
-end in 26 and took Richmond at some point in 3: from turn 15 on, 8 entrenched veterans and crack
-units sat in Richmond, 9 Union veterans next door and 8 in Washington, and nothing moved for 25 turns.
-9 veterans storming Richmond win 1% of the time; 15 win 80% (``ahd.odds``).
-
-The plan, at each movement decision of its side:
-
-- *objective*: of the enemy-held objectives (Union: the seven cities of 11.a; Confederacy:
-  Washington, 11.b(1)) the one with the most enemy units; none if it is empty (the heuristic takes
-  empty cities by itself);
-- *storm*: the units able to reach it this turn, one march per box and no more boxes than marches
-  left, biggest stacks first. If together they have at least ``odds`` to win (Monte Carlo odds, a
-  fixed seed), the biggest stack marches in, every unit that can; the next movement decision sends
-  the next stack (the battle is fought after the Movement segment);
-- *gather*: otherwise, if the heuristic's best option is worth less than ``idle`` (it would end
-  movement, or nearly), the box that can bring most units nearest the *staging box* (the one of ours
-  next to the objective with the most of our units) marches them toward it; a box sends only the
-  units above the garrison the heuristic wants it to keep.
-
-Options (all off by default; ``hard``'s Union uses all but ``capital`` and ``hold``, ``ahd.bots.LEVELS``; measured in
-``docs/bots/hard_union_probe.txt``):
-
-- ``grab``: an enemy-held objective with no defenders is taken by one spare unit that can reach it
-  (before any gathering; when idle a spare unit is brought nearer). The heuristic leaves far ones
-  (New Orleans, Mobile, Wilmington) empty and unvisited to turn 40: of 21 games of the earlier
-  ``hard`` Union lost at turn 40 (seeds 1000-1039) 7 lacked only such cities;
-- ``push``: when the objective can be neither stormed nor gathered for, the other enemy-held
-  objectives are tried, the fewest defenders first (the plan no longer stands still for 15 turns
-  before a Richmond it cannot take);
-- ``endgame``: from that turn on the plan gathers whenever it cannot storm, and the odds a storm
-  needs fall evenly from ``odds`` to 30% at turn 38 (a long chance beats the certain loss of 11.b(3));
-- ``sally``: the capital storms a stack next to it without keeping a garrison against that stack;
-- ``grab_fight``: ``grab`` also attacks a stack of one or two in the way at the odds a storm needs;
-- ``capital``: no battle reinforcement leaves the capital below its garrison (``reinforcement``; not in
-  ``hard``: it cost the 1861 Union more games than it saved in 1864);
-- ``finish``: from the ``endgame`` turn the enemy-held objectives are gathered for before a stack next to
-  our capital that cannot be stormed (the war is won by the objectives; only spare units gather, so the
-  capital keeps its garrison), and an objective with no box of ours next to it is gathered for at an
-  empty box next to it (seed 1038: New Orleans held one defender for the last seven turns while 32 Union
-  units gathered at Washington against a stack in Baltimore);
-- ``retake``: after the objective, the enemy-held recruiting cities with units in them that move the
-  army maxima by 2 or more (ours a raid took, Philadelphia, Baltimore; or theirs) are stormed at the odds
-  a storm needs (never gathered for): early games are lost on the maxima, 11.b(2).
-- ``clear``: in the endgame, when spare units can come no nearer the staging box because an enemy stack
-  bars the way, that stack is stormed at the odds a storm needs (seed 1000 against search: 13 units
-  stood in Wilmington behind 3 in Goldsboro from turn 36 to the loss on turn 40).
-- ``hold`` (not in ``hard``): an enemy objective we hold keeps half the stack its units storm (seed
-  1008 against search: the 13 units holding Richmond all stormed Fredericksburg's 7 on turn 31; the
-  beaten stack fell back to Yorktown and walked into the empty Richmond, and the plan went back and
-  forth between the two).
-
-``grab`` sends the spare unit that comes nearest an empty objective among those that come nearer at all
-(it once looked at the nearest move alone, and when that unit could come no nearer sent nobody).
+At each movement decision of its side: the *objective* (an enemy-held objective with defenders: 11.a's
+seven cities for the Union, Washington for the Confederacy); *storm* it when the units that can reach it
+this turn have ``odds`` to win, the biggest stack first; else *gather* spare units (above the garrison
+the heuristic wants kept) at the staging box next to it when the heuristic is idle. Options, all off by
+default (``ahd.bots.levels`` says which level uses which): ``guard``, ``choose``, ``grab``,
+``grab_fight``, ``push``, ``endgame``, ``sally``, ``capital``, ``finish``, ``retake``, ``clear``; each is
+described where it acts below. Why each exists and the games that measured it:
+``docs/bots/campaign.md`` and ``docs/bots/hard_union_probe.txt``.
 
 A plan is a march: its ``Orders`` name the origin and each unit's destination; ``follow`` gives the
 next order of it (shortest path first) and ends the march when none is left.
@@ -112,7 +67,7 @@ class CampaignPlan:
     def __init__(self, heuristic: HeuristicBot, *, odds: float = 0.6, idle: float = 2.0, samples: int = 2_000,
                  guard: bool = False, choose: str = "strongest", grab: bool = False, endgame: int = 0,
                  push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
-                 finish: bool = False, retake: bool = False, clear: bool = False, hold: bool = False) -> None:
+                 finish: bool = False, retake: bool = False, clear: bool = False) -> None:
         if choose not in ("strongest", "weakest"):
             raise ValueError(f"choose must be 'strongest' or 'weakest', got {choose!r}")
         self.heuristic = heuristic
@@ -130,7 +85,6 @@ class CampaignPlan:
         self.retake = retake  # storm the enemy-held recruiting cities worth 2 or more to the maxima (see march)
         self.finish = finish  # in the endgame: gather for the objectives before the guard's stack (see march)
         self.clear = clear  # in the endgame: storm an enemy stack that bars spare units from the staging box
-        self.hold = hold  # an objective we took keeps a garrison against the stack its units storm
         self.last: str | None = None  # the last objective (``choose="weakest"`` keeps it)
         self.plan: Msg | None = None  # the last plan in words, e.g. "gathering at Fredericksburg to storm ..."
 
@@ -275,11 +229,9 @@ class CampaignPlan:
     def reinforcement(self, game: Game, actions: list[Action], choice: Action) -> Action:
         """With ``capital``: the heuristic's battle choice, unless it is a reinforcement from the capital that
         leaves fewer units there than the heuristic's garrison for it (counting the enemy stacks near it,
-        the one in the battle too); then the strongest reinforcement from elsewhere, else open fire. The
-        heuristic reinforces a losing battle with every unit that can: a storm of Fredericksburg from
-        Washington drew the four left in Washington, and enemy cavalry rode into the empty capital (1864, hard
-        against hard: Washington taken in 18 of 20 games played on, 16 on turn 29; with this option 5, all
-        after turn 30, but in 1861 the Union won 129 of 328 paired games where it won 157 without it)."""
+        the one in the battle too); then the strongest reinforcement from elsewhere, else open fire (the
+        heuristic reinforces a losing battle with every unit that can; the games that measured it:
+        ``docs/bots/campaign.md``)."""
         state = game.state
         side = state.battle.firing
         capital = CAPITAL[side]
@@ -343,13 +295,9 @@ class CampaignPlan:
     def _keep(self, state: State, origin: str, side: Side, target: str) -> int:
         """The garrison ``origin`` keeps when its units storm ``target``: the heuristic's, but with
         ``sally`` the capital does not count the stack it storms among its threats (with shared
-        garrisons a stack of 4 next to Washington kept 5 of its 6 units home, and grew there to 13). With
-        ``hold`` an enemy objective we hold keeps half the stack it storms: beaten, that stack falls back next
-        to the city and walks into it if it is empty (shared garrisons may count it against the capital)."""
+        garrisons a stack of 4 next to Washington kept 5 of its 6 units home, and grew there to 13)."""
         heuristic = self.heuristic
         need = heuristic._garrison_need(state, origin, side)
-        if self.hold and origin in objectives(side):
-            need = max(need, (state.count_in(target, side.enemy) + 1) // 2)
         if self.sally and origin == CAPITAL[side] and heuristic.garrison == "shared":
             threat = heuristic._shared_threat(state, origin, side) - state.count_in(target, side.enemy)
             need = min(need, max(2, (threat + 1) // 2 + 1) if threat > 0 else 1)

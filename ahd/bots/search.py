@@ -10,16 +10,6 @@ dice seeds (common random numbers), so their scores differ by the choice, not th
 alternative with the best mean replaces the heuristic's choice only if it beats it by ``margin`` in
 log-odds.
 
-Assaults (off by default): the heuristic weighs each unit's move alone, so it never starts an attack
-that only a whole stack could win. With ``assaults=N`` the bot also tries, at a movement decision, up
-to N *assault plans*: a march from a box next to enemy units that sends every unit able to reach them,
-when the stack together has at least ``assault_odds`` to win (exact odds). A plan is tried in the
-continuations like any option and, if chosen, carried out order by order in the real march. Measured
-over 200 1861 games a seat against the heuristic (``search:iterations=2,assaults=2``), the plans gained
-material (final army-maximum difference +1.6 as Union, +5.5 as Confederacy) but not wins: 6/200 as
-Union (heuristic 7/200), and 183/200 as Confederacy against 193/200: one half-turn of lookahead does
-not see a city left open for the Union's final sweep. Hence off by default.
-
 Campaign plan (on by default, ``campaign=False`` to turn it off): at a movement decision the march
 proposed by ``ahd.campaign.CampaignPlan`` (storm the enemy's strongest objective when the whole army
 that can reach it has ``campaign_odds`` to win; else, when the heuristic is idle, gather spare units
@@ -38,15 +28,15 @@ from typing import Callable
 
 import numpy as np
 
-from ..core import movement
-from ..core.actions import Action, BeginMarch, CavalryRetreat, HoldGround, OpenFire, Reinforce, Retreat
+from ..core.actions import Action, CavalryRetreat, HoldGround, OpenFire, Reinforce, Retreat
 from .base import without_losing_moves
 from .campaign import CampaignPlan, Orders, follow, idle_score
+from .final import final_march, turns_to_score
 from .plan_lines import defence_line
 from ..core.errors import AhdError
 from ..core.game import Game
 from ..core.i18n import Msg
-from .heuristic import GARRISONS, HeuristicBot, _win_chance, attack_forces
+from .heuristic import GARRISONS, HeuristicBot
 from ..core.sides import CHANCE, Side
 from ..odds.war import SEARCH_MODEL, live_value
 
@@ -77,12 +67,11 @@ class SearchBot:
     def __init__(self, seed: int | None = None, rng: np.random.Generator | None = None, *,
                  seconds: float | None = 1.0, iterations: int | None = None, candidates: int = 3,
                  horizon: int = 1, depth: int | None = None, margin: float = 0.3,
-                 searched: tuple[str, ...] = DEFAULT_SEARCHED, assaults: int = 0,
-                 assault_odds: float = 0.5, campaign: bool = True, campaign_odds: float = 0.6,
+                 searched: tuple[str, ...] = DEFAULT_SEARCHED, campaign: bool = True, campaign_odds: float = 0.6,
                  garrison: str = "each", guard: bool = False, objective: str = "strongest",
                  lookahead: bool = True, campaign_idle: float = 2.0, grab: bool = False, endgame: int = 0,
                  push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
-                 finish: bool = False, retake: bool = False, clear: bool = False, hold: bool = False) -> None:
+                 finish: bool = False, retake: bool = False, clear: bool = False, final: int = 0) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
@@ -98,10 +87,6 @@ class SearchBot:
             raise SearchError(f"horizon must be a positive number of half-turns, got {horizon!r}")
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
             raise SearchError(f"depth must be a non-negative number of actions or None, got {depth!r}")
-        if isinstance(assaults, bool) or not isinstance(assaults, int) or assaults < 0:
-            raise SearchError(f"assaults must be a non-negative integer, got {assaults!r}")
-        if not 0.0 <= assault_odds <= 1.0:
-            raise SearchError(f"assault_odds must be a probability, got {assault_odds!r}")
         if not isinstance(campaign, bool):
             raise SearchError(f"campaign must be True or False, got {campaign!r}")
         if not 0.0 <= campaign_odds <= 1.0:
@@ -117,8 +102,6 @@ class SearchBot:
         self.depth = depth
         self.margin = margin
         self.searched = tuple(searched)
-        self.assaults = assaults
-        self.assault_odds = assault_odds
         self.orders: Orders | None = None  # the planned march being carried out
         self.garrison = garrison
         self.lookahead = bool(lookahead)  # False: the plan or the heuristic's choice, no continuations
@@ -126,11 +109,12 @@ class SearchBot:
         self.campaign = (CampaignPlan(self.heuristic, odds=campaign_odds, guard=guard, choose=objective,
                                       idle=campaign_idle, grab=grab, endgame=endgame, push=push, sally=sally,
                                       grab_fight=grab_fight, capital=capital, finish=finish,
-                                      retake=retake, clear=clear, hold=hold)
+                                      retake=retake, clear=clear)
                          if campaign else None)
+        self.final = int(final)  # a scored game's last ``final`` Confederate half-turns: march where the maxima move most (final.py)
         self.plan: Msg | None = None  # its campaign plan in one line (``ahd.bots.plan``), None before any
         self._plan_key: object = None  # the plan said, without its odds and size (``plan_key``)
-        self.stats = {"decisions": 0, "searched": 0, "changed": 0, "assaults": 0, "campaign": 0, "rollouts": 0,
+        self.stats = {"decisions": 0, "searched": 0, "changed": 0, "campaign": 0, "rollouts": 0,
                       "seconds": 0.0}
 
     # ------------------------------------------------------------------ entry point
@@ -161,8 +145,6 @@ class SearchBot:
         plans: dict[Action, Orders] = {}
         campaign = None
         if game.decision == "movement":
-            plans.update(self._assault_plans(game, actions, options))
-            options += list(plans)
             campaign = self.campaign.march(game, actions, idle_score(ranked)) if self.campaign else None
             if campaign is not None and self.campaign.plan is not None:
                 key = plan_key(self.campaign.plan)  # said again only when the plan itself changes,
@@ -175,6 +157,17 @@ class SearchBot:
             if campaign is not None:  # the plan is the default; the search may still find better
                 action, plans[action] = campaign
                 options = [action] + [a for a in options if a != action]
+            left = turns_to_score(game) if self.final else None
+            last = None
+            if left is not None and left < self.final:  # the last ``final`` Confederate half-turns of a scored game
+                keep = None if left == 0 else (lambda box: self.heuristic._garrison_need(game.state, box,
+                                                                                        game.state.phasing))
+                last = final_march(game, actions, keep)
+            if last is not None:  # nothing answers this half-turn: the maxima alone count (final.py)
+                action, moves, _ = last
+                plans[action] = Orders(game.state.phasing, game.state.turn, action.origin, moves)
+                options = [action] + [a for a in options if a != action]
+                campaign = last
         if len(options) == 1 or not self.lookahead:
             choice = options[0]
         else:
@@ -185,46 +178,8 @@ class SearchBot:
             self.stats["seconds"] += time.perf_counter() - start
         if choice in plans:
             self.orders = plans[choice]
-            self.stats["campaign" if campaign is not None and choice == options[0] else "assaults"] += 1
+            self.stats["campaign"] += 1
         return choice
-
-    def _assault_plans(self, game: Game, actions: list[Action], options: list[Action]) -> dict[Action, Orders]:
-        """Up to ``assaults`` plans (a march and its orders): all units of a box that can reach an
-        enemy-held box attack it together, where their exact odds reach ``assault_odds``; best odds x
-        stake first."""
-        if not self.assaults:
-            return {}
-        state = game.state
-        side = state.phasing
-        found = []
-        for action in actions:
-            if not isinstance(action, BeginMarch):
-                continue
-            reach: dict[str, list] = {}
-            for unit in state.units_in(action.origin, side):
-                if movement._ready(state, unit) is not None:
-                    continue
-                for path, _ in movement.legal_paths(state, unit):
-                    if state.has_units(path[-1], side.enemy):
-                        reach.setdefault(path[-1], []).append((unit, state.board.enters_over_water(path[-1], path[-2])))
-            for dest, movers in reach.items():
-                movers = list({u.id: (u, c) for u, c in movers}.values())
-                attackers, defenders = attack_forces(state, dest, side, movers)
-                if len(movers) < 2 or len(attackers) > 5 or len(defenders) > 4:
-                    continue  # one unit is the heuristic's own option; beyond 5 v 4 the exact odds cost too much
-                chance = _win_chance(tuple(sorted(attackers)), tuple(sorted(defenders)))
-                if chance >= self.assault_odds:
-                    stake = self.heuristic._value(state, dest, side) + 4.0 * len(defenders)
-                    orders = Orders(side, state.turn, action.origin, {u.id: dest for u, _ in movers})
-                    found.append((chance * stake, action.origin, dest, action, orders))
-        found.sort(key=lambda f: (-f[0], f[1], f[2]))
-        plans: dict[Action, Orders] = {}
-        for _, _, _, action, orders in found:
-            if action not in options and action not in plans:
-                plans[action] = orders
-            if len(plans) == self.assaults:
-                break
-        return plans
 
     def _options(self, game: Game, actions: list[Action], scored: list[tuple[float, Action]] | None) -> list[Action]:
         """The heuristic's choice first, then up to ``candidates - 1`` distinct alternatives

@@ -1,5 +1,6 @@
 """Battle odds and the live war odds: the layer above the rules engine, below the computer players.
 
+- a battle under evaluation: its units, the result, the checks (:mod:`ahd.odds.battle`);
 - exact battle odds by a Markov chain (:mod:`ahd.odds.exact`: ``battle_odds``);
 - simulated battles in numpy (:mod:`ahd.odds.montecarlo`: ``simulate_battles``);
 - the best of the two by size (:mod:`ahd.odds.auto`: ``odds``);
@@ -10,8 +11,8 @@
 from __future__ import annotations
 
 from .auto import odds
-from .exact import (ATTACKER, AUTO_MAX_STATES, AUTO_SAMPLES, DEFENDER, SIMULATED, BattleOdds, Fighter, OddsError,
-                    battle_odds, estimate_states, not_modelled)
+from .battle import ATTACKER, DEFENDER, SIMULATED, BattleOdds, Fighter, OddsError, not_modelled
+from .exact import AUTO_MAX_STATES, AUTO_SAMPLES, battle_odds, estimate_states
 from .game_odds import odds_for
 from .montecarlo import SimulatedOdds, simulate_battles
 from .war import WarOdds, WarOddsError, war_odds

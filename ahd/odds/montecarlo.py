@@ -13,11 +13,11 @@ from typing import Sequence
 
 import numpy as np
 
-from .exact import (ATTACKER, DEFENDER, Fighter, OddsError, _CODES, _CRACK, _CROSSING, _ENTRENCHED, _REDUCED,
-                   _TYPE_VALUE, _assignment, _encode, _expand, _fighters, _never, _retreat_policy, leader_points)
+from .battle import (ATTACKER, DEFENDER, SURVIVORS, Fighter, OddsError, _CODES, _CRACK, _CROSSING, _ENTRENCHED,
+                     _REDUCED, _TYPE_VALUE, _encode, _expand, _fighters, _never, _retreat_policy, leader_points)
+from .exact import _assignment
 from ..core.display import html_table, percent
 from ..core.i18n import Msg, Num, _
-from .exact import SURVIVORS
 from ..core.options import Options
 from ..core.units import UNIT_TYPES
 

@@ -1,0 +1,46 @@
+"""The difficulty levels of the classroom: each a fixed bot and budget per side, as frozen settings.
+
+A level names the ``make_bot`` settings it plays with as the Union and as the Confederacy, and where a
+side plays the games decided by the army maxima (the short game, S-13; a year scenario scored on T-8,
+S-0, not played on) its own way, those too. Why each level plays as it does, with the measures that
+chose the settings, is in ``docs/bots/levels.md``; the figures per scenario in
+``docs/bots/levels_by_scenario.txt``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level: the ``make_bot`` settings of each side (``union``, ``confederate``), and those of the
+    games decided by the army maxima where a side plays them otherwise (None: as in the others)."""
+
+    name: str
+    union: str
+    confederate: str
+    union_scored: str | None = None
+    confederate_scored: str | None = None
+
+    @property
+    def sided(self) -> bool:
+        """Whether each side plays its own way (else one bot plays both, as ``easy`` does)."""
+        return (self.union != self.confederate or self.union_scored is not None
+                or self.confederate_scored is not None)
+
+
+#: normal's Union, hard's Confederacy in the campaign games: the campaign plan, shared garrisons, no lookahead
+PLAN = "search:garrison=shared,lookahead=off"
+#: hard's Union (docs/bots/levels.md lists what each setting does and the games that chose it)
+HARD_UNION = ("search:garrison=shared,guard=on,objective=weakest,lookahead=off,campaign_idle=6,"
+              "grab=on,grab_fight=on,push=on,endgame=30,sally=on,finish=on,retake=on,clear=on,capital=year")
+#: hard's Confederacy in the games decided by the army maxima: the search bot as the round robin measures
+#: it, marching where the maxima move most in the half-turn that ends the game (``final``, issue 34)
+HARD_SCORED = "search:iterations=2,final=on"
+
+LEVELS: "MappingProxyType[str, Level]" = MappingProxyType({
+    "easy": Level("easy", "heuristic:garrison=shared", "heuristic:garrison=shared"),
+    "normal": Level("normal", PLAN, "heuristic"),
+    "hard": Level("hard", HARD_UNION, PLAN, confederate_scored=HARD_SCORED),
+})
