@@ -313,7 +313,7 @@ def _redraw(session: Session, text: str) -> None:
 
 def follow_link(session: Session, query: str) -> None:
     """The page's link arguments for the session's "Play a classmate" section, if it has one."""
-    section = getattr(session, "_classmate", None)
+    section = session.classmate
     if isinstance(section, ClassmateSection):
         section.follow_link(query)
 
