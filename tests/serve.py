@@ -136,7 +136,7 @@ def box_point(card: dict) -> tuple[float, float]:
 
 
 def box_on_screen(page, box_id: str, timeout_s: float = 30.0) -> tuple[float, float]:
-    """Where a box is drawn in a playwright page (whatever the map's pan, zoom or size).
+    """Where a box is drawn in a playwright page (whatever the map's pan, zoom or size, or the page's scroll).
 
     A card being re-sent by the kernel is briefly detached and has no bounding box: ask again until
     it is back (or ``timeout_s`` has passed)."""
@@ -145,6 +145,7 @@ def box_on_screen(page, box_id: str, timeout_s: float = 30.0) -> tuple[float, fl
     while True:
         try:
             card.wait_for(state="visible", timeout=max(1, int((deadline - time.monotonic()) * 1000)))
+            card.scroll_into_view_if_needed(timeout=5000)  # the page may have scrolled (a button far down)
             rect = card.bounding_box()
         except Exception:  # playwright's TimeoutError or a detached element: try again until the deadline
             rect = None

@@ -204,6 +204,7 @@ def serve(options: ServeOptions) -> int:
         # a kernel no page has connected to yet is not culled before this (its page may be slow to come: the
         # connect grace of the classroom decides); warm kernels wait in the pool, never culled (voila)
         "AhdKernelManager": {"warm": warm, "cap": options.students or 0, "handoff_dir": str(handoff),
+                             "pages_claim": options.mode == "classroom",
                              # classroom: the seat's check decides (--connect-grace from the page's end); the culler
                              # only backs it up, late (a starved browser took 100-160 s: docs/publishing.md)
                              "unconnected_grace": (max(600, options.cull_idle + options.connect_grace)

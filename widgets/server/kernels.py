@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
-from traitlets import Int, Unicode
+from traitlets import Bool, Int, Unicode
 
 #: The folder (in the server's private data folder) where a warm kernel finds its page's link arguments.
 HANDOFF_ENV = "AHD_HANDOFF"
@@ -53,6 +53,10 @@ class AhdKernelManager(AsyncMappingKernelManager):
     unconnected_grace = Int(120, config=True,
                             help="Seconds a kernel no page has connected to is left alone by the culler.")
     handoff_dir = Unicode("", config=True, help="Where a warm kernel finds its page's link arguments.")
+    pages_claim = Bool(False, config=True,
+                       help="Our servers' pages claim their kernels (the classroom's /play): a kernel no page ever took, "
+                            "idle, is an orphan (its page went away before it learned the kernel's id) and is culled "
+                            "as any idle kernel, with no grace. Warm kernels wait busy, so they are never culled.")
 
     def __init__(self, **kwargs):
         self.games: dict[str, float] = {}      # kernel id -> when a page took it
@@ -88,6 +92,8 @@ class AhdKernelManager(AsyncMappingKernelManager):
     async def cull_kernel_if_idle(self, kernel_id: str):
         if getattr(self, "_kernel_connections", {}).get(kernel_id, 0) > 0:
             self.connected.add(kernel_id)  # under a plain voila (a published folder) no handler of ours tells
+        if self.pages_claim and kernel_id not in self.games and kernel_id not in self.connected:
+            return await ensure_async(super().cull_kernel_if_idle(kernel_id))  # an orphan: no page will come
         if kernel_id not in self.connected:
             since = self.started_at.get(kernel_id)
             if since is not None and time.monotonic() - since < self.unconnected_grace:
