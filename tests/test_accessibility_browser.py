@@ -14,6 +14,7 @@ the accessibility statement (docs/accessibility.md); moderate and minor ones are
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -252,9 +253,13 @@ def test_a_published_app(browser, tmp_path):
     shutil.copy(ROOT / "ahd" / "data" / "scenarios" / "1862.json", source)
     out = publish(source, tmp_path / "app")
     port = serve.free_port()
+    # the folder's template (ahd) is installed by the wheel into share/jupyter; this checkout's editable install has
+    # it in widgets/jupyter (tests/test_publish.py installs the folder alone in a fresh venv)
+    from widgets.server.paths import JUPYTER_DATA
+    env = {**os.environ, "JUPYTER_PATH": os.pathsep.join(filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")]))}
     process = subprocess.Popen([sys.executable, "-m", "voila", "app.ipynb", "--no-browser", f"--port={port}",
                                 "--Voila.ip=127.0.0.1"], cwd=out, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+                               stderr=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}/"
     failures: list[str] = []
     try:

@@ -93,8 +93,11 @@ def test_odds_command_methods():
 
 
 def test_options_lists_every_switch_and_preset_in_the_chosen_language(monkeypatch):
+    from ahd.core import languages
     from ahd.core.options import PRESETS, SWITCHES
     monkeypatch.setenv("AHD_LANG", "en")
+    # the environment's language, not one an earlier test chose for the process (widgets.play(lang=...))
+    monkeypatch.setattr(languages, "_process_language", None)
     code, english = run("options")
     assert code == 0 and english.startswith("Rule switches (--option ID):")
     assert all(f"  {rule} " in english for rule in SWITCHES) and all(f"  {name} " in english for name in PRESETS)

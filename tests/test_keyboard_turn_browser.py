@@ -169,12 +169,12 @@ def test_a_whole_turn_by_the_keyboard_alone(server):
         page.keyboard.press("Enter")
         heard(page, "Roll the die: shot of militia infantry U-MF-01 at militia infantry C-MF-02")
         roll(page, 6)
-        heard(page, "Open fire, retreat (click a lit box)")   # round 2: the prompt of the Confederacy's options
+        heard(page, "Retreat, bring in a reinforcement, or open fire (5.b)")  # round 2: the Confederacy's options
         # the retreat: Enter on London, lit on the map
         go(page, to_map(page), "london")
         page.keyboard.press("Enter")
         heard(page, "wins the battle at Lexington")
-        heard(page, "The winner may promote one unit that fought")
+        heard(page, "Promote a unit that won the battle, or none (6.a)")
         # the promotion of the winner: Enter on Lexington
         go(page, "london", "lexington")
         page.keyboard.press("Enter")
