@@ -135,6 +135,20 @@ def box_point(card: dict) -> tuple[float, float]:
     return card["x"] + card["width"] / 2, card["y"] + card["height"] / 2
 
 
+def wait_for_voila(process: subprocess.Popen, url: str, timeout: float = 60.0, log: Path | None = None) -> None:
+    """Until the voila ``process`` serves ``url`` (its voila.js answers): an AssertionError if it exits first (with
+    the end of its ``log``) or does not answer within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        assert process.poll() is None, "voila exited" + (f": {log.read_text()[-3000:]}" if log else "")
+        try:
+            with urllib.request.urlopen(url + "voila/static/voila.js", timeout=2):
+                return
+        except OSError:
+            assert time.monotonic() < deadline, f"voila did not answer within {timeout:.0f} s"
+            time.sleep(0.2)
+
+
 def box_on_screen(page, box_id: str, timeout_s: float = 30.0) -> tuple[float, float]:
     """Where a box is drawn in a playwright page (whatever the map's pan, zoom or size, or the page's scroll).
 

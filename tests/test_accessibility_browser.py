@@ -18,8 +18,6 @@ import os
 import re
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -263,15 +261,7 @@ def test_a_published_app(browser, tmp_path):
     url = f"http://127.0.0.1:{port}/"
     failures: list[str] = []
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, "voila exited"
-            try:
-                with urllib.request.urlopen(url + "voila/static/voila.js", timeout=2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, "voila did not answer within 60 s"
-                time.sleep(0.2)
+        serve.wait_for_voila(process, url)
         page = new_page(browser)
         serve.open_app(page, url, timeout_ms=120_000)
         page.wait_for_timeout(1500)

@@ -14,8 +14,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
-import urllib.request
 
 import nbformat
 import pytest
@@ -58,15 +56,7 @@ def server(tmp_path_factory):
                                 "--Voila.ip=127.0.0.1"], cwd=folder, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 60
-    while True:
-        assert process.poll() is None, "voila exited"
-        try:
-            with urllib.request.urlopen(url + "voila/static/voila.js", timeout=2):
-                break
-        except OSError:
-            assert time.monotonic() < deadline, "voila did not answer within 60 s"
-            time.sleep(0.2)
+    serve.wait_for_voila(process, url)
     yield url
     serve.stop_process(process, timeout=15)
 

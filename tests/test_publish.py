@@ -18,7 +18,6 @@ import subprocess
 import sys
 import time
 import tomllib
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -153,15 +152,7 @@ def test_the_published_folder_installs_alone_and_plays_a_march_offline(installed
     kernels: list[int] = []
     outside: list[str] = []
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            assert process.poll() is None, f"voila exited: {log.read_text()[-3000:]}"
-            try:
-                with urllib.request.urlopen(url + "voila/static/voila.js", timeout=2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, "voila did not answer within 90 s"
-                time.sleep(0.2)
+        serve.wait_for_voila(process, url, 90, log=log)
         with playwright.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium(), args=serve.CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1860, "height": 1750})
