@@ -44,6 +44,19 @@ CULLED = "Culling '"  # the culler's log line for each kernel it ends
 RECORD = "() => {{ if ({cond}) {{ window.__ahdT1 = performance.now(); return true; }} return false; }}"
 
 
+def pss_mib(pid: int) -> float:
+    """Proportional set size: the kernel's private memory plus its share of pages mapped by several processes
+    (the shared libraries of numpy, pandas...: with N kernels each counts 1/N of them): what a kernel costs
+    the machine in a class, where RSS counts the shared pages once per kernel."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 def rss_mib(pid: int) -> float:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -172,11 +185,12 @@ async def student(p, index: int, server, args, results: dict, closed_at: list[fl
     closed_at.append(time.monotonic())
 
 
-async def monitor(server, samples: list[tuple[float, int, float, float]], stop: asyncio.Event) -> None:
+async def monitor(server, samples: list[tuple[float, int, float, float, float]], stop: asyncio.Event) -> None:
     while not stop.is_set():
         kernels = server.kernel_pids()
         kernel_rss = sum(rss_mib(pid) for pid in kernels)
-        samples.append((time.monotonic(), len(kernels), rss_mib(server.process.pid), kernel_rss))
+        samples.append((time.monotonic(), len(kernels), rss_mib(server.process.pid), kernel_rss,
+                        sum(pss_mib(pid) for pid in kernels)))
         try:
             await asyncio.wait_for(stop.wait(), 2)
         except asyncio.TimeoutError:
@@ -190,7 +204,7 @@ async def run(args) -> int:
     args.chromium = browser_executable(args.nice)
     warm_s = await warmed(server, warm) if warm else 0.0
     load_before = os.getloadavg()
-    samples: list[tuple[float, int, float, float]] = []
+    samples: list[tuple[float, int, float, float, float]] = []
     stop = asyncio.Event()
     results: dict[int, dict] = {}
     closed_at: list[float] = []
@@ -251,6 +265,8 @@ async def run(args) -> int:
         print(f"kernels during: max {max(s[1] for s in during)}; total RSS (server + kernels): max "
               f"{max(s[2] + s[3] for s in during):.0f} MiB (server {peak[2]:.0f} MiB + {peak[1]} kernels "
               f"{peak[3]:.0f} MiB at that moment; per kernel {peak[3] / max(1, peak[1]):.0f} MiB)")
+        print(f"per kernel at that moment: RSS {peak[3] / max(1, peak[1]):.0f} MiB, PSS {peak[4] / max(1, peak[1]):.0f} "
+              f"MiB (PSS shares the pages the kernels map in common: a kernel's cost to the machine)")
     print(f"kernels {args.after} s after the last page closed: {kernels_after} (warm pool: {warm})"
           + (f" (no game left {zero_at:.0f} s after)" if zero_at is not None else ""))
     import re

@@ -24,6 +24,11 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+def is_kernel(cmdline: str) -> bool:
+    """A kernel's command line: ipykernel's own launcher, or ours (widgets.server.app_kernel)."""
+    return "ipykernel" in cmdline or "widgets.server.app_kernel" in cmdline
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -62,7 +67,7 @@ class VoilaServer:
         return f"{self.url}teacher?key={self.teacher_token}"
 
     def kernel_pids(self) -> list[int]:
-        """The kernels this server started (child processes running ipykernel)."""
+        """The kernels this server started (child processes running ipykernel, or our launcher of it)."""
         pids = []
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
@@ -73,7 +78,7 @@ class VoilaServer:
                 cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
             except (OSError, ValueError, IndexError):
                 continue
-            if parent == self.process.pid and b"ipykernel" in cmdline:
+            if parent == self.process.pid and is_kernel(cmdline.decode(errors="replace")):
                 pids.append(int(entry.name))
         return pids
 

@@ -147,7 +147,7 @@ def test_two_users_each_play_a_march_in_their_own_kernel(hub):
         seen.update(processes)
         servers = {pid: cmd for pid, cmd in processes.items() if "jupyterhub.singleuser" in cmd}
         assert len(servers) == 2, processes
-        kernels = {server: [pid for pid, cmd in _children(server).items() if "ipykernel" in cmd]
+        kernels = {server: [pid for pid, cmd in _children(server).items() if serve.is_kernel(cmd)]
                    for server in servers}
         seen.update({k: "kernel" for ks in kernels.values() for k in ks})
         assert sorted(len(k) for k in kernels.values()) == [1, 1], kernels

@@ -35,9 +35,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from jupyter_core.utils import ensure_async
-from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
 from tornado import web
-from traitlets import Bool, Int, Unicode
+from traitlets import Bool, Int, Unicode, default
+
+from .app_kernel import app_kernel_cmd
 
 #: The folder (in the server's private data folder) where a warm kernel finds its page's link arguments.
 HANDOFF_ENV = "AHD_HANDOFF"
@@ -45,8 +47,20 @@ HANDOFF_ENV = "AHD_HANDOFF"
 REQUEST_URL = "VOILA_REQUEST_URL"
 
 
+class AppKernel(ServerKernelManager):
+    """One kernel of our servers: the kernel spec's Python, started by :mod:`widgets.server.app_kernel` (no
+    debugger: 8 MiB less a kernel)."""
+
+    def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+        return app_kernel_cmd(super().format_kernel_cmd(extra_arguments))
+
+
 class AhdKernelManager(AsyncMappingKernelManager):
     """jupyter_server's kernel manager, knowing which kernels are games and which pages have connected."""
+
+    @default("kernel_manager_class")
+    def _app_kernels(self) -> str:
+        return "widgets.server.kernels.AppKernel"
 
     warm = Int(0, config=True, help="Warm kernels to keep ready (voila's preheat pool), at most the free places.")
     cap = Int(0, config=True, help="Most games at once (0: no cap); the pool never holds more than the free places.")
