@@ -24,7 +24,6 @@ from widgets.model.files import GameFiles
 from widgets.model.session import Session
 from widgets.board.log import LogBox, with_plans
 
-BIG = {"font_size": "15px"}
 QUICK_BUTTONS = 12
 #: The badges of the header: (style, words); the words are translated when shown (:func:`side_badge`).
 SIDE_BADGE = {
@@ -62,16 +61,12 @@ def unit_type_name(unit) -> str:
     return render(Term("unit", unit.type.name))
 
 
-def _button(description: str, tooltip: str = "", **kwargs) -> w.Button:
-    return w.Button(description=description, tooltip=tooltip or description, style=BIG,
-                    layout=w.Layout(width="auto"), **kwargs)
-
-
 class Panel:
     """Controls for a :class:`Session`."""
 
     def __init__(self, session: Session, files: GameFiles | None = None) -> None:
         self.session = session
+        self.big = w.ButtonStyle(font_size="15px")  # one style for every button of the panel
         self._drawing = False
         self.header = w.HTML()
         self.prompt = w.HTML()
@@ -87,10 +82,10 @@ class Panel:
                                              style={"description_width": "auto"}, layout=w.Layout(width="215px"))
         self.union_player.observe(self._players_changed, names="value")
         self.confederate_player.observe(self._players_changed, names="value")
-        self.bot_move = _button(_("Let the bot move"), _("the bot of the side to move makes its decisions"))
-        self.bot_half = _button(_("Bot plays this half-turn"), _("a bot plays the rest of this half-turn for the "
+        self.bot_move = self._button(_("Let the bot move"), _("the bot of the side to move makes its decisions"))
+        self.bot_half = self._button(_("Bot plays this half-turn"), _("a bot plays the rest of this half-turn for the "
                                                                  "side to move (the heuristic bot for a human side)"))
-        self.undo = _button(_("Undo"), _("take back the last decision"))
+        self.undo = self._button(_("Undo"), _("take back the last decision"))
         self.bot_move.on_click(lambda _: session.bot_step())
         self.bot_half.on_click(lambda _: session.bot_half_turn(paced=True))
         self.undo.on_click(lambda _: session.undo())
@@ -102,34 +97,29 @@ class Panel:
                                                      "its own"), _("type in every die, the computer's too")],
                                          style={"button_width": "150px"})
         self.dice_mode.observe(self._dice_changed, names="value")
-        self.die_buttons = [_button(str(v), _("the die shows {value}").format(value=v)) for v in range(1, 7)]
-        for value, button in enumerate(self.die_buttons, start=1):
-            button.on_click(lambda _, v=value: session.roll(v))
-        self.roll_for_me = _button(_("Roll for me"))
-        self.roll_for_me.on_click(lambda _: session.roll())
-        self.dice_row = w.HBox(self.die_buttons + [self.roll_for_me])  # the only die buttons (no Roll in quick)
+        self.die_buttons: list[w.Button] = []  # 1-6, and "Roll for me": made when dice are first typed in
+        self.roll_for_me: w.Button | None = None
+        self.dice_row = w.HBox([], layout=w.Layout(display="none"))  # the only die buttons (no Roll in quick)
         self.busy_note = w.HTML()
         # units of the selected box
         self.units = w.SelectMultiple(options=[], rows=5, description=_("Units"),
                                       style={"description_width": "60px"}, layout=w.Layout(width="98%"))
         self.units.observe(self._units_changed, names="value")
         # the decision's actions
-        self.quick = [_button("") for _ in range(QUICK_BUTTONS)]
-        for button in self.quick:
-            button.on_click(self._quick_clicked)
-            button.layout.display = "none"
+        self.quick: list[w.Button] = []  # the pool grows to the most actions shown at once (up to QUICK_BUTTONS)
+        self.quick_box = w.Box([], layout=w.Layout(display="flex", flex_flow="row wrap"))
         self.actions = w.Select(options=[], rows=8, layout=w.Layout(width="98%"), style={"description_width": "auto"})
         self.actions.observe(self._action_selected, names="value")
-        self.play_selected = _button(_("Play the selected action"), button_style="primary")
+        self.play_selected = self._button(_("Play the selected action"), button_style="primary")
         self.play_selected.on_click(self._play_selected)
         # files: by download and upload always; by name in one games folder on the server (local use only)
         self.filename = w.Text(value="my-game.json", description=_("File"), style={"description_width": "auto"},
                                layout=w.Layout(width="230px"))
-        self.save = _button(_("Save"), _("save in the games folder under this name"))
-        self.load = _button(_("Load"), _("load this file of the games folder"))
+        self.save = self._button(_("Save"), _("save in the games folder under this name"))
+        self.load = self._button(_("Load"), _("load this file of the games folder"))
         self.folder_note = w.HTML()
         self.server_files = w.VBox([w.HBox([self.filename, self.save, self.load]), self.folder_note])
-        self.to_computer = _button(_("Save to my computer"), _("download the game to this computer"))
+        self.to_computer = self._button(_("Save to my computer"), _("download the game to this computer"))
         self.upload = w.FileUpload(accept=".json", multiple=False, description=_("Open a saved game"))
         self.download = w.HTML()
         self.file_status = w.HTML()  # the result of Save, Load and uploads, next to those controls
@@ -146,7 +136,7 @@ class Panel:
                                  description=_("Rules"),
                                  layout=w.Layout(width="220px"))
         self.seed = w.IntText(value=1, description=_("Seed"), layout=w.Layout(width="150px"))
-        self.new = _button(_("New game"))
+        self.new = self._button(_("New game"))
         self.new.on_click(self._new_game)
         # the log: oldest first, grouped by turn, half-turn and battle; its box opens on the newest lines
         self.log = LogBox()
@@ -161,7 +151,7 @@ class Panel:
             self.dice_mode, self.dice_row,
             self.units,
             self.actions_heading,
-            w.Box(self.quick, layout=w.Layout(display="flex", flex_flow="row wrap")),
+            self.quick_box,
             self.all_actions_heading,
             self.actions, self.play_selected,
             self.log_heading, self.log,
@@ -209,7 +199,6 @@ class Panel:
                          _("a bot plays the rest of this half-turn for the side to move (the heuristic bot for a "
                            "human side)")),
                         (self.undo, _("Undo"), _("take back the last decision")),
-                        (self.roll_for_me, _("Roll for me"), ""),
                         (self.play_selected, _("Play the selected action"), ""),
                         (self.save, _("Save"), _("save in the games folder under this name")),
                         (self.load, _("Load"), _("load this file of the games folder")),
@@ -224,6 +213,8 @@ class Panel:
                                            _("type in every die, the computer's too")]
                 for value, button in enumerate(self.die_buttons, start=1):
                     button.tooltip = _("the die shows {value}").format(value=value)
+                if self.roll_for_me is not None:
+                    self.roll_for_me.description = self.roll_for_me.tooltip = _("Roll for me")
                 self.units.description = _("Units")
                 self.filename.description = _("File")
                 self.upload.description = _("Open a saved game")
@@ -354,10 +345,36 @@ class Panel:
         for control in self.game_controls():
             control.disabled = s.busy
 
+    def _button(self, description: str, tooltip: str = "", **kwargs) -> w.Button:
+        return w.Button(description=description, tooltip=tooltip or description, style=self.big,
+                        layout=w.Layout(width="auto"), **kwargs)
+
+    def _make_die_buttons(self) -> None:
+        """The die row's buttons, made when dice are first typed in (most games never need them)."""
+        session = self.session
+        self.die_buttons = [self._button(str(v), _("the die shows {value}").format(value=v), disabled=session.busy)
+                            for v in range(1, 7)]
+        for value, button in enumerate(self.die_buttons, start=1):
+            button.on_click(lambda _, v=value: session.roll(v))
+        self.roll_for_me = self._button(_("Roll for me"), disabled=session.busy)
+        self.roll_for_me.on_click(lambda _: session.roll())
+        self.dice_row.children = (*self.die_buttons, self.roll_for_me)
+
+    def _grow_quick(self, count: int) -> None:
+        """At least ``count`` quick buttons (hidden ones are reused: the pool never shrinks)."""
+        if len(self.quick) >= count:
+            return
+        while len(self.quick) < count:
+            button = self._button("", disabled=self.session.busy)
+            button.on_click(self._quick_clicked)
+            self.quick.append(button)
+        self.quick_box.children = tuple(self.quick)
+
     def game_controls(self) -> list[w.Widget]:
         """The controls that act on the game (disabled while the computer plays)."""
         return [*self.quick, self.actions, self.play_selected, self.units, self.undo, self.bot_move, self.bot_half,
-                *self.die_buttons, self.roll_for_me, self.dice_mode]  # the player menus stay: take a side back
+                *self.die_buttons, *([self.roll_for_me] if self.roll_for_me else []), self.dice_mode]
+        # the player menus stay: take a side back
 
     def _drawing_part(self, part, names: list[str] | None = None):
         """``part`` as an observer of the session's traits ``names``: drawn once for a burst of changes (an
@@ -410,7 +427,10 @@ class Panel:
         s = self.session
         game = s.game
         chance = s.side_to_move == "chance"
-        self.dice_row.layout.display = "flex" if chance and game.dice == "manual" else "none"
+        typed = chance and game.dice == "manual"
+        if typed and not self.die_buttons:
+            self._make_die_buttons()
+        self.dice_row.layout.display = "flex" if typed else "none"
         bot_to_move = s.side_to_move in ("union", "confederate") and s.player_of(s.side_to_move) != "human"
         self.bot_move.layout.display = "" if bot_to_move else "none"
         if self.dice_mode.value != self._dice_value():
@@ -443,7 +463,9 @@ class Panel:
         else:
             wanted = [i for i, a in enumerate(legal) if action_box(game, a) is None]
         wanted = [i for i in wanted if not isinstance(legal[i], Roll)]
-        for button, index in zip(self.quick, wanted + [None] * QUICK_BUTTONS):
+        wanted = wanted[:QUICK_BUTTONS]
+        self._grow_quick(len(wanted))
+        for button, index in zip(self.quick, wanted + [None] * len(self.quick)):
             button.action_index = index
             if index is None:
                 button.layout.display = "none"

@@ -142,25 +142,33 @@ def label(rule_id: str) -> str:
 class RuleButtons:
     """A row of small buttons, one per rule cited in a text; a click calls ``opener(rule_id)``.
 
-    A fixed pool of buttons is reused (a button is re-sent only when its rule changes), so a gesture
-    costs at most one message per button."""
+    A pool of buttons is reused (a button is re-sent only when its rule changes), so a gesture costs at most
+    one message per button; the pool grows as texts cite more rules, up to ``size``."""
 
     def __init__(self, opener: Callable[[str], None], *, intro: str = N_("Rules:"), size: int = ROW_BUTTONS) -> None:
         """``intro``: the English words before the buttons (translated when shown: mark them with ``N_``)."""
         self.opener = opener
         self.rules: list[str] = []
         self.intro_text = intro
+        self.size = size
         self.intro = w.HTML(self._intro_html(), layout=w.Layout(margin="0 4px 0 0"))
-        self.buttons = []
-        for _ in range(size):
-            button = w.Button(description="", layout=w.Layout(width="auto", height="26px", display="none"))
-            button.add_class("ahd-rule-button")
+        self.style = w.ButtonStyle()  # one style for the row's buttons (a widget less a button)
+        self.buttons: list[w.Button] = []  # made when a text first cites that many rules (none in a page's first render)
+        self.widget = w.HBox([self.intro],
+                             layout=w.Layout(flex_flow="row wrap", align_items="center", display="none"))
+        self.widget.add_class("ahd-rule-row")
+
+    def _grow(self, count: int) -> None:
+        """At least ``count`` buttons in the row (the pool only grows: a hidden button is reused later)."""
+        if len(self.buttons) >= count:
+            return
+        while len(self.buttons) < count:
+            button = w.Button(description="", style=self.style, _dom_classes=("ahd-rule-button",),
+                              layout=w.Layout(width="auto", height="26px", display="none"))
             button.rule_id = ""
             button.on_click(self._clicked)
             self.buttons.append(button)
-        self.widget = w.HBox([self.intro, *self.buttons],
-                             layout=w.Layout(flex_flow="row wrap", align_items="center", display="none"))
-        self.widget.add_class("ahd-rule-row")
+        self.widget.children = (self.intro, *self.buttons)
 
     def _intro_html(self) -> str:
         return f"<span style='font-size:13px;color:#555'>{escape(_(self.intro_text))}</span>"
@@ -188,10 +196,11 @@ class RuleButtons:
         return self.show_ids(rule for text in texts for rule in rulebook.find_ids(str(text or "")))
 
     def show_ids(self, rules: Iterable[str]) -> list[str]:
-        rules = list(dict.fromkeys(rules))[:len(self.buttons)]
+        rules = list(dict.fromkeys(rules))[:self.size]
         if rules == self.rules:
             return rules
         self.rules = rules
+        self._grow(len(rules))
         for button, rule in zip(self.buttons, rules + [""] * len(self.buttons)):
             if button.rule_id == rule:
                 continue
