@@ -1,10 +1,26 @@
-"""Our servers' kernels (widgets.server.app_kernel): ipykernel without its debugger, a working kernel."""
+"""Our servers' kernels (widgets.server.app_kernel): ipykernel without its debugger, pandas only when used."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 
 from widgets.server.app_kernel import app_kernel_cmd
 from widgets.server.kernels import AhdKernelManager, AppKernel
+
+#: Run in an app kernel: build the app, play a little, then use pandas as a notebook would.
+PROBE = """
+import sys, widgets
+app = widgets.play("1861", union="human", confederate="heuristic", seed=1)
+app.session.click_box("harpers_ferry")
+app.session.bot_half_turn()
+print("debugger:", sorted(m for m in sys.modules if m.startswith(("debugpy", "_pydevd")) and sys.modules[m]))
+print("pandas before use:", "pandas.core.frame" in sys.modules)
+import pandas, pandas.api.types
+from pandas import Series
+print("pandas in use:", pandas.DataFrame({"a": [1, 2]})["a"].sum(), Series([4]).sum(),
+      pandas.api.types.is_integer_dtype("int64"), "pandas.core.frame" in sys.modules)
+"""
 
 
 def test_the_kernel_spec_command_runs_our_launcher_and_any_other_command_is_left_alone():
@@ -16,25 +32,31 @@ def test_the_kernel_spec_command_runs_our_launcher_and_any_other_command_is_left
     assert AhdKernelManager().kernel_manager_class == "widgets.server.kernels.AppKernel"
 
 
-def test_a_kernel_of_our_servers_runs_code_without_loading_the_debugger():
-    async def run() -> dict:
+def test_an_app_kernel_builds_the_app_without_the_debugger_nor_pandas_and_gives_pandas_to_whoever_asks():
+    async def run() -> tuple[dict, str]:
         km = AppKernel()
         await km.start_kernel()
+        seen: list[str] = []
         try:
             assert "widgets.server.app_kernel" in km.format_kernel_cmd()
             client = km.client()
             client.start_channels()
             await client.wait_for_ready(timeout=60)
             reply = await client.execute_interactive(
-                "import sys; print(sorted(m for m in sys.modules if m.startswith(('debugpy', '_pydevd'))"
-                " and sys.modules[m] is not None), 6 * 7)", timeout=60,
-                output_hook=lambda msg: seen.append(msg["content"].get("text", "")))
+                PROBE, timeout=120, output_hook=lambda msg: seen.append(msg["content"].get("text", "")))
             client.stop_channels()
-            return reply["content"]
+            return reply["content"], "".join(seen)
         finally:
             await km.shutdown_kernel(now=True)
 
-    seen: list[str] = []
-    content = asyncio.run(run())
-    assert content["status"] == "ok"
-    assert "".join(seen).strip() == "[] 42"
+    content, printed = asyncio.run(run())
+    assert content["status"] == "ok", content
+    assert printed.splitlines() == ["debugger: []", "pandas before use: False", "pandas in use: 3 4 True True"]
+
+
+def test_in_a_plain_python_the_app_loads_pandas_through_bqplot():
+    """The other side of the test above: without the app kernel's launcher bqplot brings pandas (and so the
+    measure of the app kernel is of the launcher, not of a bqplot that stopped importing it)."""
+    out = subprocess.run([sys.executable, "-c", "import sys, bqplot; print('pandas.core.frame' in sys.modules)"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "True", out.stderr
