@@ -108,6 +108,7 @@ def test_chart_titles_axes_and_legends_change_with_the_language(catalogs, monkey
     battle, army, war = BattleOddsChart(session), ArmyChart(session), WarChart(session)
     assert battle.figure.title == "Battle odds: no battle considered" and army.figure.title == "Army maxima"
     assert army.turn_axis.label == "game turn" and list(battle.bars.x)[0] == "Attacker wins"
+    battle._survivor_chart()  # made at the first exact odds; here before the language changes
     speak(monkeypatch, "es")
     for chart in (battle, army, war):
         chart.relabel()

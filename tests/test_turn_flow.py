@@ -299,6 +299,8 @@ def _percent_axes(figure):
 
 def test_charts_have_round_percent_ticks_and_no_legend_over_the_data():
     app = human_app()
+    assert app.battle_chart.survivor_figure is None  # made for the first exact odds (a hidden figure has no size)
+    app.battle_chart._survivor_chart()
     for figure in (app.battle_chart.figure, app.battle_chart.survivor_figure, app.war_chart.figure):
         axes = _percent_axes(figure)
         assert axes and all(list(a.tick_values) == [0.0, 0.25, 0.5, 0.75, 1.0] for a in axes)

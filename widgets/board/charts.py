@@ -125,42 +125,59 @@ class BattleOddsChart:
                             label_font_style={"font-size": "14px", "font-weight": "bold"})
         axes = [bq.Axis(scale=x, tick_style={"font-size": "13px"}), _percent_axis(y)]
         self.figure = _figure(_("Battle odds: no battle considered"), [self.bars], axes, height="230px")
-        # the survivors: P(k units left) for each side, side by side
-        sx = bq.OrdinalScale()
-        sy = bq.LinearScale(min=0.0, max=1.0, allow_padding=False)
-        self.survivor_bars = bq.Bars(x=[0], y=[[0.0], [0.0]], scales={"x": sx, "y": sy}, type="grouped",
-                                     colors=[ATTACKER_COLOUR, DEFENDER_COLOUR], padding=0.15)
-        self.survivor_axis = bq.Axis(scale=sx, label=_("units left"), tick_style={"font-size": "13px"})
-        self.survivor_figure = _figure(_("Units left at the end"), [self.survivor_bars],
-                                       [self.survivor_axis, _percent_axis(sy)], height="200px")
+        # the survivors: P(k units left) for each side, side by side; made for the first exact odds (a hidden
+        # figure has no size: bqplot would draw it with negative widths)
+        self.survivor_figure: bq.Figure | None = None
+        self.survivor_bars: bq.Bars | None = None
+        self.survivor_axis: bq.Axis | None = None
         self.survivor_legend = w.HTML()
         self.caption = w.HTML()
         self.text = ChartText()
-        self.widget = w.VBox([self.figure, self.survivor_figure, self.survivor_legend, self.caption, self.text.widget])
+        self.widget = w.VBox([self.figure, self.survivor_legend, self.caption, self.text.widget])
         session.observe(self._redraw, names=["battle_odds"])
         self._redraw()
 
+    def _survivor_chart(self) -> bq.Bars:
+        """The survivors' bars, their figure made and put under the odds the first time."""
+        if self.survivor_bars is None:
+            sx = bq.OrdinalScale()
+            sy = bq.LinearScale(min=0.0, max=1.0, allow_padding=False)
+            self.survivor_bars = bq.Bars(x=[0], y=[[0.0], [0.0]], scales={"x": sx, "y": sy}, type="grouped",
+                                         colors=[ATTACKER_COLOUR, DEFENDER_COLOUR], padding=0.15)
+            self.survivor_axis = bq.Axis(scale=sx, label=_("units left"), tick_style={"font-size": "13px"})
+            self.survivor_figure = _figure(_("Units left at the end"), [self.survivor_bars],
+                                           [self.survivor_axis, _percent_axis(sy)], height="200px")
+            self.widget.children = (self.figure, self.survivor_figure, *self.widget.children[1:])
+        return self.survivor_bars
+
+    def _hide_survivors(self) -> None:
+        if self.survivor_figure is not None:
+            with _synced(self.survivor_figure, self.survivor_bars):
+                self.survivor_bars.x, self.survivor_bars.y = [0], [[0.0], [0.0]]
+                self.survivor_figure.layout.display = "none"
+
     def relabel(self) -> None:
         """Say the chart's words again in the current language (after ``set_language``)."""
-        with _synced(self.survivor_figure, self.survivor_axis):
-            self.survivor_figure.title = _("Units left at the end")
-            self.survivor_axis.label = _("units left")
+        if self.survivor_figure is not None:
+            with _synced(self.survivor_figure, self.survivor_axis):
+                self.survivor_figure.title = _("Units left at the end")
+                self.survivor_axis.label = _("units left")
         self.text.relabel()
         self._redraw()
 
     def survivor_distribution(self) -> np.ndarray:
         """Rows attacker, defender; column k = P(k units of that side left at the end)."""
+        if self.survivor_bars is None:
+            return np.zeros((2, 1))
         return np.array(self.survivor_bars.y, dtype=float)
 
     def _redraw(self, change=None) -> None:
         odds = self.session.battle_odds
-        with _synced(self.figure, self.bars, self.survivor_figure, self.survivor_bars, self.survivor_legend,
-                     self.caption):
+        with _synced(self.figure, self.bars, self.survivor_legend, self.caption):
             if not odds:
                 self.bars.y = [0.0, 0.0, 0.0]
                 self.bars.x = [_(c) for c in self.CATEGORIES]
-                self.survivor_bars.x, self.survivor_bars.y = [0], [[0.0], [0.0]]
-                self.survivor_figure.layout.display = "none"
+                self._hide_survivors()
                 self.survivor_legend.value = ""
                 self.figure.title = _("Battle odds: no battle considered")
                 self.caption.value = ("<div style='font-size:14px;color:#555'>" + escape(_(
@@ -179,16 +196,17 @@ class BattleOddsChart:
                 table = np.zeros((2, size))
                 for row, dist in enumerate(left):
                     table[row, :len(dist)] = dist
-                self.survivor_bars.x = list(range(size))
-                self.survivor_bars.y = table
-                self.survivor_figure.layout.display = ""
+                bars = self._survivor_chart()
+                with _synced(self.survivor_figure, bars):
+                    bars.x = list(range(size))
+                    bars.y = table
+                    self.survivor_figure.layout.display = ""
                 self.survivor_legend.value = legend_html([
                     (_("{side} (attacker)").format(side=attacker), ATTACKER_COLOUR, "box"),
                     (_("{side} (defender)").format(side=defender), DEFENDER_COLOUR, "box")])
                 spread = ""
             else:
-                self.survivor_bars.x, self.survivor_bars.y = [0], [[0.0], [0.0]]
-                self.survivor_figure.layout.display = "none"
+                self._hide_survivors()
                 self.survivor_legend.value = ""
                 spread = " " + escape(_("The spread of survivors is shown for exact odds only."))
             caveat = ""
