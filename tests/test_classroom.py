@@ -93,6 +93,45 @@ def test_scripts_and_pages_cross_the_network_compressed(server):
     assert len(body) < len(plain) / 2 and b"function" in plain
 
 
+def test_a_pages_kernel_websocket_is_deflated(server):
+    """The app's first state is about 650 KiB of JSON on the kernel's websocket: permessage-deflate, as a
+    browser asks for it (the start page's cookies, then /play, then the socket, as scripts/class_start.py)."""
+    import asyncio
+    import uuid
+    from http.cookies import SimpleCookie
+
+    from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    async def visit() -> str:
+        cookies: dict[str, str] = {}
+        client = AsyncHTTPClient()
+        base = server.url.rstrip("/")
+
+        async def get(url: str, **kwargs):
+            response = await client.fetch(HTTPRequest(url, follow_redirects=False, headers={
+                "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()), "Origin": base}, **kwargs),
+                raise_error=False)
+            for header in response.headers.get_list("Set-Cookie"):
+                cookies.update({name: morsel.value for name, morsel in SimpleCookie(header).items()})
+            return response
+
+        await get(server.join_url)
+        page = await get(base + "/play")
+        kernel = re.search(r'"kernelId": "([0-9a-f-]{36})"', page.body.decode()).group(1)
+        socket = await websocket_connect(HTTPRequest(
+            base.replace("http", "ws", 1) + f"/api/kernels/{kernel}/channels?session_id={uuid.uuid4()}",
+            headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()), "Origin": base}),
+            subprotocols=["v1.kernel.websocket.jupyter.org"], compression_options={})
+        extensions = socket.headers.get("Sec-WebSocket-Extensions") or ""
+        socket.close()
+        left = await get(base + f"/voila/api/shutdown/{kernel}", method="POST", body=f"_xsrf={cookies['_xsrf']}")
+        assert left.code in (200, 204)  # as the page's unload: the place is free for the next test's class
+        return extensions
+
+    assert "permessage-deflate" in asyncio.run(visit())
+
+
 def test_a_class_in_the_browser(server):
     outside: list[str] = []
     with playwright.sync_playwright() as p:

@@ -83,8 +83,9 @@ class Panel:
         self.union_player.observe(self._players_changed, names="value")
         self.confederate_player.observe(self._players_changed, names="value")
         self.bot_move = self._button(_("Let the bot move"), _("the bot of the side to move makes its decisions"))
-        self.bot_half = self._button(_("Bot plays this half-turn"), _("a bot plays the rest of this half-turn for the "
-                                                                 "side to move (the heuristic bot for a human side)"))
+        self.bot_half = self._button(_("Bot plays this half-turn"), _("a bot plays the rest of this half-turn for "
+                                                                      "the side to move (the heuristic bot for a "
+                                                                      "human side)"))
         self.undo = self._button(_("Undo"), _("take back the last decision"))
         self.bot_move.on_click(lambda _: session.bot_step())
         self.bot_half.on_click(lambda _: session.bot_half_turn(paced=True))
@@ -106,8 +107,12 @@ class Panel:
                                       style={"description_width": "60px"}, layout=w.Layout(width="98%"))
         self.units.observe(self._units_changed, names="value")
         # the decision's actions
-        self.quick: list[w.Button] = []  # the pool grows to the most actions shown at once (up to QUICK_BUTTONS)
-        self.quick_box = w.Box([], layout=w.Layout(display="flex", flex_flow="row wrap"))
+        # a fixed pool, relabelled: the guide's ring follows its buttons (a pool grown on demand lost the ring in
+        # the browser: tests/test_rules_browser.py)
+        self.quick = [self._button("", layout=w.Layout(width="auto", display="none")) for _ in range(QUICK_BUTTONS)]
+        for button in self.quick:
+            button.on_click(self._quick_clicked)
+        self.quick_box = w.Box(self.quick, layout=w.Layout(display="flex", flex_flow="row wrap"))
         self.actions = w.Select(options=[], rows=8, layout=w.Layout(width="98%"), style={"description_width": "auto"})
         self.actions.observe(self._action_selected, names="value")
         self.play_selected = self._button(_("Play the selected action"), button_style="primary")
@@ -346,8 +351,8 @@ class Panel:
             control.disabled = s.busy
 
     def _button(self, description: str, tooltip: str = "", **kwargs) -> w.Button:
-        return w.Button(description=description, tooltip=tooltip or description, style=self.big,
-                        layout=w.Layout(width="auto"), **kwargs)
+        kwargs.setdefault("layout", w.Layout(width="auto"))
+        return w.Button(description=description, tooltip=tooltip or description, style=self.big, **kwargs)
 
     def _make_die_buttons(self) -> None:
         """The die row's buttons, made when dice are first typed in (most games never need them)."""
@@ -359,16 +364,6 @@ class Panel:
         self.roll_for_me = self._button(_("Roll for me"), disabled=session.busy)
         self.roll_for_me.on_click(lambda _: session.roll())
         self.dice_row.children = (*self.die_buttons, self.roll_for_me)
-
-    def _grow_quick(self, count: int) -> None:
-        """At least ``count`` quick buttons (hidden ones are reused: the pool never shrinks)."""
-        if len(self.quick) >= count:
-            return
-        while len(self.quick) < count:
-            button = self._button("", disabled=self.session.busy)
-            button.on_click(self._quick_clicked)
-            self.quick.append(button)
-        self.quick_box.children = tuple(self.quick)
 
     def game_controls(self) -> list[w.Widget]:
         """The controls that act on the game (disabled while the computer plays)."""
@@ -463,9 +458,7 @@ class Panel:
         else:
             wanted = [i for i, a in enumerate(legal) if action_box(game, a) is None]
         wanted = [i for i in wanted if not isinstance(legal[i], Roll)]
-        wanted = wanted[:QUICK_BUTTONS]
-        self._grow_quick(len(wanted))
-        for button, index in zip(self.quick, wanted + [None] * len(self.quick)):
+        for button, index in zip(self.quick, wanted + [None] * QUICK_BUTTONS):
             button.action_index = index
             if index is None:
                 button.layout.display = "none"

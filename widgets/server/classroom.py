@@ -103,6 +103,8 @@ class AhdVoila(Voila):
         # gzip: a page's 7 MB of scripts and styles cross a school's network as about 2 MB (a keyword of the
         # application voila makes from these settings; its tornado_settings come too late for it)
         settings["transforms"] = [QuickGZip]
+        # and the kernel's websocket deflated (permessage-deflate): the app's first state is 650 KiB of JSON
+        settings["websocket_compression_options"] = {"compression_level": 1}
         return settings
 
     def listen(self):
