@@ -102,7 +102,8 @@ class Student:
             html = page.body.decode(errors="replace")
             found = KERNEL_ID.search(html)
             if page.code != 200 or not found:
-                raise RuntimeError(f"/play {page.code}: {html[:80]!r}")
+                text = re.sub(r"\s+", " ", re.sub(r"(?s)<(script|style).*?</\1>|<[^>]+>", " ", html)).strip()
+                raise RuntimeError(f"/play {page.code}, no kernel: {text[:160]!r}")
             kernel = found.group(1)
             self.times["app page"] = time.monotonic() - began
             if VERBOSE:
