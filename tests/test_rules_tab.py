@@ -112,13 +112,13 @@ def test_the_war_odds_note_says_what_they_estimate_from_whose_games_and_how_sure
     assert app.war_chart.note.widget in app.war_chart.widget.children
     table = ahd.odds.war.calibration()["campaign"]
     assert "play on from here as the selected players do: “human” (Union) against “heuristic” (Confederacy)" in note
-    # who stands in for them (ahd.odds.pairs): a person is "normal", the heuristic the nearest measured level
+    # who stands in for them (ahd.odds.pairs): a person is "normal", the heuristic "easy"
     assert "A person is counted as the “normal” computer player" in note
-    assert "“heuristic” has no measured games of its own: for the Confederacy the number uses “normal”" in note
+    assert "“heuristic” has no measured games of its own: for the Confederacy the number uses “easy”" in note
     assert f"fitted on {table.games:,} simulated games decided by the campaign" in note
     for _, share, about in ahd.odds.war.players():
         assert f"{about} ({share:.0%})" in note
-    held = ahd.odds.war.heldout("normal-normal", "1861")  # this pair's held-out games in this scenario
+    held = ahd.odds.war.heldout("normal-easy", "1861")  # this pair's held-out games in this scenario
     if held:
         assert f"{int(held['games'])} further games of this scenario between these computer players" in note
         assert f"{held['brier']:.3f}" in note and f"{held['base_brier']:.3f}" in note

@@ -23,6 +23,8 @@ def test_every_menu_player_is_modelled_by_a_shipped_level():
     assert {pair_of(u, c) for u in PLAYERS for c in PLAYERS} == set(SHIPPED)
     assert model_player("human") == "normal" and model_player("search:iterations=2") == "hard"
     assert pair_of() == DEFAULT_PAIR == "hard-hard" and pair_of("human", "hard") == "normal-hard"
+    assert pair_of("human", "heuristic") == "normal-easy" and pair_of("easy", "human") == "easy-normal"
+    assert pair_of("easy", "easy") == "normal-normal" and pair_of("random", "hard") == "normal-hard"
     with pytest.raises(ValueError, match="unknown player"):
         model_player("grandmaster")
 
@@ -34,7 +36,7 @@ def test_the_old_call_is_hard_v_hard_and_players_pick_the_pair():
         odds = war_odds(game, union=union, confederate=confederate)
         assert odds.pair == pair_of(union, confederate)
         assert odds == ahd.war_odds(game, "live", union=union, confederate=confederate)
-        assert odds == war_odds(game, union=model_player(union), confederate=model_player(confederate))
+        assert odds == war_odds(game, union=odds.pair.split("-")[0], confederate=odds.pair.split("-")[1])
     with pytest.raises(WarOddsError, match="unknown player"):
         war_odds(game, union="grandmaster")
 

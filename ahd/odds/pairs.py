@@ -6,25 +6,25 @@ games; each shipped pair has, per built-in scenario, its own logit offset and it
 smoothed measured result), fitted on its own games by ``scripts/war_odds_calibration.py fit``, and its
 own held-out reliability table (``docs/bots/war_odds_calibration.txt``).
 
-Shipped pairs (Union-Confederacy): every combination of the two computer levels ``normal`` and
-``hard``. Every other player is modelled by the nearest shipped level, seat by seat (``STAND_IN``):
+Shipped pairs (Union-Confederacy): every combination of the computer levels ``normal`` and ``hard``,
+and ``normal`` against ``easy`` on either seat. Every player is first modelled by the nearest level,
+seat by seat (``STAND_IN``); a pair of levels that is not shipped then counts ``easy`` as ``normal``:
 
 - a person (``human``) is modelled as ``normal``: the project has no games of people, and ``normal``
-  is the middle level a student meets first (a choice, not a measurement: a person may play much
-  better or much worse);
-- ``easy``, ``heuristic`` and ``random`` as ``normal`` (no pair with them is measured; ``easy`` and
-  ``heuristic`` are weaker than ``normal``, ``random`` far weaker: their odds lean towards the Union
-  or the Confederacy less than they should);
-- ``search`` as ``hard`` (hard's Confederacy is the search bot in the games decided by the army maxima).
+  is the middle level (a choice, not a measurement: a person may play much better or much worse);
+- ``heuristic`` as ``easy`` (easy is the heuristic with shared garrisons), ``random`` as ``easy`` (no
+  game of it is measured; it is far weaker: its odds lean less than they should);
+- ``search`` as ``hard`` (hard's Confederacy is the search bot in the games decided by the army maxima);
+- ``easy`` against ``easy`` or ``hard`` (not shipped): ``easy`` as ``normal``.
 """
 from __future__ import annotations
 
 #: the player pairs with their own fit and held-out table, "union-confederacy"
-SHIPPED = ("hard-hard", "normal-normal", "normal-hard", "hard-normal")
+SHIPPED = ("hard-hard", "normal-normal", "normal-hard", "hard-normal", "normal-easy", "easy-normal")
 #: the pair of a call that names no players (the odds as they were before pairs: hard v hard)
 DEFAULT_PAIR = "hard-hard"
 #: which shipped level models each player of the app's menus (``widgets.model.computer.PLAYERS``)
-STAND_IN = {"human": "normal", "easy": "normal", "normal": "normal", "heuristic": "normal", "random": "normal",
+STAND_IN = {"human": "normal", "easy": "easy", "normal": "normal", "heuristic": "easy", "random": "easy",
             "hard": "hard", "search": "hard"}
 
 
@@ -41,6 +41,9 @@ def model_player(name: str | None) -> str:
 
 def pair_of(union: str | None = None, confederate: str | None = None) -> str:
     """The shipped pair ("union-confederacy") whose fit gives the odds for these players."""
-    pair = f"{model_player(union)}-{model_player(confederate)}"
+    levels = (model_player(union), model_player(confederate))
+    pair = "-".join(levels)
+    if pair not in SHIPPED:  # easy is measured only against normal
+        pair = "-".join("normal" if level == "easy" else level for level in levels)
     assert pair in SHIPPED, pair
     return pair

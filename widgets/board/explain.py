@@ -13,7 +13,7 @@ from html import escape
 import ipywidgets as w
 
 from ahd.odds import war
-from ahd.odds.pairs import model_player, pair_of
+from ahd.odds.pairs import pair_of
 
 from widgets.model.computer import PLAYER_WORDS
 from widgets.model.i18n import N_, _, num, pct
@@ -31,8 +31,8 @@ def _player(name: str) -> str:
 def _stand_ins(union: str, confederate: str) -> str:
     """Who stands in for each side whose player has no measured games of its own, in words."""
     words = []
-    for for_side, name in ((_("for the Union"), union), (_("for the Confederacy"), confederate)):
-        model = model_player(name)
+    models = pair_of(union, confederate).split("-")
+    for for_side, name, model in zip((_("for the Union"), _("for the Confederacy")), (union, confederate), models):
         if name == "human":
             words.append(_("A person is counted as the “{model}” computer player: the project has no games "
                            "played by people, so {for_side} the number says how the game goes if it is played "
