@@ -1,28 +1,32 @@
 """War odds per scenario and per player pair: play games (or read saved ones), then print how the
-live war odds (``ahd.war_odds(game)``, what the app's chart shows) did on them, and write it to a file.
+live war odds did on them (``ahd.war_odds(game, union=..., confederate=...)``, what the app's chart shows
+for those players), and write it to a file.
 
-    nice -n 15 .venv/bin/python scripts/war_odds_calibration.py play --pairs hard-hard --games 6 \
-        --seed 940000 --save artifacts/calib_train.jsonl
-    .venv/bin/python scripts/war_odds_calibration.py report artifacts/calib_heldout.jsonl \
-        --out docs/bots/war_odds_calibration.txt
+    nice -n 19 .venv/bin/python scripts/war_odds_calibration.py play --pairs hard-hard,normal-hard --games 8 \
+        --seed 942000 --save artifacts/odds34_fit.jsonl
+    .venv/bin/python scripts/war_odds_calibration.py fit artifacts/odds34_fit.jsonl
+    .venv/bin/python scripts/war_odds_calibration.py report artifacts/odds34_heldout.jsonl \
+        --base artifacts/odds34_fit.jsonl --store --out docs/bots/war_odds_calibration.txt
 
 ``play``: for each scenario (``--scenarios``, default 1861, short, 1862, 1863, 1864) and each pair
 ``UNION-CONFEDERATE`` of ``ahd.bots.make_bot`` names, ``--games`` games, game ``i`` with dice seed
 ``seed + i`` and the bots seeded ``seed + i`` (Union) and ``seed + i + 1`` (Confederacy); one JSON
 line per game (scenario, pair, result, the game's record) appended to ``--save``. Seeds are fixed in
-advance: the model is fitted (``fit``) on one range and reported on another.
+advance (docs/bots/issue34_seeds.txt): the model is fitted (``fit``) on one range and reported on another.
 
-``report``: every game is replayed; at the start of each half-turn (and where the game ended) the
-live odds are compared with the result (Union win 1, loss 0, scenario draw ½). Per scenario and pair:
-positions, games, Brier score against the base rate of those games (the Union's mean result, so the
-base rate is given its best value, in sample), the decided positions (odds exactly 0 or 1) and whether
-each was right, the start-of-scenario odds against the Union's measured result with its 95% Wilson
-interval, and a reliability table (predicted bin, positions, mean predicted, observed).
+``report``: every game is replayed; at the start of each half-turn the live odds for the game's players
+are compared with the result (Union win 1, loss 0, scenario draw ½). Per scenario and pair: positions,
+games, Brier score against the base rate (the pair's smoothed result in the ``--base`` games,
+(wins + 1) / (games + 2): the pair's prior, what the odds say at the start) and against hindsight (the
+held-out games' own mean), the decided positions (odds exactly 0 or 1) and whether each was right, the
+start-of-scenario odds against the Union's measured result with its 95% Wilson interval, and a
+reliability table (predicted bin, positions, mean predicted, observed); a summary of the measures first.
+``--store`` writes each cell's held-out figures to ``ahd/data/war_odds.json`` (the app's note cites them).
 
-``fit``: the per-scenario adjustments of ``ahd/data/war_odds.json`` (``scenarios``): a logit offset fitted
-by maximum likelihood on the games given (every position of a game weighted 1/(its positions)) and the
-Union's smoothed result in them, ``(wins + 1) / (games + 2)``, the prior the odds lean on in proportion
-to the time left (``ahd.odds.war.war_odds``).
+``fit``: per pair and scenario, in ``ahd/data/war_odds.json`` "pairs": a logit offset fitted by maximum
+likelihood on the games given (every position of a game weighted 1/(its positions)) and the pair's
+smoothed result in them, ``(wins + 1) / (games + 2)``, the prior the odds lean on in proportion to the
+time left (``ahd.odds.war.war_odds``). Pairs and scenarios not in the games given are kept.
 """
 from __future__ import annotations
 
@@ -150,7 +154,7 @@ def report(args) -> None:
         brier_base = float(np.average((base - y) ** 2, weights=w))
         brier_hind = float(np.average((ys.mean() - y) ** 2, weights=w))
         start = float(np.mean([pts[0][0] for _, pts in games]))
-        low, high = wilson(int(round(ys.sum())), len(ys))
+        low, high = wilson(float(ys.sum()), len(ys))  # a draw counts half, unrounded
         inside = "inside" if low <= start <= high else "OUTSIDE"
         met = "below" if brier < brier_base else "NOT below"
         lines += [f"{scenario} — {pair}: {len(games)} held-out games, {len(p)} positions (each game weighted "
