@@ -21,6 +21,7 @@ games, Brier score against the base rate (the pair's smoothed result in the ``--
 held-out games' own mean), the decided positions (odds exactly 0 or 1) and whether each was right, the
 start-of-scenario odds against the Union's measured result with its 95% Wilson interval, and a
 reliability table (predicted bin, positions, mean predicted, observed); a summary of the measures first.
+``--out`` writes it to a file, keeping the file's text above ``MARK`` (the commands, the notes).
 ``--store`` writes each cell's held-out figures to ``ahd/data/war_odds.json`` (the app's note cites them).
 
 ``fit``: per pair and scenario, in ``ahd/data/war_odds.json`` "pairs": a logit offset fitted by maximum
@@ -51,6 +52,8 @@ from ahd.core.sides import CHANCE, Side  # noqa: E402
 from ahd.odds import war  # noqa: E402
 
 SCENARIOS = ("1861", "short", "1862", "1863", "1864")
+#: ``report --out`` keeps what a file says above this line and writes the rest
+MARK = "=== below: written by scripts/war_odds_calibration.py report ==="
 
 
 def result_of(game) -> float:
@@ -183,8 +186,11 @@ def report(args) -> None:
             "decided wrong"]
     text = "\n".join(head + summary + [""] + lines)
     print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    if args.out:  # the file's hand-written preface (above MARK) is kept, the rest written again
+        out = Path(args.out)
+        old = out.read_text(encoding="utf-8") if out.exists() else ""
+        preface = old[:old.index(MARK)] if MARK in old else ""
+        out.write_text(preface + MARK + "\n\n" + text + "\n", encoding="utf-8")
     if args.store:
         path = ROOT / "ahd" / "data" / "war_odds.json"
         data = json.loads(path.read_text(encoding="utf-8"))

@@ -11,7 +11,7 @@ from ahd import Game, war_odds
 from ahd.bots import HeuristicBot
 from ahd.core.sides import CHANCE, Side
 from ahd.odds.pairs import DEFAULT_PAIR, SHIPPED, STAND_IN, model_player, pair_of
-from ahd.odds.war import WarOddsError, scenario_adjustments
+from ahd.odds.war import WarOddsError, fitted_pair, scenario_adjustments
 from widgets.model.computer import PLAYERS
 from widgets.model.session import Session
 
@@ -34,7 +34,7 @@ def test_the_old_call_is_hard_v_hard_and_players_pick_the_pair():
     assert war_odds(game) == war_odds(game, union="hard", confederate="hard")
     for union, confederate in (("human", "human"), ("easy", "hard"), ("hard", "random")):
         odds = war_odds(game, union=union, confederate=confederate)
-        assert odds.pair == pair_of(union, confederate)
+        assert odds.pair == fitted_pair(pair_of(union, confederate), "1863")  # its own fit, where it has one
         assert odds == ahd.war_odds(game, "live", union=union, confederate=confederate)
         assert odds == war_odds(game, union=odds.pair.split("-")[0], confederate=odds.pair.split("-")[1])
     with pytest.raises(WarOddsError, match="unknown player"):
@@ -94,3 +94,17 @@ def test_the_note_names_the_players_and_who_stands_in_for_them():
     app.session.set_players("hard", "hard")
     assert "“hard” (Union) against “hard” (Confederacy)" in note.value
     assert "A person is counted" not in note.value
+
+
+def test_a_pair_without_a_fit_in_a_scenario_uses_the_fallback_and_says_so(monkeypatch):
+    from ahd.odds import war
+    from widgets.board.explain import war_odds_note
+    fits = {"hard-hard": {"short": {"offset": 0.0, "prior": 0.75, "games": 8}},
+            "normal-normal": {"1861": {"offset": 0.0, "prior": 0.25, "games": 8}}}
+    monkeypatch.setattr(war, "scenario_adjustments", lambda name=war.MODEL, pair=DEFAULT_PAIR: fits.get(pair, {}))
+    assert war.fitted_pair("normal-hard", "short") == "hard-hard"
+    assert war.fitted_pair("normal-hard", "1861") == "normal-normal"
+    odds = war_odds(ahd.new_game("short", seed=1), union="human", confederate="hard")
+    assert odds.pair == "hard-hard" and odds.p_union == pytest.approx(0.75)
+    note = war_odds_note(ahd.new_game("short", seed=1), union="human", confederate="hard")
+    assert "not yet measured games between “normal” and “hard”: the number uses those of “hard” against “hard”" in note

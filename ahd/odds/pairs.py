@@ -21,6 +21,8 @@ from __future__ import annotations
 
 #: the player pairs with their own fit and held-out table, "union-confederacy"
 SHIPPED = ("hard-hard", "normal-normal", "normal-hard", "hard-normal", "normal-easy", "easy-normal")
+#: the pairs whose fit stands in, in this order, where a pair has none in a scenario (``ahd.odds.war.fitted_pair``)
+FALLBACK = ("hard-hard", "normal-normal")
 #: the pair of a call that names no players (the odds as they were before pairs: hard v hard)
 DEFAULT_PAIR = "hard-hard"
 #: which shipped level models each player of the app's menus (``widgets.model.computer.PLAYERS``)

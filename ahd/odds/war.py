@@ -36,7 +36,7 @@ from ..core.i18n import Msg, N_, _
 from ..core.sides import CHANCE, Side
 from ..core.victory import SCORE_TABLE, SHORT_GAME_MARGIN
 from .decided import decided
-from .pairs import DEFAULT_PAIR, pair_of
+from .pairs import DEFAULT_PAIR, FALLBACK, pair_of
 
 MODES = ("live", "deep")
 
@@ -206,6 +206,16 @@ def scenario_adjustments(name: str = MODEL, pair: str = DEFAULT_PAIR) -> dict[st
     return {k: {key: float(v[key]) for key in ("offset", "prior", "games") if key in v} for k, v in (by or {}).items()}
 
 
+def fitted_pair(pair: str, scenario: str) -> str:
+    """The pair whose fit the odds use in ``scenario``: ``pair`` if it has one there, else the first of
+    ``FALLBACK`` that has (a pair the machine had no time to measure in a scenario; the note and the
+    docs say which)."""
+    for candidate in (pair, *FALLBACK):
+        if scenario in scenario_adjustments(pair=candidate):
+            return candidate
+    return pair
+
+
 def heldout(pair: str, scenario: str, name: str = MODEL) -> dict[str, float]:
     """The held-out figures of a pair in a scenario (``scripts/war_odds_calibration.py report --store``):
     ``games``, ``brier``, ``base_brier`` (always answering the fit games' Union result), ``base_rate``,
@@ -256,8 +266,10 @@ def war_odds(game, mode: str = "live", offsets: bool = True, *, union: str | Non
     if known is not None:
         return WarOdds(known, 0.0, known, known, "live", "decided", 0, known, pair)
     kind, x = game_features(game)
-    adjust = (scenario_adjustments(pair=pair).get(game.scenario.id, {})
-              if offsets and game.scenario.is_built_in else {})
+    adjust = {}
+    if offsets and game.scenario.is_built_in:
+        pair = fitted_pair(pair, game.scenario.id)
+        adjust = scenario_adjustments(pair=pair).get(game.scenario.id, {})
     p, se, low, high = predict(kind, x, shift=adjust.get("offset", 0.0))
     if "prior" in adjust:
         lean = time_left(game.state, game.scenario, game.play_on)

@@ -28,10 +28,11 @@ def _player(name: str) -> str:
     return _(PLAYER_WORDS[name]) if name in PLAYER_WORDS else name
 
 
-def _stand_ins(union: str, confederate: str) -> str:
-    """Who stands in for each side whose player has no measured games of its own, in words."""
+def _stand_ins(union: str, confederate: str, pair: str) -> str:
+    """Who stands in for each side whose player has no measured games of its own (``pair``: the measured
+    pair used), in words."""
     words = []
-    models = pair_of(union, confederate).split("-")
+    models = pair.split("-")
     for for_side, name, model in zip((_("for the Union"), _("for the Confederacy")), (union, confederate), models):
         if name == "human":
             words.append(_("A person is counted as the “{model}” computer player: the project has no games "
@@ -52,12 +53,13 @@ def war_odds_note(game, odds: tuple[float, float, float] | None = None, union: s
     (``odds``: p, low, high)."""
     kind = war.game_kind(game.scenario, game.play_on)
     table = war.calibration()[kind]
-    pair = pair_of(union, confederate)
+    scenario = game.scenario.id if game.scenario.is_built_in else ""
+    wanted = pair_of(union, confederate)
+    pair = war.fitted_pair(wanted, scenario) if scenario else wanted
     model_u, model_c = pair.split("-")
     players = war.players()
     who = (", ".join(f"{escape(about, quote=False)} ({pct(share, 0)})" for _player_, share, about in players)
            if players else _("the project's computer players"))
-    scenario = game.scenario.id if game.scenario.is_built_in else ""
     adjust = war.scenario_adjustments(pair=pair).get(scenario, {}) if scenario else {}
     held = war.heldout(pair, scenario) if scenario else {}
     now = ""
@@ -85,7 +87,13 @@ def war_odds_note(game, odds: tuple[float, float, float] | None = None, union: s
                  "the Union's overall win rate in those games ({base_rate}).").format(
             heldout=num(table.heldout_games), brier=num(table.brier, 3), base_brier=num(table.base_rate_brier, 3),
             base_rate=pct(table.base_rate, 0))
-    stand = _stand_ins(union, confederate)
+    stand = _stand_ins(union, confederate, pair)
+    if pair != wanted:
+        stand += (" " if stand else "") + _("In this scenario the project has not yet measured games between "
+                                            "“{union}” and “{confederate}”: the number uses those of “{used_union}” "
+                                            "against “{used_confederate}”.").format(
+            union=_player(wanted.split("-")[0]), confederate=_player(wanted.split("-")[1]),
+            used_union=_player(model_u), used_confederate=_player(model_c))
     return (
         "<div class='ahd-war-note' style='font-size:13px;line-height:1.4;color:#333'>"
         + _("<b>What this is:</b> the chance that the Union wins this game if both sides play on from here as "
