@@ -36,8 +36,9 @@ PLAN = "search:garrison=shared,lookahead=off"
 HARD_UNION = ("search:garrison=shared,guard=on,objective=weakest,lookahead=off,campaign_idle=6,"
               "grab=on,grab_fight=on,push=on,endgame=30,sally=on,finish=on,retake=on,clear=on,capital=year")
 #: hard's Confederacy in the games decided by the army maxima: the search bot as the round robin measures
-#: it, marching where the maxima move most in the half-turn that ends the game (``final``, issue 34)
-HARD_SCORED = "search:iterations=2,final=on"
+#: it, marching where the maxima move most in the half-turn that ends the game (``final``, issue 34), and
+#: in the short game valuing its cities by the maxima (``maxima``: ahd.bots.short_game; off in the year scenarios)
+HARD_SCORED = "search:iterations=2,final=on,maxima=on"
 
 LEVELS: "MappingProxyType[str, Level]" = MappingProxyType({
     "easy": Level("easy", "heuristic:garrison=shared", "heuristic:garrison=shared"),

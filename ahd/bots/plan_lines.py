@@ -3,7 +3,8 @@
 A plan line says what the plan hopes for. A storm is offered with its odds only when they are worth
 stating (``LOW`` or more): a gathering whose storm would be hopeless today says what it waits for
 instead of "… 0% with 8 units", and the Confederacy, whose war is won by holding on (11.b), says which
-city it holds against which threat when its plan has no march to make.
+city it holds against which threat when its plan has no march to make (in the short game, S-13, with
+the maxima that decide it).
 """
 from __future__ import annotations
 
@@ -39,13 +40,18 @@ def gather_line(state: State, side: Side, stage: str, target: str, n: int, chanc
                 n=n, stage=_name(state, stage), target=_name(state, target))
 
 
-def defence_line(state: State, side: Side) -> Msg:
+def defence_line(state: State, side: Side, last_turn: int | None = None) -> Msg:
     """The Confederacy's plan when it has no march to make: hold the most threatened city (its
-    victory cities and Richmond; enemy units within two links) until reinforcements arrive."""
+    victory cities and Richmond; enemy units within two links) until reinforcements arrive. In the short
+    game (``last_turn``: its last turn, S-13) it holds its cities for the maxima: the line says so, with
+    both maxima now."""
     board = state.board
     enemy = side.enemy
     best = None
-    for city in VICTORY_CITIES:
+    cities = VICTORY_CITIES
+    if last_turn is not None:  # every city counts in the short game (7.c)
+        cities = tuple(b.id for b in board if b.is_recruiting_city and b.value_for(side) > 0)
+    for city in cities:
         if state.control[city] is not side:
             continue
         near = {city} | set(board.neighbours(city))
@@ -54,6 +60,16 @@ def defence_line(state: State, side: Side) -> Msg:
         threat = sum(state.count_in(box, enemy) for box in near)
         if threat and (best is None or (threat, city == "richmond") > best[:2]):
             best = (threat, city == "richmond", city)
+    if last_turn is not None:
+        maxima = dict(last=last_turn, union=state.army_max(enemy), south=state.army_max(side))
+        if best is None:
+            return Msg("holding the South's cities: the Union wins the short game only with an army maximum 5 "
+                       "above the South's after turn {last} (now {union} to {south})", **maxima)
+        return Msgn("holding {city} against {n} Union unit nearby: the Union wins the short game only with an "
+                    "army maximum 5 above the South's after turn {last} (now {union} to {south})",
+                    "holding {city} against {n} Union units nearby: the Union wins the short game only with an "
+                    "army maximum 5 above the South's after turn {last} (now {union} to {south})",
+                    n=best[0], city=_name(state, best[2]), **maxima)
     if best is None:
         return Msg("holding the South's cities to the end of the war: the Union must take all seven by "
                    "turn 40")

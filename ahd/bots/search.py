@@ -16,6 +16,10 @@ that can reach it has ``campaign_odds`` to win; else, when the heuristic is idle
 next to it) becomes the default option, tried against the heuristic's in the continuations and
 carried out order by order if kept. The heuristic alone never takes a defended Richmond.
 
+Short game (``maxima=on``, off by default): in the short game (S-13) the Confederacy's heuristic, here and
+in the continuations, values boxes by what they move the army maxima by (``ahd.bots.short_game``); in every
+other game the setting changes nothing.
+
 Budget: ``iterations`` dice samples per candidate (deterministic for a seed), or else a time
 budget of ``seconds`` per decision (default 1 s; whole rounds of candidates only, so a decision takes
 at most about ``seconds`` plus one continuation). A decision with one legal action, or a kind of
@@ -37,6 +41,7 @@ from ..core.errors import AhdError
 from ..core.game import Game
 from ..core.i18n import Msg
 from .heuristic import GARRISONS, HeuristicBot
+from .short_game import MaximaHeuristic
 from ..core.sides import CHANCE, Side
 from ..odds.war import SEARCH_MODEL, live_value
 
@@ -71,7 +76,8 @@ class SearchBot:
                  garrison: str = "each", guard: bool = False, objective: str = "strongest",
                  lookahead: bool = True, campaign_idle: float = 2.0, grab: bool = False, endgame: int = 0,
                  push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
-                 finish: bool = False, retake: bool = False, clear: bool = False, final: int = 0) -> None:
+                 finish: bool = False, retake: bool = False, clear: bool = False, final: int = 0,
+                 maxima: bool = False) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
@@ -105,7 +111,8 @@ class SearchBot:
         self.orders: Orders | None = None  # the planned march being carried out
         self.garrison = garrison
         self.lookahead = bool(lookahead)  # False: the plan or the heuristic's choice, no continuations
-        self.heuristic = HeuristicBot(rng=self.rng, garrison=garrison)
+        self.maxima = bool(maxima)  # the short game's Confederacy plays by the maxima (short_game.py)
+        self.heuristic = (MaximaHeuristic if self.maxima else HeuristicBot)(rng=self.rng, garrison=garrison)
         self.campaign = (CampaignPlan(self.heuristic, odds=campaign_odds, guard=guard, choose=objective,
                                       idle=campaign_idle, grab=grab, endgame=endgame, push=push, sally=sally,
                                       grab_fight=grab_fight, capital=capital, finish=finish,
@@ -127,6 +134,8 @@ class SearchBot:
         if not actions:
             raise ValueError("no legal action: the game is over")
         self.stats["decisions"] += 1
+        if self.maxima:
+            self.heuristic.set_active(game.scenario.end == "short")
         if len(actions) == 1:
             return actions[0]
         actions = without_losing_moves(game, actions)
@@ -151,7 +160,8 @@ class SearchBot:
                 if key != self._plan_key:  # not its odds or size from march to march
                     self.plan, self._plan_key = self.campaign.plan, key
             elif campaign is None and self.campaign is not None and game.phasing is Side.CONFEDERATE:
-                line = defence_line(game.state, Side.CONFEDERATE)  # no march of the plan: what it holds
+                short = game.scenario.last_turn if self.maxima and game.scenario.end == "short" else None
+                line = defence_line(game.state, Side.CONFEDERATE, short)  # no march of the plan: what it holds
                 if plan_key(line) != self._plan_key:
                     self.plan, self._plan_key = line, plan_key(line)
             if campaign is not None:  # the plan is the default; the search may still find better
@@ -256,7 +266,8 @@ class SearchBot:
         self.stats["rollouts"] += 1
         sim = game.copy(dice_seed=dice)
         sim.apply(action)
-        player = HeuristicBot(rng=self.rng, garrison=self.garrison)  # a fresh one: its caches are per position
+        player = (self.heuristic.fresh(self.rng) if self.maxima  # a fresh one: its caches are per position
+                  else HeuristicBot(rng=self.rng, garrison=self.garrison))
         start = (sim.state.turn, sim.state.phasing)
         ends = 0
         moves = 0

@@ -1,0 +1,84 @@
+"""hard's Confederacy in the short game (``ahd.bots.short_game``, ``search:maxima=on``; issue 34): it values
+its cities by the army maxima that decide the game (S-13), and nowhere else."""
+from __future__ import annotations
+
+import pytest
+
+import ahd
+from ahd.bots import make_bot, plan_of
+from ahd.bots.heuristic import HeuristicBot
+from ahd.bots.plan_lines import defence_line
+from ahd.bots.short_game import MaximaHeuristic
+from ahd.core.i18n import render
+from ahd.core.positions import pass_until, position_game
+from ahd.core.sides import Side
+
+#: a Union raider next to Wilmington, which the Union holds with nobody in it; two Confederates at Goldsboro
+UNITS = [("union", "MF", "washington", 3), ("union", "MF", "new_bern", 1),
+         ("confederate", "FV", "goldsboro", 2), ("confederate", "MF", "richmond", 1)]
+CONTROL = {"union": ["wilmington"]}
+
+
+def confederate_movement(end: str = "short"):
+    game = position_game(UNITS, control=CONTROL, turn=3, last_turn=10, end=end, marches=2)
+    pass_until(game, lambda g: g.state.phasing is Side.CONFEDERATE and g.decision == "movement")
+    return game
+
+
+def marches(bot, game) -> list[str]:
+    """The Confederate half-turn's movement as ``bot`` plays it: the boxes its moves end in."""
+    ends = []
+    while game.state.phasing is Side.CONFEDERATE and game.decision in ("movement", "march"):
+        action = bot.choose(game)
+        if action.kind == "move":
+            ends.append(action.path[-1])
+        game.apply(action)
+    return ends
+
+
+def test_inactive_the_values_are_the_heuristics_and_active_only_the_confederacys_change():
+    state = ahd.new_game("short", seed=1).state
+    plain, off, on = HeuristicBot(1), MaximaHeuristic(1), MaximaHeuristic(1, active=True)
+    for box in state.board.boxes:
+        for side in (Side.UNION, Side.CONFEDERATE):
+            assert off._value(state, box, side) == plain._value(state, box, side)
+        assert on._value(state, box, Side.UNION) == plain._value(state, box, Side.UNION)
+    # the campaign's Confederacy: Washington (25 + 1) outweighs Memphis (2) and Baltimore (1 + 1) together
+    assert plain._value(state, "washington", Side.CONFEDERATE) > 3 * plain._value(state, "memphis", Side.CONFEDERATE)
+    # by the maxima (7.c): Memphis moves the difference by 2, Baltimore by 2 (1 each side), Washington by 1
+    assert on._value(state, "memphis", Side.CONFEDERATE) == on._value(state, "baltimore", Side.CONFEDERATE)
+    assert on._value(state, "washington", Side.CONFEDERATE) <= on._value(state, "memphis", Side.CONFEDERATE)
+
+
+@pytest.mark.rule("S-13")
+def test_in_the_short_game_hard_retakes_an_empty_city_near_a_raider_instead_of_marching_north():
+    """S-13: the short game is decided by the maxima after turn 10, so Wilmington (2 to the Confederacy, 7.c)
+    is worth retaking and holding against the raider next to it; the search bot without ``maxima`` sends
+    both units north to Richmond, on the way to Washington."""
+    assert marches(make_bot("hard", 7), confederate_movement()) == ["wilmington", "wilmington"]
+    assert "wilmington" not in marches(make_bot("search:iterations=2,final=on", 7), confederate_movement())
+
+
+def test_maxima_changes_nothing_outside_the_short_game():
+    """The setting acts in the short game only: in a campaign game the same bot plays as without it."""
+    with_it, without = make_bot("search:iterations=2,maxima=on", 3), make_bot("search:iterations=2", 3)
+    assert marches(with_it, confederate_movement("campaign")) == marches(without, confederate_movement("campaign"))
+    assert with_it.heuristic.active is False
+    with_it.choose(confederate_movement("short"))
+    assert with_it.heuristic.active is True
+
+
+def test_hard_states_a_short_game_plan_with_the_maxima_that_decide_it():
+    game = confederate_movement()
+    bot = make_bot("hard", 7)
+    bot.choose(game)
+    plan = plan_of(bot)
+    assert plan is not None
+    line = render(plan, "en")
+    assert "short game" in line and "after turn 10" in line and "(now 34 to 27)" in line and "%" not in line
+    for lang in ("es", "it"):
+        assert render(plan, lang) != line and "34" in render(plan, lang)
+    far = position_game([("union", "MF", "chicago", 1), ("confederate", "MF", "richmond", 1)], end="short",
+                        last_turn=10)
+    calm = render(defence_line(far.state, Side.CONFEDERATE, 10), "en")
+    assert calm.startswith("holding the South's cities: the Union wins the short game only")
