@@ -204,8 +204,12 @@ def main() -> None:
                                "games": len(train), "positions": len(y), "heldout_games": len(test),
                                "heldout_brier": brier, "base_rate": base_rate, "base_rate_brier": brier_base,
                                "reliability": [list(r) for r in table]}
+    old = json.loads(Path(args.out).read_text()) if Path(args.out).exists() else {}
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
     print(f"\nwritten {args.out}")
+    if old.get("pairs"):  # offsets relative to the model just replaced: they no longer apply
+        print("the per-pair, per-scenario adjustments were fitted on the old model and are dropped: fit them again, "
+              "scripts/war_odds_calibration.py fit (docs/bots/war_odds_calibration.txt has the commands)")
 
 
 if __name__ == "__main__":

@@ -1,28 +1,33 @@
 """War odds per scenario and per player pair: play games (or read saved ones), then print how the
-live war odds (``ahd.war_odds(game)``, what the app's chart shows) did on them, and write it to a file.
+live war odds did on them (``ahd.war_odds(game, union=..., confederate=...)``, what the app's chart shows
+for those players), and write it to a file.
 
-    nice -n 15 .venv/bin/python scripts/war_odds_calibration.py play --pairs hard-hard --games 6 \
-        --seed 940000 --save artifacts/calib_train.jsonl
-    .venv/bin/python scripts/war_odds_calibration.py report artifacts/calib_heldout.jsonl \
-        --out docs/bots/war_odds_calibration.txt
+    nice -n 19 .venv/bin/python scripts/war_odds_calibration.py play --pairs hard-hard,normal-hard --games 8 \
+        --seed 942000 --save artifacts/odds34_fit.jsonl
+    .venv/bin/python scripts/war_odds_calibration.py fit artifacts/odds34_fit.jsonl
+    .venv/bin/python scripts/war_odds_calibration.py report artifacts/odds34_heldout.jsonl \
+        --base artifacts/odds34_fit.jsonl --store --out docs/bots/war_odds_calibration.txt
 
 ``play``: for each scenario (``--scenarios``, default 1861, short, 1862, 1863, 1864) and each pair
 ``UNION-CONFEDERATE`` of ``ahd.bots.make_bot`` names, ``--games`` games, game ``i`` with dice seed
 ``seed + i`` and the bots seeded ``seed + i`` (Union) and ``seed + i + 1`` (Confederacy); one JSON
 line per game (scenario, pair, result, the game's record) appended to ``--save``. Seeds are fixed in
-advance: the model is fitted (``fit``) on one range and reported on another.
+advance (docs/bots/issue34_seeds.txt): the model is fitted (``fit``) on one range and reported on another.
 
-``report``: every game is replayed; at the start of each half-turn (and where the game ended) the
-live odds are compared with the result (Union win 1, loss 0, scenario draw ½). Per scenario and pair:
-positions, games, Brier score against the base rate of those games (the Union's mean result, so the
-base rate is given its best value, in sample), the decided positions (odds exactly 0 or 1) and whether
-each was right, the start-of-scenario odds against the Union's measured result with its 95% Wilson
-interval, and a reliability table (predicted bin, positions, mean predicted, observed).
+``report``: every game is replayed; at the start of each half-turn the live odds for the game's players
+are compared with the result (Union win 1, loss 0, scenario draw ½). Per scenario and pair: positions,
+games, Brier score against the base rate (the pair's smoothed result in the ``--base`` games,
+(wins + 1) / (games + 2): the pair's prior, what the odds say at the start) and against hindsight (the
+held-out games' own mean), the decided positions (odds exactly 0 or 1) and whether each was right, the
+start-of-scenario odds against the Union's measured result with its 95% Wilson interval, and a
+reliability table (predicted bin, positions, mean predicted, observed); a summary of the measures first.
+``--out`` writes it to a file, keeping the file's text above ``MARK`` (the commands, the notes).
+``--store`` writes each cell's held-out figures to ``ahd/data/war_odds.json`` (the app's note cites them).
 
-``fit``: the per-scenario adjustments of ``ahd/data/war_odds.json`` (``scenarios``): a logit offset fitted
-by maximum likelihood on the games given (every position of a game weighted 1/(its positions)) and the
-Union's smoothed result in them, ``(wins + 1) / (games + 2)``, the prior the odds lean on in proportion
-to the time left (``ahd.odds.war.war_odds``).
+``fit``: per pair and scenario, in ``ahd/data/war_odds.json`` "pairs": a logit offset fitted by maximum
+likelihood on the games given (every position of a game weighted 1/(its positions)) and the pair's
+smoothed result in them, ``(wins + 1) / (games + 2)``, the prior the odds lean on in proportion to the
+time left (``ahd.odds.war.war_odds``). Pairs and scenarios not in the games given are kept.
 """
 from __future__ import annotations
 
@@ -47,6 +52,8 @@ from ahd.core.sides import CHANCE, Side  # noqa: E402
 from ahd.odds import war  # noqa: E402
 
 SCENARIOS = ("1861", "short", "1862", "1863", "1864")
+#: ``report --out`` keeps what a file says above this line and writes the rest
+MARK = "=== below: written by scripts/war_odds_calibration.py report ==="
 
 
 def result_of(game) -> float:
@@ -103,16 +110,22 @@ def load(paths: list[str]) -> list[dict]:
 
 
 def samples(rows: list[dict], estimator=None):
-    """Per game: (scenario, pair, y, [(p, turn, decided?), ...]) at each half-turn start before the end."""
-    estimator = estimator or war.war_odds
+    """Per game: (scenario, pair, y, [(p, turn, decided?), ...]) at each half-turn start before the end;
+    the odds are the app's for the game's players (``war_odds(game, union=..., confederate=...)``)."""
     for row in rows:
         points = []
         for game in positions(row["record"]):
             if game.is_over:
                 continue  # the result itself: no forecast to judge
-            odds = estimator(game)
+            odds = (estimator(game) if estimator else
+                    war.war_odds(game, union=row["union"], confederate=row["confederate"]))
             points.append((odds.p_union, game.state.turn, odds.model == "decided"))
         yield row["scenario"], f"{row['union']} v {row['confederate']}", row["y"], points
+
+
+def _order(key):
+    scenario, pair = key
+    return (SCENARIOS.index(scenario) if scenario in SCENARIOS else 9, pair)
 
 
 def report(args) -> None:
@@ -124,26 +137,33 @@ def report(args) -> None:
     groups = defaultdict(list)
     for scenario, pair, y, points in samples(rows):
         groups[(scenario, pair)].append((y, points))
-    lines = [f"War odds (live, as the app's chart shows them) on recorded games: {', '.join(args.files)}"
-             + (f"; base rate from {', '.join(args.base)}" if args.base else ""),
-             f"machine: {machine()}", ""]
-    for (scenario, pair), games in sorted(groups.items(), key=lambda kv: (SCENARIOS.index(kv[0][0])
-                                                                         if kv[0][0] in SCENARIOS else 9, kv[0][1])):
+    lines = [f"War odds (live, as the app's chart shows them for the game's players) on recorded games: "
+             f"{', '.join(args.files)}" + (f"; base rate from {', '.join(args.base)}" if args.base else ""),
+             f"machine: {machine()}",
+             "The base rate: the Union's smoothed result in the base games, (wins + 1) / (games + 2), the "
+             "pair's prior; 'hindsight' is the held-out games' own mean result (the best constant, known only "
+             "afterwards).", ""]
+    summary, store = [], defaultdict(dict)
+    for (scenario, pair), games in sorted(groups.items(), key=lambda kv: _order(kv[0])):
         ys = np.array([y for y, _ in games])
         p = np.array([pt[0] for _, pts in games for pt in pts])
         y = np.array([yy for yy, pts in games for _ in pts])
         w = np.array([1 / len(pts) for _, pts in games for _ in pts])
         decided = [(pt[0], yy) for yy, pts in games for pt in pts if pt[2]]
         wrong = sum(1 for pd, yy in decided if abs(pd - yy) > 1e-9)
-        base = float(np.mean(base_rates[(scenario, pair)])) if base_rates[(scenario, pair)] else float(ys.mean())
+        fitted = base_rates[(scenario, pair)]
+        base = (sum(fitted) + 1) / (len(fitted) + 2) if fitted else 0.5
         brier = float(np.average((p - y) ** 2, weights=w))
         brier_base = float(np.average((base - y) ** 2, weights=w))
+        brier_hind = float(np.average((ys.mean() - y) ** 2, weights=w))
         start = float(np.mean([pts[0][0] for _, pts in games]))
-        low, high = wilson(int(round(ys.sum())), len(ys))
+        low, high = wilson(float(ys.sum()), len(ys))  # a draw counts half, unrounded
         inside = "inside" if low <= start <= high else "OUTSIDE"
-        lines += [f"{scenario} — {pair}: {len(games)} games, {len(p)} positions (each game weighted equally)",
-                  f"  Brier {brier:.4f} vs the base rate {base:.3f} ({'training games' if args.base else 'in sample'}): {brier_base:.4f} "
-                  f"({'below' if brier < brier_base else 'NOT below'} the base rate)",
+        met = "below" if brier < brier_base else "NOT below"
+        lines += [f"{scenario} — {pair}: {len(games)} held-out games, {len(p)} positions (each game weighted "
+                  f"equally); base: {sum(fitted):g}/{len(fitted)} fit games",
+                  f"  Brier {brier:.4f} vs the base rate {base:.3f}: {brier_base:.4f} ({met} the base rate); "
+                  f"hindsight {ys.mean():.2f}: {brier_hind:.4f}",
                   f"  decided positions (odds exactly 0 or 1 before the end): {len(decided)} in "
                   f"{sum(1 for _, pts in games if any(pt[2] for pt in pts))} games, wrong {wrong}",
                   f"  start odds {start:.2f}; Union measured {ys.sum():g}/{len(ys)} = {ys.mean():.2f} "
@@ -154,25 +174,49 @@ def report(args) -> None:
             if mask.any():
                 lines.append(f"    {lo:.1f}-{lo + 0.1:.1f} {int(mask.sum()):>6} {p[mask].mean():>7.3f} {y[mask].mean():>7.3f}")
         lines.append("")
-    text = "\n".join(lines)
+        summary.append(f"{scenario:6} {pair:16} {len(games):>5} {brier:>7.4f} {brier_base:>7.4f} {met:>9}   "
+                       f"{start:>5.2f} {ys.sum():>4g}/{len(ys):<3} {low:.2f}-{high:.2f} {inside:>7}   "
+                       f"{len(decided):>3} {wrong:>3}")
+        store[pair.replace(" v ", "-")][scenario] = {
+            "games": len(games), "brier": round(brier, 4), "base_brier": round(brier_base, 4),
+            "base_rate": round(base, 4), "union": round(float(ys.mean()), 4)}
+    head = ["The measures (issue 34): held-out Brier below the base rate; start odds inside the 95% Wilson "
+            "interval of the held-out result; decided positions (exactly 0 or 1) never wrong.",
+            "scenario pair             games   Brier    base       met   start  Union    95%     start    "
+            "decided wrong"]
+    text = "\n".join(head + summary + [""] + lines)
     print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    if args.out:  # the file's hand-written preface (above MARK) is kept, the rest written again
+        out = Path(args.out)
+        old = out.read_text(encoding="utf-8") if out.exists() else ""
+        preface = old[:old.index(MARK)] if MARK in old else ""
+        out.write_text(preface + MARK + "\n\n" + text + "\n", encoding="utf-8")
+    if args.store:
+        path = ROOT / "ahd" / "data" / "war_odds.json"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for pair, by in store.items():
+            for scenario, figures in by.items():
+                entry = data.setdefault("pairs", {}).setdefault(pair, {}).setdefault("by_scenario", {})
+                entry.setdefault(scenario, {})["heldout"] = figures
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"written the held-out figures to {path}")
 
 
 def fit(args) -> None:
-    """Per-scenario logit offsets on top of the base model (Newton's method in one dimension each)."""
+    """Per pair and scenario: a logit offset on top of the base model (Newton's method in one dimension)
+    and the prior; merged into ``ahd/data/war_odds.json`` "pairs" (other pairs and scenarios kept)."""
     rows = load(args.files)
-    base = lambda game: war.war_odds(game, offsets=False)  # noqa: E731
+    base = lambda game: war.war_odds(game, offsets=False)  # noqa: E731  (the same for every pair)
     per = defaultdict(list)
-    for scenario, _pair, y, points in samples(rows, base):
-        live = [(pt[0], y, 1 / len(points)) for pt in points if not pt[2]]
-        per[scenario] += live
-    offsets = {}
+    for scenario, pair, y, points in samples(rows, base):
+        per[(pair.replace(" v ", "-"), scenario)] += [(pt[0], y, 1 / len(points)) for pt in points if not pt[2]]
     results = defaultdict(list)
     for row in rows:
-        results[row["scenario"]].append(row["y"])
-    for scenario, pts in per.items():
+        results[(f"{row['union']}-{row['confederate']}", row["scenario"])].append(row["y"])
+    path = ROOT / "ahd" / "data" / "war_odds.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    pairs = data.setdefault("pairs", {})
+    for (pair, scenario), pts in sorted(per.items()):
         z = np.array([math.log(max(p, 1e-6) / max(1 - p, 1e-6)) for p, _, _ in pts])
         y = np.array([yy for _, yy, _ in pts])
         w = np.array([ww for *_, ww in pts])
@@ -183,17 +227,15 @@ def fit(args) -> None:
             d -= step
             if abs(step) < 1e-9:
                 break
-        ys = results[scenario]
-        offsets[scenario] = {"offset": round(float(d), 4), "prior": round((sum(ys) + 1) / (len(ys) + 2), 4),
-                             "games": len(ys)}
-        print(f"{scenario}: offset {d:+.3f} on {len(pts)} positions; prior {offsets[scenario]['prior']:.3f} "
+        ys = results[(pair, scenario)]
+        entry = {"offset": round(float(d), 4), "prior": round((sum(ys) + 1) / (len(ys) + 2), 4), "games": len(ys),
+                 "seeds": f"{min(r['seed'] for r in rows)}+"}
+        pairs.setdefault(pair, {}).setdefault("by_scenario", {})[scenario] = entry
+        print(f"{pair:14} {scenario}: offset {d:+.3f} on {len(pts)} positions; prior {entry['prior']:.3f} "
               f"(Union {sum(ys):g}/{len(ys)})")
-    path = ROOT / "ahd" / "data" / "war_odds.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data.pop("scenario_offsets", None)
-    data["scenarios"] = {"by_scenario": offsets, "games": len(rows), "players": sorted(
-                             {f"{r['union']} v {r['confederate']}" for r in rows}),
-                                "command": "python scripts/war_odds_calibration.py fit " + " ".join(args.files)}
+    for pair in {p for p, _ in per}:
+        pairs[pair]["command"] = "python scripts/war_odds_calibration.py fit " + " ".join(args.files)
+    data.pop("scenarios", None)  # before pairs: hard v hard only (now pairs["hard-hard"])
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(f"written {path}")
 
@@ -211,6 +253,7 @@ def main() -> None:
     r.add_argument("files", nargs="+")
     r.add_argument("--out")
     r.add_argument("--base", nargs="*", help="games whose mean result is the base rate (default: those reported)")
+    r.add_argument("--store", action="store_true", help="write the held-out figures to ahd/data/war_odds.json")
     f = sub.add_parser("fit")
     f.add_argument("files", nargs="+")
     args = parser.parse_args()

@@ -111,12 +111,19 @@ def test_the_war_odds_note_says_what_they_estimate_from_whose_games_and_how_sure
     note = text_of(app.war_chart.note.widget.value)
     assert app.war_chart.note.widget in app.war_chart.widget.children
     table = ahd.odds.war.calibration()["campaign"]
-    assert "play on from here like the computer players" in note
+    assert "play on from here as the selected players do: “human” (Union) against “heuristic” (Confederacy)" in note
+    # who stands in for them (ahd.odds.pairs): a person is "normal", the heuristic "easy"
+    assert "A person is counted as the “normal” computer player" in note
+    assert "“heuristic” has no measured games of its own: for the Confederacy the number uses “easy”" in note
     assert f"fitted on {table.games:,} simulated games decided by the campaign" in note
     for _, share, about in ahd.odds.war.players():
         assert f"{about} ({share:.0%})" in note
-    assert f"{table.heldout_games:,} further games" in note
-    assert f"Brier score" in note and f"{table.brier:.3f}" in note and f"{table.base_rate_brier:.3f}" in note
+    held = ahd.odds.war.heldout("normal-easy", "1861")  # this pair's held-out games in this scenario
+    if held:
+        assert f"{int(held['games'])} further games of this scenario between these computer players" in note
+        assert f"{held['brier']:.3f}" in note and f"{held['base_brier']:.3f}" in note
+    else:
+        assert f"{table.heldout_games:,} further games" in note and f"{table.brier:.3f}" in note
     p, low, high = s.war_odds[-1][1:4]
     assert f"Now: {p:.0%}, with a 95% interval of {low:.0%} to {high:.0%}" in note
     # the short game uses the scored model; with the war odds off, no note

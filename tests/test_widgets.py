@@ -423,13 +423,13 @@ def test_the_replay_view_follows_the_slider():
 def test_the_war_chart_follows_the_live_war_odds_per_half_turn():
     app = widgets.play("1861", union="human", confederate="human")
     s, game = app.session, app.game
-    first = ahd.odds.war_odds(game)
+    first = ahd.odds.war_odds(game, union="human", confederate="human")  # the odds for the session's players
     assert s.war_odds[0] == pytest.approx((1.0, first.p_union, first.low, first.high))
     assert list(app.war_chart.line.y) == pytest.approx([first.p_union])
     assert list(np.ravel(app.war_chart.band.y)) == pytest.approx([first.low, first.high])
     s.bot_half_turn()  # the Union half-turn ends: a second point, for the Confederate half
     assert [point[0] for point in s.war_odds] == [1.0, 1.5]
-    second = ahd.odds.war_odds(game)
+    second = ahd.odds.war_odds(game, union="human", confederate="human")
     assert s.war_odds[1][1] == pytest.approx(second.p_union)
     assert app.war_chart.figure.title.endswith(f"{second.p_union:.0%} now")
     s.undo()

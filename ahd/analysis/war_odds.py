@@ -70,14 +70,16 @@ def deep(game, n: int = 200, *, seed: int = 0, union: str = PLAYERS[0], confeder
 def war_odds(game, mode: str = "live", **kwargs) -> WarOdds:
     """The Union's chance to win ``game`` from its current position (see the module docstring).
 
-    ``mode="live"`` takes no further arguments; ``mode="deep"`` takes ``n`` (playouts, default 200),
+    ``mode="live"`` takes ``union``/``confederate`` (the players the odds are for, ``ahd.odds.pairs``;
+    default hard v hard); ``mode="deep"`` takes ``n`` (playouts, default 200),
     ``seed``, ``union``/``confederate`` (bot names), ``workers``, ``executor``, ``progress``.
     A finished game gives its result (1, 0 or ½ for a draw) with no uncertainty.
     """
     if mode != "deep":
-        if kwargs:
-            raise WarOddsError(f"live mode takes no options, got {sorted(kwargs)}")
-        return live_war_odds(game, mode)
+        extra = sorted(set(kwargs) - {"union", "confederate"})
+        if extra:
+            raise WarOddsError(f"live mode takes no options but union= and confederate=, got {extra}")
+        return live_war_odds(game, mode, **kwargs)
     if not hasattr(game, "state") or not hasattr(game, "scenario"):
         raise WarOddsError(f"war_odds needs a Game (ahd.new_game(...)), got {type(game).__name__}")
     if game.is_over:

@@ -36,6 +36,7 @@ from ..core.i18n import Msg, N_, _
 from ..core.sides import CHANCE, Side
 from ..core.victory import SCORE_TABLE, SHORT_GAME_MARGIN
 from .decided import decided
+from .pairs import DEFAULT_PAIR, FALLBACK, pair_of
 
 MODES = ("live", "deep")
 
@@ -67,6 +68,7 @@ class WarOdds:
     model: str
     n: int
     wins: float = 0.0  # deep: Union wins (draws count half)
+    pair: str = ""  # live: the shipped player pair whose fit gave the odds ("normal-hard"; ``ahd.odds.pairs``)
 
     @property
     def p_confederate(self) -> float:
@@ -190,15 +192,37 @@ def finished(game) -> WarOdds:
     return WarOdds(p, 0.0, p, p, "final", "outcome", 0, p)
 
 
-@lru_cache(maxsize=4)
-def scenario_adjustments(name: str = MODEL) -> dict[str, dict[str, float]]:
-    """Per built-in scenario (``scripts/war_odds_calibration.py fit``): ``offset``, added to the model's logit
-    (what the fit on mixed scenarios misses of the scenario's balance), and ``prior``, the Union's result
-    in the scenario's games ((wins + 1) / (games + 2)), which the odds lean on in proportion to the time
-    left (all of it at the scenario's start, none at its end). Empty for a model file without them."""
-    text = resources.files("ahd").joinpath(f"data/{name}").read_text(encoding="utf-8")
-    return {k: {key: float(v[key]) for key in ("offset", "prior", "games") if key in v}
-            for k, v in json.loads(text).get("scenarios", {}).get("by_scenario", {}).items()}
+@lru_cache(maxsize=16)
+def scenario_adjustments(name: str = MODEL, pair: str = DEFAULT_PAIR) -> dict[str, dict[str, float]]:
+    """Per built-in scenario, for the player pair ``pair`` (``scripts/war_odds_calibration.py fit``):
+    ``offset``, added to the model's logit (what the hard v hard fit misses of the scenario's balance
+    between these players), and ``prior``, the pair's Union result in its fit games ((wins + 1) / (games + 2)),
+    which the odds lean on in proportion to the time left (all of it at the scenario's start, none at its
+    end); ``games``, how many. Empty for a model file without them."""
+    data = json.loads(resources.files("ahd").joinpath(f"data/{name}").read_text(encoding="utf-8"))
+    by = data.get("pairs", {}).get(pair, {}).get("by_scenario")
+    if by is None and pair == DEFAULT_PAIR:  # a model file from before pairs
+        by = data.get("scenarios", {}).get("by_scenario", {})
+    return {k: {key: float(v[key]) for key in ("offset", "prior", "games") if key in v} for k, v in (by or {}).items()}
+
+
+def fitted_pair(pair: str, scenario: str) -> str:
+    """The pair whose fit the odds use in ``scenario``: ``pair`` if it has one there, else the first of
+    ``FALLBACK`` that has (a pair the machine had no time to measure in a scenario; the note and the
+    docs say which)."""
+    for candidate in (pair, *FALLBACK):
+        if scenario in scenario_adjustments(pair=candidate):
+            return candidate
+    return pair
+
+
+def heldout(pair: str, scenario: str, name: str = MODEL) -> dict[str, float]:
+    """The held-out figures of a pair in a scenario (``scripts/war_odds_calibration.py report --store``):
+    ``games``, ``brier``, ``base_brier`` (always answering the fit games' Union result), ``base_rate``,
+    ``union`` (the Union's result in those games); empty if none are stored."""
+    data = json.loads(resources.files("ahd").joinpath(f"data/{name}").read_text(encoding="utf-8"))
+    entry = data.get("pairs", {}).get(pair, {}).get("by_scenario", {}).get(scenario, {})
+    return {k: float(v) for k, v in entry.get("heldout", {}).items()}
 
 
 def time_left(state, scenario, play_on: bool = False) -> float:
@@ -208,13 +232,18 @@ def time_left(state, scenario, play_on: bool = False) -> float:
     return min(1.0, left / max(1, 2 * (deadline - scenario.start_turn) + 1))
 
 
-def war_odds(game, mode: str = "live", offsets: bool = True) -> WarOdds:
-    """The live model's chance that the Union wins ``game`` from its current position.
+def war_odds(game, mode: str = "live", offsets: bool = True, *, union: str | None = None,
+             confederate: str | None = None) -> WarOdds:
+    """The live model's chance that the Union wins ``game`` from its current position, if the Union plays
+    on as ``union`` and the Confederacy as ``confederate`` do (player names of the app's menus: ``human``,
+    ``easy``, ``normal``, ``hard``, ``random``, ``heuristic``, ``search``; not given: ``hard``). The players
+    pick the shipped pair whose fit is used (``ahd.odds.pairs``: a person is modelled as ``normal``).
 
     Where the rules have already decided the game (``ahd.odds.decided``: turn 40 ending without the
     seven cities, cities out of reach in the turns left, a short game or scenario score the Union can no
     longer reach) the answer is exactly 0 or 1 (model ``decided``). Otherwise the fitted model, with the
-    scenario's offset and prior (``scenario_adjustments``; ``offsets=False``: without them, as they are fitted).
+    pair's offset and prior in the scenario (``scenario_adjustments``; ``offsets=False``: without them, as
+    they are fitted).
 
     The deep estimate (playouts between computer players) is ``ahd.war_odds(game, "deep", ...)``:
     it needs the computer players, a layer above the odds. A finished game gives its result
@@ -227,13 +256,20 @@ def war_odds(game, mode: str = "live", offsets: bool = True) -> WarOdds:
         raise WarOddsError(f"unknown mode {mode!r}: choose 'live' (a fitted model, fast) or 'deep' (playouts)")
     if not hasattr(game, "state") or not hasattr(game, "scenario"):
         raise WarOddsError(f"war_odds needs a Game (ahd.new_game(...)), got {type(game).__name__}")
+    try:
+        pair = pair_of(union, confederate)
+    except ValueError as exc:
+        raise WarOddsError(str(exc)) from None
     if game.is_over:
         return finished(game)
     known = decided(game.state, game.scenario, game.play_on)
     if known is not None:
-        return WarOdds(known, 0.0, known, known, "live", "decided", 0, known)
+        return WarOdds(known, 0.0, known, known, "live", "decided", 0, known, pair)
     kind, x = game_features(game)
-    adjust = scenario_adjustments().get(game.scenario.id, {}) if offsets and game.scenario.is_built_in else {}
+    adjust = {}
+    if offsets and game.scenario.is_built_in:
+        pair = fitted_pair(pair, game.scenario.id)
+        adjust = scenario_adjustments(pair=pair).get(game.scenario.id, {})
     p, se, low, high = predict(kind, x, shift=adjust.get("offset", 0.0))
     if "prior" in adjust:
         lean = time_left(game.state, game.scenario, game.play_on)
@@ -242,7 +278,7 @@ def war_odds(game, mode: str = "live", offsets: bool = True) -> WarOdds:
         prior_low, prior_high = max(0.0, prior - 1.96 * prior_se), min(1.0, prior + 1.96 * prior_se)
         p, low, high, se = ((1 - lean) * v + lean * w for v, w in
                             ((p, prior), (low, prior_low), (high, prior_high), (se, prior_se)))
-    return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"])
+    return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"], pair=pair)
 
 
 #: What each player of the fitted games is, by its name: ``scripts/fit_war_odds.py`` writes these in the

@@ -2,7 +2,9 @@
 
 The note is read from the model's own file (``ahd/data/war_odds.json``: who played the games it was fitted
 on, how many, its held-out Brier score against the base rate, via ``ahd.odds.war``), and from the odds of
-the position now (the estimate and its 95% interval). Nothing here is a number of its own.
+the position now (the estimate and its 95% interval). Nothing here is a number of its own. It names the
+players the odds are for and the measured computer players standing in for them (``ahd.odds.pairs``: a
+person is counted as "normal"), and, where stored, the held-out figures of that pair in this scenario.
 """
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ from html import escape
 import ipywidgets as w
 
 from ahd.odds import war
+from ahd.odds.pairs import pair_of
 
+from widgets.model.computer import PLAYER_WORDS
 from widgets.model.i18n import N_, _, num, pct
 
 KIND_WORDS = {
@@ -20,34 +24,87 @@ KIND_WORDS = {
 }
 
 
-def war_odds_note(game, odds: tuple[float, float, float] | None = None) -> str:
-    """The note under the war-odds chart, as HTML: what the number estimates, from which players' games,
-    how good the model was on games it never saw, and how sure it is now (``odds``: p, low, high)."""
+def _player(name: str) -> str:
+    return _(PLAYER_WORDS[name]) if name in PLAYER_WORDS else name
+
+
+def _stand_ins(union: str, confederate: str, pair: str) -> str:
+    """Who stands in for each side whose player has no measured games of its own (``pair``: the measured
+    pair used), in words."""
+    words = []
+    models = pair.split("-")
+    for for_side, name, model in zip((_("for the Union"), _("for the Confederacy")), (union, confederate), models):
+        if name == "human":
+            words.append(_("A person is counted as the “{model}” computer player: the project has no games "
+                           "played by people, so {for_side} the number says how the game goes if it is played "
+                           "like “{model}”.").format(model=_player(model), for_side=for_side))
+        elif name.split(":", 1)[0] != model:
+            words.append(_("“{player}” has no measured games of its own: {for_side} the number uses “{model}”, "
+                           "the nearest measured computer player.").format(
+                player=_player(name), for_side=for_side, model=_player(model)))
+    return " ".join(words)
+
+
+def war_odds_note(game, odds: tuple[float, float, float] | None = None, union: str = "hard",
+                  confederate: str = "hard") -> str:
+    """The note under the war-odds chart, as HTML: what the number estimates, for which players (``union``,
+    ``confederate``: the session's) and who stands in for them, from which games, how good the model was on
+    games it never saw (this pair's held-out games in this scenario when stored), and how sure it is now
+    (``odds``: p, low, high)."""
     kind = war.game_kind(game.scenario, game.play_on)
     table = war.calibration()[kind]
+    scenario = game.scenario.id if game.scenario.is_built_in else ""
+    wanted = pair_of(union, confederate)
+    pair = war.fitted_pair(wanted, scenario) if scenario else wanted
+    model_u, model_c = pair.split("-")
     players = war.players()
-    who = (", ".join(f"{escape(about, quote=False)} ({pct(share, 0)})" for _player, share, about in players)
+    who = (", ".join(f"{escape(about, quote=False)} ({pct(share, 0)})" for _player_, share, about in players)
            if players else _("the project's computer players"))
+    adjust = war.scenario_adjustments(pair=pair).get(scenario, {}) if scenario else {}
+    held = war.heldout(pair, scenario) if scenario else {}
     now = ""
     if odds is not None:
         p, low, high = odds
         now = " " + _("Now: <b>{p}</b>, with a 95% interval of {low} to {high} (the shaded band). The band says "
                       "how well the fitted games pin the model down; it does not cover how differently a person "
                       "plays.").format(p=pct(p, 0), low=pct(low, 0), high=pct(high, 0))
-    return (
-        "<div class='ahd-war-note' style='font-size:13px;line-height:1.4;color:#333'>"
-        + _("<b>What this is:</b> the chance that the Union wins this game if both sides play on from here like "
-            "the computer players the model learned from. It is not a prediction of how <i>you</i> will play: "
-            "a person who plays better than those players can beat these odds.") + " "
-        + _("<b>From which games:</b> a model of the army maxima, units, cities and time left, fitted on "
-            "{games} simulated {kind}, whose sides were played by {who}.").format(
-            games=num(table.games), kind=_(KIND_WORDS[kind]), who=who) + " "
-        + _("<b>How good:</b> on {heldout} further games it never saw, its Brier score (the mean squared error of "
-            "the chances it gave; lower is better) is {brier}, against {base_brier} for always answering the "
-            "Union's overall win rate in those games ({base_rate}).").format(
+    adjusted = ""
+    if adjust.get("games"):
+        adjusted = " " + _("For this scenario it is adjusted with {n} games between “{union}” (Union) and "
+                           "“{confederate}” (Confederacy): at the start the number is the Union's result in "
+                           "those games.").format(n=num(int(adjust["games"])), union=_player(model_u),
+                                                  confederate=_player(model_c))
+    if held.get("games"):
+        good = _("<b>How good:</b> on {heldout} further games of this scenario between these computer players, "
+                 "never used to fit it, its Brier score (the mean squared error of the chances it gave; lower is "
+                 "better) was {brier}, against {base_brier} for always answering the Union's result in the fitting "
+                 "games ({base_rate}). So few games give only a rough check.").format(
+            heldout=num(int(held["games"])), brier=num(held["brier"], 3), base_brier=num(held["base_brier"], 3),
+            base_rate=pct(held["base_rate"], 0))
+    else:
+        good = _("<b>How good:</b> on {heldout} further games it never saw, its Brier score (the mean squared error "
+                 "of the chances it gave; lower is better) is {brier}, against {base_brier} for always answering "
+                 "the Union's overall win rate in those games ({base_rate}).").format(
             heldout=num(table.heldout_games), brier=num(table.brier, 3), base_brier=num(table.base_rate_brier, 3),
             base_rate=pct(table.base_rate, 0))
-        + now + "</div>")
+    stand = _stand_ins(union, confederate, pair)
+    if pair != wanted:
+        stand += (" " if stand else "") + _("In this scenario the project has not yet measured games between "
+                                            "“{union}” and “{confederate}”: the number uses those of “{used_union}” "
+                                            "against “{used_confederate}”.").format(
+            union=_player(wanted.split("-")[0]), confederate=_player(wanted.split("-")[1]),
+            used_union=_player(model_u), used_confederate=_player(model_c))
+    return (
+        "<div class='ahd-war-note' style='font-size:13px;line-height:1.4;color:#333'>"
+        + _("<b>What this is:</b> the chance that the Union wins this game if both sides play on from here as "
+            "the selected players do: “{union}” (Union) against “{confederate}” (Confederacy). It is not a "
+            "prediction of how <i>you</i> will play: a person who plays better than those players can beat "
+            "these odds.").format(union=_player(union), confederate=_player(confederate))
+        + (" " + stand if stand else "") + " "
+        + _("<b>From which games:</b> a model of the army maxima, units, cities and time left, fitted on "
+            "{games} simulated {kind}, whose sides were played by {who}.").format(
+            games=num(table.games), kind=_(KIND_WORDS[kind]), who=who)
+        + adjusted + " " + good + now + "</div>")
 
 
 class WarOddsNote:
@@ -56,7 +113,7 @@ class WarOddsNote:
     def __init__(self, session) -> None:
         self.session = session
         self.widget = w.HTML(layout=w.Layout(width="100%"))
-        session.observe(self._redraw, names=["war_odds"])
+        session.observe(self._redraw, names=["war_odds", "union", "confederate"])
         self._redraw()
 
     def relabel(self) -> None:
@@ -69,6 +126,6 @@ class WarOddsNote:
         if not s.show_war_odds or s.game.is_over:
             value = ""
         else:
-            value = war_odds_note(s.game, tuple(points[-1][1:4]) if points else None)
+            value = war_odds_note(s.game, tuple(points[-1][1:4]) if points else None, s.union, s.confederate)
         if value != self.widget.value:
             self.widget.value = value

@@ -42,6 +42,7 @@ class ComputerPlayer:
         self._bots = {side: make_bot(name, seed=self.bot_seed + i)
                       for i, (side, name) in enumerate(((Side.UNION, union), (Side.CONFEDERATE, confederate)))
                       if name != "human"}
+        self._odds_players_changed()  # the war odds are for these players
 
     @guarded
     def bot_step(self, limit: int = 10_000) -> None:

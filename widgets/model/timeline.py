@@ -1,11 +1,16 @@
 """The war's timeline of a session: a point at the start of each half-turn (army maxima, and the live war odds
-when the chart is on), one more where the game ended; rebuilt from the record of a loaded or replayed game."""
+when the chart is on), one more where the game ended; rebuilt from the record of a loaded or replayed game.
+
+The war odds are for the session's players (``union``/``confederate``: the chance that the Union wins if both
+sides play on as those players do, ``ahd.odds.pairs``); when a player menu changes the measured pair they
+stand for, every point's odds are computed again."""
 from __future__ import annotations
 
 from ahd import Game
 from ahd.core.replay import Replay
 from ahd.core.sides import Side
 from ahd.odds import war_odds
+from ahd.odds.pairs import pair_of
 
 
 class Timeline:
@@ -32,8 +37,23 @@ class Timeline:
         """The live war odds (p, low, high) of a position, or None when the chart is off."""
         if not self.show_war_odds:
             return None
-        result = war_odds(game)
+        result = war_odds(game, union=self.union, confederate=self.confederate)
         return (result.p_union, result.low, result.high)
+
+    def _odds_players_changed(self) -> None:
+        """After ``set_players``: if the measured pair the war odds stand for changed, every point's odds
+        again (a replay's whole record, or the game's past half-turns and the current one)."""
+        pair = pair_of(self.union, self.confederate)
+        before, self._odds_pair = getattr(self, "_odds_pair", None), pair
+        if before is None or before == pair or not self.show_war_odds:
+            return
+        replay = getattr(self, "_timeline_replay", None)
+        if self._frozen_timeline and replay is not None:
+            self.show_timeline(replay)
+        else:
+            self._rebuild_timeline()
+            self._note_half_turn()
+        self.refresh()
 
     def _trim_timeline(self) -> None:
         key = self._key()
@@ -49,6 +69,7 @@ class Timeline:
         """Chart a recorded game's half-turns (all of them, or those before the current one)."""
         points = replay.timeline[:-1] if upto_now else replay.timeline
         self._timeline = {}
+        self._timeline_replay = replay
         for point in points:
             key = (point.turn, ("0" if point.side is Side.UNION else "1") + ("e" if point.end else ""))
             war = self._war_point(_game_after(replay, point.action_index)) if self.show_war_odds else None

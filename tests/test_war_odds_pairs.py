@@ -1,0 +1,110 @@
+"""War odds for the players at the table (issue 34, item 3): the chance that the Union wins if both sides play
+on as the selected players do; each shipped pair has its own per-scenario fit (ahd/data/war_odds.json "pairs").
+"""
+from __future__ import annotations
+
+import pytest
+
+import ahd
+import widgets
+from ahd import Game, war_odds
+from ahd.bots import HeuristicBot
+from ahd.core.sides import CHANCE, Side
+from ahd.odds.pairs import DEFAULT_PAIR, SHIPPED, STAND_IN, model_player, pair_of
+from ahd.odds.war import WarOddsError, fitted_pair, scenario_adjustments
+from widgets.model.computer import PLAYERS
+from widgets.model.session import Session
+
+SCENARIOS = ("1861", "short", "1862", "1863", "1864")
+
+
+def test_every_menu_player_is_modelled_by_a_shipped_level():
+    assert set(STAND_IN) == set(PLAYERS)
+    assert {pair_of(u, c) for u in PLAYERS for c in PLAYERS} == set(SHIPPED)
+    assert model_player("human") == "normal" and model_player("search:iterations=2") == "hard"
+    assert pair_of() == DEFAULT_PAIR == "hard-hard" and pair_of("human", "hard") == "normal-hard"
+    assert pair_of("human", "heuristic") == "normal-easy" and pair_of("easy", "human") == "easy-normal"
+    assert pair_of("easy", "easy") == "normal-normal" and pair_of("random", "hard") == "normal-hard"
+    with pytest.raises(ValueError, match="unknown player"):
+        model_player("grandmaster")
+
+
+def test_the_old_call_is_hard_v_hard_and_players_pick_the_pair():
+    game = ahd.new_game("1863", seed=3)
+    assert war_odds(game) == war_odds(game, union="hard", confederate="hard")
+    for union, confederate in (("human", "human"), ("easy", "hard"), ("hard", "random")):
+        odds = war_odds(game, union=union, confederate=confederate)
+        assert odds.pair == fitted_pair(pair_of(union, confederate), "1863")  # its own fit, where it has one
+        assert odds == ahd.war_odds(game, "live", union=union, confederate=confederate)
+        assert odds == war_odds(game, union=odds.pair.split("-")[0], confederate=odds.pair.split("-")[1])
+    with pytest.raises(WarOddsError, match="unknown player"):
+        war_odds(game, union="grandmaster")
+
+
+@pytest.mark.parametrize("pair", SHIPPED)
+def test_each_shipped_pair_has_its_own_fit_in_every_scenario(pair):
+    """Fitted on the pair's own games (scripts/war_odds_calibration.py fit); at a scenario's start the odds
+    are the pair's smoothed measured result in them."""
+    adjust = scenario_adjustments(pair=pair)
+    assert set(adjust) == set(SCENARIOS)
+    union, confederate = pair.split("-")
+    for scenario in SCENARIOS:
+        assert adjust[scenario]["games"] >= 8
+        start = war_odds(ahd.new_game(scenario, seed=1), union=union, confederate=confederate)
+        assert start.p_union == pytest.approx(adjust[scenario]["prior"]) and start.pair == pair
+        assert start.low < start.p_union < start.high
+
+
+@pytest.mark.rule("11.b")
+@pytest.mark.parametrize("pair", SHIPPED)
+def test_decided_positions_are_exactly_0_or_1_for_every_pair(pair):
+    union, confederate = pair.split("-")
+    game = ahd.new_game("1861", seed=1)
+    game.state.turn, game.state.phasing = 40, Side.CONFEDERATE  # turn 40's last half without the seven cities
+    odds = war_odds(game, union=union, confederate=confederate)
+    assert (odds.p_union, odds.low, odds.high, odds.stderr, odds.model) == (0.0, 0.0, 0.0, 0.0, "decided")
+
+
+def _played(decisions: int = 60) -> Game:
+    game = ahd.new_game("1861", seed=5)
+    bots = {Side.UNION: HeuristicBot(seed=1), Side.CONFEDERATE: HeuristicBot(seed=2)}
+    for _ in range(decisions):
+        game.roll() if game.current_player == CHANCE else game.apply(bots[game.current_player].choose(game))
+    return game
+
+
+def test_the_session_charts_the_odds_for_its_players_and_again_when_a_menu_changes():
+    game = _played()
+    s = Session(Game.from_dict(game.to_dict()), union="human", confederate="hard")
+    assert len(s.war_odds) >= 2  # past half-turns and the current one
+    assert s.war_odds[-1][1] == pytest.approx(war_odds(s.game, union="human", confederate="hard").p_union)
+    s.set_players("hard", "hard")
+    again = Session(Game.from_dict(game.to_dict()), union="hard", confederate="hard")
+    assert s.war_odds == again.war_odds  # every point computed again, as a session opened with these players
+    assert s.war_odds[-1][1] == pytest.approx(war_odds(s.game).p_union)
+    s.set_players("easy", "search")  # modelled as normal v hard (ahd.odds.pairs.STAND_IN)
+    assert s.war_odds == Session(Game.from_dict(game.to_dict()), union="normal", confederate="hard").war_odds
+
+
+def test_the_note_names_the_players_and_who_stands_in_for_them():
+    app = widgets.play("1862", union="human", confederate="hard")
+    note = app.war_chart.note.widget
+    assert "“human” (Union) against “hard” (Confederacy)" in note.value
+    assert "A person is counted as the “normal” computer player" in note.value
+    app.session.set_players("hard", "hard")
+    assert "“hard” (Union) against “hard” (Confederacy)" in note.value
+    assert "A person is counted" not in note.value
+
+
+def test_a_pair_without_a_fit_in_a_scenario_uses_the_fallback_and_says_so(monkeypatch):
+    from ahd.odds import war
+    from widgets.board.explain import war_odds_note
+    fits = {"hard-hard": {"short": {"offset": 0.0, "prior": 0.75, "games": 8}},
+            "normal-normal": {"1861": {"offset": 0.0, "prior": 0.25, "games": 8}}}
+    monkeypatch.setattr(war, "scenario_adjustments", lambda name=war.MODEL, pair=DEFAULT_PAIR: fits.get(pair, {}))
+    assert war.fitted_pair("normal-hard", "short") == "hard-hard"
+    assert war.fitted_pair("normal-hard", "1861") == "normal-normal"
+    odds = war_odds(ahd.new_game("short", seed=1), union="human", confederate="hard")
+    assert odds.pair == "hard-hard" and odds.p_union == pytest.approx(0.75)
+    note = war_odds_note(ahd.new_game("short", seed=1), union="human", confederate="hard")
+    assert "not yet measured games between “normal” and “hard”: the number uses those of “hard” against “hard”" in note
