@@ -60,3 +60,12 @@ def test_in_a_plain_python_the_app_loads_pandas_through_bqplot():
     out = subprocess.run([sys.executable, "-c", "import sys, bqplot; print('pandas.core.frame' in sys.modules)"],
                          capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "True", out.stderr
+
+
+def test_app_kernels_talk_over_unix_sockets_beside_their_connection_file_where_the_path_allows(tmp_path):
+    """A class's warm kernels start together: TCP ports found free could be taken before a kernel bound them."""
+    short = AppKernel(connection_file=str(tmp_path / "kernel-1234.json"))
+    assert short.transport == "ipc" and short.ip == str(tmp_path / "kernel-1234-ipc")
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    assert AppKernel(connection_file=str(deep / "kernel-1234.json")).transport == "tcp"  # too long for a socket
+    assert AppKernel().transport == "tcp"  # no connection file: no folder of its own for the sockets

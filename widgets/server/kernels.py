@@ -49,7 +49,17 @@ REQUEST_URL = "VOILA_REQUEST_URL"
 
 class AppKernel(ServerKernelManager):
     """One kernel of our servers: the kernel spec's Python, started by :mod:`widgets.server.app_kernel` (no
-    debugger: 8 MiB less a kernel)."""
+    debugger: 8 MiB less a kernel).
+
+    Its sockets are Unix sockets beside its connection file (``ipc``), not TCP ports: a class's warm kernels start
+    together, and a TCP port the manager found free could be taken before the kernel bound it ("Address already
+    in use": that student's page failed, 1 in 30 in ``scripts/class_start.py 30``). TCP where there are no Unix
+    sockets, or where the folder's path is too long for one (108 bytes)."""
+
+    @default("transport")
+    def _ipc_where_possible(self) -> str:
+        stem = os.path.splitext(self.connection_file)[0] if self.connection_file else ""
+        return "ipc" if os.name == "posix" and stem and len(stem.encode()) + len("-ipc-65535") < 100 else "tcp"
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         return app_kernel_cmd(super().format_kernel_cmd(extra_arguments))
