@@ -61,8 +61,8 @@ KERNEL_ROUTES = {VoilaKernelWebsocketHandler: KernelSocketHandler, KernelHandler
 
 
 class QuickGZip(GZipContentEncoding):
-    """tornado's gzip at level 1: the same 7 -> 2 MB a page within 10%, at a third of level 6's CPU (every page
-    is compressed again: a class is 30 pages in a minute)."""
+    """tornado's gzip at level 1 (a page's 7.2 MB: 2.4 MB; level 6, tornado's own: 2.1 MB), the cheapest level, as
+    every page is compressed again when it is sent (a class is 30 pages in a minute)."""
 
     GZIP_LEVEL = 1
 
