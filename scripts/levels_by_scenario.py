@@ -10,6 +10,7 @@ Union, ``+2`` for the Confederacy). Games already in ``--out`` are not played ag
 stopped and continued; the summary is printed from everything in ``--out`` for these players and seeds.
 ``--a``/``--b`` are ``ahd.bots.make_bot`` names; ``hard@capital`` is hard with its Union's ``capital`` set to
 the value after the ``@`` (a tuning probe), ``search`` the round robin's ``search:iterations=2``.
+A scenario ``NAME+PRESET`` is that scenario under an options preset (``1861+advanced``: ``ahd.core.options.PRESETS``).
 """
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ def bot(name: str, seed: int):
 
 
 def play(scenario: str, union: str, confederate: str, seed: int) -> dict:
-    game = ahd.new_game(scenario, seed=seed)
+    name, _, preset = scenario.partition("+")
+    game = ahd.new_game(name, seed=seed, options=preset or None)
     bots = {Side.UNION: bot(union, 2 * seed + 1), Side.CONFEDERATE: bot(confederate, 2 * seed + 2)}
     times = {side: [round(t, 4) for t in ts] for side, ts in play_timed(game, bots).items()}
     w = game.outcome.winner
