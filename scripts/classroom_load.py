@@ -44,27 +44,26 @@ CULLED = "Culling '"  # the culler's log line for each kernel it ends
 RECORD = "() => {{ if ({cond}) {{ window.__ahdT1 = performance.now(); return true; }} return false; }}"
 
 
+def _proc_mib(path: str, key: str) -> float:
+    """A field in kB of a /proc file (``VmRSS:`` of ``status``, ``Pss:`` of ``smaps_rollup``), in MiB; 0 if gone."""
+    try:
+        for line in Path(path).read_text().splitlines():
+            if line.startswith(key):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 def pss_mib(pid: int) -> float:
     """Proportional set size: the kernel's private memory plus its share of pages mapped by several processes
     (the shared libraries of numpy, pandas...: with N kernels each counts 1/N of them): what a kernel costs
     the machine in a class, where RSS counts the shared pages once per kernel."""
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+    return _proc_mib(f"/proc/{pid}/smaps_rollup", "Pss:")
 
 
 def rss_mib(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+    return _proc_mib(f"/proc/{pid}/status", "VmRSS:")
 
 
 def percentile(values: list[float], q: float) -> float:
