@@ -24,10 +24,11 @@ reliability table (predicted bin, positions, mean predicted, observed); a summar
 ``--out`` writes it to a file, keeping the file's text above ``MARK`` (the commands, the notes).
 ``--store`` writes each cell's held-out figures to ``ahd/data/war_odds.json`` (the app's note cites them).
 
-``fit``: per pair and scenario, in ``ahd/data/war_odds.json`` "pairs": a logit offset fitted by maximum
-likelihood on the games given (every position of a game weighted 1/(its positions)) and the pair's
-smoothed result in them, ``(wins + 1) / (games + 2)``, the prior the odds lean on in proportion to the
-time left (``ahd.odds.war.war_odds``). Pairs and scenarios not in the games given are kept.
+``fit``: per pair and scenario, in ``ahd/data/war_odds.json`` "pairs": the pair's smoothed result in the
+games given, ``(wins + 1) / (games + 2)``, the prior the odds lean on (all of it at the start, falling with
+the time left to ``hold`` at the deciding turn: ``ahd.odds.war.war_odds``), and the logit offset and
+``hold`` with the lowest Brier score on those games (every position of a game weighted 1/(its positions)).
+Pairs and scenarios not in the games given are kept.
 """
 from __future__ import annotations
 
@@ -110,7 +111,7 @@ def load(paths: list[str]) -> list[dict]:
 
 
 def samples(rows: list[dict], estimator=None):
-    """Per game: (scenario, pair, y, [(p, turn, decided?), ...]) at each half-turn start before the end;
+    """Per game: (scenario, pair, y, [(p, turn, decided?, time left), ...]) at each half-turn start before the end;
     the odds are the app's for the game's players (``war_odds(game, union=..., confederate=...)``)."""
     for row in rows:
         points = []
@@ -119,7 +120,8 @@ def samples(rows: list[dict], estimator=None):
                 continue  # the result itself: no forecast to judge
             odds = (estimator(game) if estimator else
                     war.war_odds(game, union=row["union"], confederate=row["confederate"]))
-            points.append((odds.p_union, game.state.turn, odds.model == "decided"))
+            points.append((odds.p_union, game.state.turn, odds.model == "decided",
+                           war.time_left(game.state, game.scenario, game.play_on)))
         yield row["scenario"], f"{row['union']} v {row['confederate']}", row["y"], points
 
 
@@ -202,14 +204,38 @@ def report(args) -> None:
         print(f"written the held-out figures to {path}")
 
 
+def fit_cell(pts, prior: float) -> tuple[float, float]:
+    """The (offset, hold) of one pair in one scenario: the pair of values, on a grid, whose odds have the
+    lowest Brier score over the fit games' undecided positions ``pts`` = [(model p without offsets, result,
+    weight, time left)], blended with ``prior`` as ``ahd.odds.war.war_odds`` does. ``hold`` stays below 1
+    (1 would be the constant prior, the base rate itself); a tiny penalty prefers the smaller offset."""
+    z = np.array([math.log(max(p, 1e-6) / max(1 - p, 1e-6)) for p, *_ in pts])
+    y = np.array([v[1] for v in pts])
+    w = np.array([v[2] for v in pts])
+    left = np.array([v[3] for v in pts])
+    offsets = np.round(np.arange(-4.0, 4.0001, 0.02), 4)
+    q = 1 / (1 + np.exp(-(z[None, :] + offsets[:, None])))  # offsets x positions
+    best = (math.inf, 0.0, 0.0)
+    for hold in np.round(np.arange(0.0, 0.95, 0.1), 2):
+        lean = war.blend_weight(left, hold)
+        p = (1 - lean) * q + lean * prior
+        score = (w * (p - y) ** 2).sum(axis=1) / w.sum() + 1e-5 * offsets ** 2
+        k = int(np.argmin(score))
+        if score[k] < best[0]:
+            best = (float(score[k]), float(offsets[k]), float(hold))
+    return best[1], best[2]
+
+
 def fit(args) -> None:
-    """Per pair and scenario: a logit offset on top of the base model (Newton's method in one dimension)
-    and the prior; merged into ``ahd/data/war_odds.json`` "pairs" (other pairs and scenarios kept)."""
+    """Per pair and scenario: a logit offset on top of the base model and the share of the prior held to the
+    end (``fit_cell``), and the prior; merged into ``ahd/data/war_odds.json`` "pairs" (other pairs and
+    scenarios kept)."""
     rows = load(args.files)
     base = lambda game: war.war_odds(game, offsets=False)  # noqa: E731  (the same for every pair)
     per = defaultdict(list)
     for scenario, pair, y, points in samples(rows, base):
-        per[(pair.replace(" v ", "-"), scenario)] += [(pt[0], y, 1 / len(points)) for pt in points if not pt[2]]
+        per[(pair.replace(" v ", "-"), scenario)] += [(pt[0], y, 1 / len(points), pt[3]) for pt in points
+                                                      if not pt[2]]
     results = defaultdict(list)
     for row in rows:
         results[(f"{row['union']}-{row['confederate']}", row["scenario"])].append(row["y"])
@@ -217,22 +243,14 @@ def fit(args) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     pairs = data.setdefault("pairs", {})
     for (pair, scenario), pts in sorted(per.items()):
-        z = np.array([math.log(max(p, 1e-6) / max(1 - p, 1e-6)) for p, _, _ in pts])
-        y = np.array([yy for _, yy, _ in pts])
-        w = np.array([ww for *_, ww in pts])
-        d = 0.0
-        for _ in range(50):
-            q = 1 / (1 + np.exp(-(z + d)))
-            step = (np.sum(w * (q - y)) + 0.5 * d) / (np.sum(w * q * (1 - q)) + 0.5)  # a small ridge
-            d -= step
-            if abs(step) < 1e-9:
-                break
         ys = results[(pair, scenario)]
-        entry = {"offset": round(float(d), 4), "prior": round((sum(ys) + 1) / (len(ys) + 2), 4), "games": len(ys),
+        prior = (sum(ys) + 1) / (len(ys) + 2)
+        offset, hold = fit_cell(pts, prior)
+        entry = {"offset": round(offset, 4), "prior": round(prior, 4), "hold": hold, "games": len(ys),
                  "seeds": f"{min(r['seed'] for r in rows)}+"}
         pairs.setdefault(pair, {}).setdefault("by_scenario", {})[scenario] = entry
-        print(f"{pair:14} {scenario}: offset {d:+.3f} on {len(pts)} positions; prior {entry['prior']:.3f} "
-              f"(Union {sum(ys):g}/{len(ys)})")
+        print(f"{pair:14} {scenario}: offset {offset:+.2f}, hold {hold:.1f} on {len(pts)} positions; prior "
+              f"{prior:.3f} (Union {sum(ys):g}/{len(ys)})")
     for pair in {p for p, _ in per}:
         pairs[pair]["command"] = "python scripts/war_odds_calibration.py fit " + " ".join(args.files)
     data.pop("scenarios", None)  # before pairs: hard v hard only (now pairs["hard-hard"])

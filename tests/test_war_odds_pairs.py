@@ -108,3 +108,24 @@ def test_a_pair_without_a_fit_in_a_scenario_uses_the_fallback_and_says_so(monkey
     assert odds.pair == "hard-hard" and odds.p_union == pytest.approx(0.75)
     note = war_odds_note(ahd.new_game("short", seed=1), union="human", confederate="hard")
     assert "not yet measured games between “normal” and “hard”: the number uses those of “hard” against “hard”" in note
+
+
+def test_the_prior_falls_with_the_time_left_to_the_pairs_hold(monkeypatch):
+    """The odds lean on the pair's prior: all of it at the start, then less as the game runs down, to the share
+    ``hold`` fitted for the pair (scripts/war_odds_calibration.py fit); without ``hold``, to none."""
+    from ahd.odds import war
+    assert war.blend_weight(1.0, 0.3) == 1.0 and war.blend_weight(0.0, 0.3) == pytest.approx(0.3)
+    assert war.blend_weight(0.5) == pytest.approx(0.5) and war.blend_weight(0.5, 0.4) == pytest.approx(0.7)
+    game = ahd.new_game("short", seed=5)
+    bots = {Side.UNION: HeuristicBot(seed=1), Side.CONFEDERATE: HeuristicBot(seed=2)}
+    while game.state.turn < 6 and not game.is_over:
+        game.roll() if game.current_player == CHANCE else game.apply(bots[game.current_player].choose(game))
+    assert not game.is_over and war.decided(game.state, game.scenario, game.play_on) is None
+    left = war.time_left(game.state, game.scenario, game.play_on)
+    assert 0 < left < 1
+    raw = war.war_odds(game, offsets=False).p_union
+    for hold in (None, 0.0, 0.6):
+        fit = {"offset": 0.0, "prior": 0.9, "games": 20} | ({} if hold is None else {"hold": hold})
+        monkeypatch.setattr(war, "scenario_adjustments", lambda name=war.MODEL, pair=DEFAULT_PAIR, f=fit: {"short": f})
+        lean = (hold or 0.0) + (1 - (hold or 0.0)) * left
+        assert war_odds(game).p_union == pytest.approx((1 - lean) * raw + lean * 0.9)

@@ -198,12 +198,15 @@ def scenario_adjustments(name: str = MODEL, pair: str = DEFAULT_PAIR) -> dict[st
     ``offset``, added to the model's logit (what the hard v hard fit misses of the scenario's balance
     between these players), and ``prior``, the pair's Union result in its fit games ((wins + 1) / (games + 2)),
     which the odds lean on in proportion to the time left (all of it at the scenario's start, none at its
-    end); ``games``, how many. Empty for a model file without them."""
+    end); ``hold``, the share of the prior kept to the end (0 if absent: the lean is then the time left
+    alone; fitted with the offset where the position model tells these players' games apart less well);
+    ``games``, how many. Empty for a model file without them."""
     data = json.loads(resources.files("ahd").joinpath(f"data/{name}").read_text(encoding="utf-8"))
     by = data.get("pairs", {}).get(pair, {}).get("by_scenario")
     if by is None and pair == DEFAULT_PAIR:  # a model file from before pairs
         by = data.get("scenarios", {}).get("by_scenario", {})
-    return {k: {key: float(v[key]) for key in ("offset", "prior", "games") if key in v} for k, v in (by or {}).items()}
+    keys = ("offset", "prior", "hold", "games")
+    return {k: {key: float(v[key]) for key in keys if key in v} for k, v in (by or {}).items()}
 
 
 def fitted_pair(pair: str, scenario: str) -> str:
@@ -230,6 +233,12 @@ def time_left(state, scenario, play_on: bool = False) -> float:
     deadline, _ = _deadline_and_threshold(scenario, play_on)
     left = max(0, 2 * (deadline - state.turn) + (1 if state.phasing is Side.UNION else 0))
     return min(1.0, left / max(1, 2 * (deadline - scenario.start_turn) + 1))
+
+
+def blend_weight(left: float, hold: float = 0.0) -> float:
+    """How much the odds lean on the pair's prior with the share ``left`` of the game still to play: all of
+    it at the start, falling with the time left to ``hold`` at the deciding turn."""
+    return hold + (1.0 - hold) * left
 
 
 def war_odds(game, mode: str = "live", offsets: bool = True, *, union: str | None = None,
@@ -272,7 +281,7 @@ def war_odds(game, mode: str = "live", offsets: bool = True, *, union: str | Non
         adjust = scenario_adjustments(pair=pair).get(game.scenario.id, {})
     p, se, low, high = predict(kind, x, shift=adjust.get("offset", 0.0))
     if "prior" in adjust:
-        lean = time_left(game.state, game.scenario, game.play_on)
+        lean = blend_weight(time_left(game.state, game.scenario, game.play_on), adjust.get("hold", 0.0))
         prior = adjust["prior"]
         prior_se = math.sqrt(prior * (1 - prior) / (adjust.get("games", 0) + 2))  # the prior's own uncertainty
         prior_low, prior_high = max(0.0, prior - 1.96 * prior_se), min(1.0, prior + 1.96 * prior_se)
