@@ -7,7 +7,7 @@ import pytest
 import ahd
 from ahd.bots import make_bot, plan_of
 from ahd.bots.heuristic import HeuristicBot
-from ahd.bots.plan_lines import defence_line
+from ahd.bots.plan_lines import defence_line, raid_line
 from ahd.bots.short_game import MaximaHeuristic
 from ahd.core.i18n import render
 from ahd.core.positions import pass_until, position_game
@@ -82,3 +82,24 @@ def test_hard_states_a_short_game_plan_with_the_maxima_that_decide_it():
                         last_turn=10)
     calm = render(defence_line(far.state, Side.CONFEDERATE, 10), "en")
     assert calm.startswith("holding the South's cities: the Union wins the short game only")
+
+
+@pytest.mark.rule("S-13")
+def test_hards_union_states_a_short_game_plan_naming_the_city_it_presses_and_the_maxima():
+    """hard's Union plays the short game with the search bot (issue 34); its plan line says which Confederate
+    city it presses (Union units near, less the defenders), why the cities count, and the maxima now; no odds."""
+    game = position_game([("union", "MF", "new_bern", 2), ("union", "MF", "washington", 3),
+                          ("confederate", "MF", "richmond", 4)], turn=3, last_turn=10, end="short", marches=2)
+    pass_until(game, lambda g: g.state.phasing is Side.UNION and g.decision == "movement")
+    line = render(raid_line(game.state, 10), "en")
+    assert line.startswith("pressing Wilmington with 2 units nearby: the Union wins the short game only")
+    assert f"(now {game.army_max(Side.UNION)} to {game.army_max(Side.CONFEDERATE)})" in line and "%" not in line
+    bot = make_bot("hard", 7)
+    bot.choose(game)
+    said = render(plan_of(bot), "en")
+    assert said.startswith("pressing ") and "after turn 10" in said
+    for lang in ("es", "it"):
+        assert render(plan_of(bot), lang) != said
+    nobody = position_game([("union", "MF", "chicago", 1), ("confederate", "MF", "richmond", 1)], end="short",
+                           last_turn=10)
+    assert render(raid_line(nobody.state, 10), "en").startswith("taking the South's cities: the Union wins")

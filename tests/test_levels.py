@@ -56,7 +56,11 @@ def test_levels_are_fixed_bots_and_budgets():
     assert isinstance(scored, SearchBot) and scored.lookahead and scored.iterations == 2
     assert isinstance(rebel, SearchBot) and not rebel.lookahead and rebel.garrison == "shared"
     assert rebel.campaign is not None and not rebel.campaign.guard and rebel.campaign.choose == "strongest"
-    hard = sided.union
+    hard = sided.union.campaign
+    # the short game (S-13) only: the search bot as measured (issue 34); the year scenarios scored on T-8 as 1861
+    assert sided.union.scored is hard and isinstance(sided.union.short, SearchBot)
+    assert sided.union.short.lookahead and sided.union.short.iterations == 2 and not sided.union.short.maxima
+    assert sided.confederate.short is None
     assert isinstance(hard, SearchBot) and not hard.lookahead and hard.campaign.idle == 6
     assert hard.garrison == "shared" and hard.campaign.guard and hard.campaign.choose == "weakest"
     assert hard.campaign.grab and hard.campaign.grab_fight and hard.campaign.push and hard.campaign.sally
@@ -174,3 +178,23 @@ def test_the_app_shows_plan_lines_that_are_not_in_the_record():
     assert [line for line in session.log_lines if not line.startswith("plan: ")] == [str(e) for e in session.game.log]
     session.set_players("hrad", "human")  # a gesture: the refusal goes to the status line
     assert "unknown player 'hrad'; did you mean 'hard'?" in session.status and session.union == "hard"
+
+
+@pytest.mark.rule("S-13")
+def test_hard_plays_the_union_of_the_short_game_with_its_own_bot_and_the_year_scenarios_as_before():
+    """The Union's short-game bot decides only in the short game; a year scenario scored on T-8 (not played on)
+    and the campaign keep the campaign plan."""
+    from ahd.bots.base import ScoredBot
+    for scenario, which in (("short", "short"), ("1863", "scored"), ("1861", "campaign")):
+        game = ahd.new_game(scenario, seed=3)
+        union = make_bot("hard", 3).union
+        assert isinstance(union, ScoredBot)
+        while game.current_player != ahd.Side.UNION:
+            game.roll()
+        action = union.choose(game)
+        assert union._last is getattr(union, which)
+        assert action in game.legal_actions()
+    plain = ScoredBot(make_bot("heuristic", 1), make_bot("random", 1))
+    game = ahd.new_game("short", seed=3)
+    plain.choose(game)
+    assert plain._last is plain.scored  # no short-game bot: the scored one plays the short game, as before

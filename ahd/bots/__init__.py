@@ -58,10 +58,13 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
             bot.name = level.name
             return bot
 
-        def side(campaign: str, scored: str | None) -> Bot:
-            return make_bot(campaign, seed) if scored is None else ScoredBot(make_bot(campaign, seed),
-                                                                             make_bot(scored, seed))
-        return SidedBot(level.name, side(level.union, level.union_scored),
+        def side(campaign: str, scored: str | None, short: str | None = None) -> Bot:
+            if scored is None and short is None:
+                return make_bot(campaign, seed)
+            plays = make_bot(campaign, seed)
+            return ScoredBot(plays, plays if scored is None else make_bot(scored, seed),
+                             None if short is None else make_bot(short, seed))
+        return SidedBot(level.name, side(level.union, level.union_scored, level.union_short),
                         side(level.confederate, level.confederate_scored))
     base, _, spec = name.partition(":")
     if base not in bots:

@@ -147,10 +147,11 @@ class SidedBot:
 class ScoredBot:
     """One side's player made of two by how the game is decided: ``scored`` plays the games decided by
     the army maxima (the short game, S-13; a year scenario scored on T-8, S-0, not played on), ``campaign``
-    the others. ``plan`` is the plan of the one that last decided."""
+    the others; ``short``, if given, the short game instead of ``scored``. ``plan`` is the plan of the one
+    that last decided."""
 
-    def __init__(self, campaign: "Bot", scored: "Bot") -> None:
-        self.campaign, self.scored = campaign, scored
+    def __init__(self, campaign: "Bot", scored: "Bot", short: "Bot | None" = None) -> None:
+        self.campaign, self.scored, self.short = campaign, scored, short
         self._last: "Bot" = campaign
 
     @property
@@ -159,7 +160,10 @@ class ScoredBot:
 
     def choose(self, game: Game, should_stop: Callable[[], bool] | None = None) -> Action:
         end = game.scenario.end
-        bot = self.scored if end == "short" or (end == "table" and not game.play_on) else self.campaign
+        if end == "short":
+            bot = self.scored if self.short is None else self.short
+        else:
+            bot = self.scored if end == "table" and not game.play_on else self.campaign
         self._last = bot
         return choose(bot, game, should_stop)
 

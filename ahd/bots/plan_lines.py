@@ -76,3 +76,34 @@ def defence_line(state: State, side: Side, last_turn: int | None = None) -> Msg:
     return Msgn("holding {city} against {n} Union unit nearby until reinforcements arrive",
                 "holding {city} against {n} Union units nearby until reinforcements arrive",
                 n=best[0], city=_name(state, best[2]))
+
+
+def raid_line(state: State, last_turn: int) -> Msg:
+    """The Union's plan in the short game (S-13) when it has no march of a campaign plan to make: take the
+    South's cities for the maxima, naming the one most pressed (Union units within two links, less its
+    defenders), with both maxima now; a city taken counts on both sides of the difference (7.c)."""
+    board = state.board
+    side, enemy = Side.UNION, Side.CONFEDERATE
+    best = None
+    for box in board:
+        city = box.id
+        if not box.is_recruiting_city or state.control[city] is not enemy:
+            continue
+        near = {city} | set(board.neighbours(city))
+        for other in list(near):
+            near |= set(board.neighbours(other))
+        pressed = sum(state.count_in(b, side) for b in near)
+        edge = pressed - state.count_in(city, enemy)  # more Union units near than defenders in it
+        worth = box.value_for(side) + box.value_for(enemy)
+        if pressed and (best is None or (edge, worth, pressed, city) > best):
+            best = (edge, worth, pressed, city)
+    maxima = dict(last=last_turn, union=state.army_max(side), south=state.army_max(enemy))
+    if best is None:
+        return Msg("taking the South's cities: the Union wins the short game only with an army maximum 5 above "
+                   "the South's after turn {last} (now {union} to {south}), and a city taken counts on both sides",
+                   **maxima)
+    return Msgn("pressing {city} with {n} unit nearby: the Union wins the short game only with an army maximum 5 "
+                "above the South's after turn {last} (now {union} to {south}), and a city taken counts on both sides",
+                "pressing {city} with {n} units nearby: the Union wins the short game only with an army maximum 5 "
+                "above the South's after turn {last} (now {union} to {south}), and a city taken counts on both sides",
+                n=best[2], city=_name(state, best[3]), **maxima)

@@ -36,7 +36,7 @@ from ..core.actions import Action, CavalryRetreat, HoldGround, OpenFire, Reinfor
 from .base import without_losing_moves
 from .campaign import CampaignPlan, Orders, follow, idle_score
 from .final import final_march, turns_to_score
-from .plan_lines import defence_line
+from .plan_lines import defence_line, raid_line
 from ..core.errors import AhdError
 from ..core.game import Game
 from ..core.i18n import Msg
@@ -56,11 +56,12 @@ class SearchError(AhdError, ValueError):
 
 
 def plan_key(plan: "Msg | str") -> object:
-    """What a plan line says without its odds and size (``chance``, ``n``), so that a plan is said again only
-    when the plan itself changes, not its odds or size from march to march."""
+    """What a plan line says without its odds, size and the maxima now (``chance``, ``n``, ``union``,
+    ``south``), so that a plan is said again only when the plan itself changes, not its odds, size or the
+    score from march to march."""
     if isinstance(plan, Msg):
         return plan.msgid, tuple(sorted((name, value) for name, value in plan.params.items()
-                                        if name not in ("chance", "n")))
+                                        if name not in ("chance", "n", "union", "south")))
     return str(plan).split(",")[0]
 
 
@@ -162,6 +163,10 @@ class SearchBot:
             elif campaign is None and self.campaign is not None and game.phasing is Side.CONFEDERATE:
                 short = game.scenario.last_turn if self.maxima and game.scenario.end == "short" else None
                 line = defence_line(game.state, Side.CONFEDERATE, short)  # no march of the plan: what it holds
+                if plan_key(line) != self._plan_key:
+                    self.plan, self._plan_key = line, plan_key(line)
+            elif campaign is None and game.phasing is Side.UNION and game.scenario.end == "short":
+                line = raid_line(game.state, game.scenario.last_turn)  # the short game: the maxima decide
                 if plan_key(line) != self._plan_key:
                     self.plan, self._plan_key = line, plan_key(line)
             if campaign is not None:  # the plan is the default; the search may still find better
