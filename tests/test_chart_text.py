@@ -25,7 +25,7 @@ def test_the_war_and_army_charts_in_words_and_as_tables_follow_the_game():
     app = widgets.play("1861", union="human", confederate="human", lang="en")
     s, game = app.session, app.game
     war, army = app.war_chart, app.army_chart
-    odds = ahd.odds.war_odds(game)
+    odds = ahd.odds.war_odds(game, union="human", confederate="human")  # the chart is for the players
     assert sentence(war).startswith(f"Chance that the Union wins the war: {odds.p_union:.0%} at turn 1, Union half")
     assert cells(war.text.table.value) == [["When", "Union wins the war", "lowest", "highest"],
                                            ["turn 1, Union half", f"{odds.p_union:.0%}", f"{odds.low:.0%}",
