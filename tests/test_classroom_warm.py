@@ -114,3 +114,38 @@ def test_the_kernel_manager_counts_games_and_spares_unconnected_kernels(tmp_path
     write_handoff(str(tmp_path), "k1", "http://127.0.0.1:1/play?join=ABCDEF&player=")
     assert (tmp_path / "k1.json").read_text() == '{"QUERY_STRING": "join=ABCDEF&player="}'
     assert (tmp_path / "k1.json").stat().st_mode & 0o777 == 0o600
+
+
+def test_the_pool_is_topped_up_again_after_games_end_together_and_drops_warm_kernels_that_failed(tmp_path,
+                                                                                               monkeypatch):
+    """A class closing its pages ends its games at once: each ending sees the others still there, so the pool is
+    topped up once more after they are gone; a warm kernel whose start failed no longer holds a pool place."""
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    from widgets.server import kernels
+    from widgets.server.kernels import AhdKernelManager
+
+    async def shutdown(self, kernel_id, *args, **kwargs):
+        return None
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "shutdown_kernel", shutdown)
+    monkeypatch.setattr(kernels, "REFILL_AGAIN_S", 0.05)
+    km = AhdKernelManager(connection_dir=str(tmp_path), warm=2, cap=3)
+    fills = []
+    km.fill_if_needed = lambda **kwargs: fills.append(sorted(len(p) for p in km._pools.values()))
+
+    async def scenario():
+        ok, failed = asyncio.get_running_loop().create_future(), asyncio.get_running_loop().create_future()
+        ok.set_result({"kernel_id": "warm"})
+        failed.set_exception(RuntimeError("kernel died on start"))
+        km._pools = {"app.ipynb": [ok, failed]}
+        km.games["g1"] = "page"
+        await km.shutdown_kernel("g1")
+        assert fills == [[1]]  # at once: the failed warm kernel dropped, then the pool filled
+        await asyncio.sleep(0.2)
+        assert fills == [[1], [1]]  # and once more after the others' endings
+        km.closing = True
+        km.top_up()
+        assert len(fills) == 2  # never while the server stops
+
+    asyncio.run(scenario())

@@ -28,6 +28,7 @@ longer than the idle time between its kernel's start and its websocket: the cull
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import time
@@ -143,16 +144,32 @@ class AhdKernelManager(AsyncMappingKernelManager):
         self.started_at.pop(kernel_id, None)
         if kernel_id in self.games:
             self.live_games()
-            refill = getattr(self, "fill_if_needed", None)
-            if refill is not None and not self.closing:  # a place is free again: a warm kernel for it
-                refill(notebook_name=getattr(self, "notebook_path", None))
+            self.top_up()  # a place is free again: a warm kernel for it
+            # games ending together (a class closing its pages) each see the others still ending: look again
+            # once they are gone, so the pool is full for the next class
+            asyncio.get_event_loop().call_later(REFILL_AGAIN_S, self.top_up)
         return result
+
+    def top_up(self) -> None:
+        """Fill voila's pool (when preheat is on) to the free places, first dropping warm kernels whose start
+        failed (a busy machine): they would hold a place in the pool with no kernel behind it."""
+        refill = getattr(self, "fill_if_needed", None)
+        if refill is None or self.closing:
+            return
+        self.live_games()
+        for pool in getattr(self, "_pools", {}).values():
+            pool[:] = [task for task in pool if not (task.done() and not task.cancelled() and task.exception())]
+        refill(notebook_name=getattr(self, "notebook_path", None))
 
     def pool_room(self, taking: int = 0) -> int:
         """Warm kernels the pool may hold now."""
         if self.cap <= 0:
             return self.warm
         return max(0, min(self.warm, self.cap - len(self.live_games()) - taking))
+
+
+#: seconds after a game ends when the pool is topped up once more
+REFILL_AGAIN_S = 2.0
 
 
 def write_handoff(folder: str, kernel_id: str, request_url: str) -> None:
