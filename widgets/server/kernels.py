@@ -147,7 +147,7 @@ class AhdKernelManager(AsyncMappingKernelManager):
             self.top_up()  # a place is free again: a warm kernel for it
             # games ending together (a class closing its pages) each see the others still ending: look again
             # once they are gone, so the pool is full for the next class
-            asyncio.get_event_loop().call_later(REFILL_AGAIN_S, self.top_up)
+            asyncio.get_running_loop().call_later(REFILL_AGAIN_S, self.top_up)
         return result
 
     def top_up(self) -> None:
