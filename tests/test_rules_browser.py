@@ -79,6 +79,7 @@ def test_a_refusals_rule_opens_the_rules_tab_and_the_guide_plays_the_first_turn(
         page.locator(".ahd-hint[data-kind='box'], .ahd-hint[data-kind='button']").first.wait_for(timeout=30_000)
         clicks, last, clicked_at, timings = 0, None, time.monotonic(), []
         ring_misses: list = []  # button hints whose ring did not show on that button within 15 s
+        list_misses: list = []  # list hints whose action was not in the list within 10 s
         deadline = time.monotonic() + 120
         while "— Turn 1 (" in page.locator(".ahd-guide").first.inner_text():
             hint = hint_of(page)
@@ -96,7 +97,15 @@ def test_a_refusals_rule_opens_the_rules_tab_and_the_guide_plays_the_first_turn(
             elif hint["kind"] == "list":  # no button for it (a label too long for one): the list of all actions
                 listing = page.locator(".ahd-side select").filter(
                     has=page.locator("option", has_text=hint["button"])).first
-                listing.select_option(label=hint["button"], timeout=30_000)
+                try:
+                    listing.select_option(label=hint["button"], timeout=10_000)
+                except playwright.Error:
+                    # once in CI (one run of many) a list hint named a Confederate march in the computer's half:
+                    # a stale hint; read the hint again (counted, at most one, with what the page said)
+                    list_misses.append((hint, hint_of(page), page.locator(".ahd-side").first.inner_text()[:600]))
+                    assert len(list_misses) <= 1, list_misses
+                    last = None
+                    continue
                 page.get_by_role("button", name="Play the selected action").click()
             else:
                 button = page.locator("button.ahd-hinted")

@@ -21,6 +21,14 @@ def _name(state: State, box: str) -> Term:
     return state.board.term(box)
 
 
+def _within_two(board, city: str) -> set[str]:
+    """``city`` and the boxes within two links of it: where a threat to it (or a press on it) is counted."""
+    near = {city} | set(board.neighbours(city))
+    for box in list(near):
+        near |= set(board.neighbours(box))
+    return near
+
+
 def gather_line(state: State, side: Side, stage: str, target: str, n: int, chance: float) -> Msg:
     """Gathering ``n`` units at ``stage`` against ``target`` (the storm's odds today ``chance``)."""
     if chance >= LOW:
@@ -54,10 +62,7 @@ def defence_line(state: State, side: Side, last_turn: int | None = None) -> Msg:
     for city in cities:
         if state.control[city] is not side:
             continue
-        near = {city} | set(board.neighbours(city))
-        for box in list(near):
-            near |= set(board.neighbours(box))
-        threat = sum(state.count_in(box, enemy) for box in near)
+        threat = sum(state.count_in(box, enemy) for box in _within_two(board, city))
         if threat and (best is None or (threat, city == "richmond") > best[:2]):
             best = (threat, city == "richmond", city)
     if last_turn is not None:
@@ -89,10 +94,7 @@ def raid_line(state: State, last_turn: int) -> Msg:
         city = box.id
         if not box.is_recruiting_city or state.control[city] is not enemy:
             continue
-        near = {city} | set(board.neighbours(city))
-        for other in list(near):
-            near |= set(board.neighbours(other))
-        pressed = sum(state.count_in(b, side) for b in near)
+        pressed = sum(state.count_in(b, side) for b in _within_two(board, city))
         edge = pressed - state.count_in(city, enemy)  # more Union units near than defenders in it
         worth = box.value_for(side) + box.value_for(enemy)
         if pressed and (best is None or (edge, worth, pressed, city) > best):

@@ -125,6 +125,13 @@ class SearchBot:
         self.stats = {"decisions": 0, "searched": 0, "changed": 0, "campaign": 0, "rollouts": 0,
                       "seconds": 0.0}
 
+    def _say(self, line: Msg) -> None:
+        """Make ``line`` the plan said, if the plan itself changed (``plan_key``: not its odds, size or the
+        maxima from march to march)."""
+        key = plan_key(line)
+        if key != self._plan_key:
+            self.plan, self._plan_key = line, key
+
     # ------------------------------------------------------------------ entry point
     def choose(self, game: Game, should_stop: Callable[[], bool] | None = None) -> Action:
         """Its action. ``should_stop`` (optional, e.g. the app's cancel button) is asked between
@@ -157,18 +164,12 @@ class SearchBot:
         if game.decision == "movement":
             campaign = self.campaign.march(game, actions, idle_score(ranked)) if self.campaign else None
             if campaign is not None and self.campaign.plan is not None:
-                key = plan_key(self.campaign.plan)  # said again only when the plan itself changes,
-                if key != self._plan_key:  # not its odds or size from march to march
-                    self.plan, self._plan_key = self.campaign.plan, key
+                self._say(self.campaign.plan)
             elif campaign is None and self.campaign is not None and game.phasing is Side.CONFEDERATE:
                 short = game.scenario.last_turn if self.maxima and game.scenario.end == "short" else None
-                line = defence_line(game.state, Side.CONFEDERATE, short)  # no march of the plan: what it holds
-                if plan_key(line) != self._plan_key:
-                    self.plan, self._plan_key = line, plan_key(line)
+                self._say(defence_line(game.state, Side.CONFEDERATE, short))  # no march of the plan: what it holds
             elif campaign is None and game.phasing is Side.UNION and game.scenario.end == "short":
-                line = raid_line(game.state, game.scenario.last_turn)  # the short game: the maxima decide
-                if plan_key(line) != self._plan_key:
-                    self.plan, self._plan_key = line, plan_key(line)
+                self._say(raid_line(game.state, game.scenario.last_turn))  # the short game: the maxima decide
             if campaign is not None:  # the plan is the default; the search may still find better
                 action, plans[action] = campaign
                 options = [action] + [a for a in options if a != action]

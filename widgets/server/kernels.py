@@ -143,7 +143,6 @@ class AhdKernelManager(AsyncMappingKernelManager):
         result = await ensure_async(super().shutdown_kernel(kernel_id, *args, **kwargs))
         self.started_at.pop(kernel_id, None)
         if kernel_id in self.games:
-            self.live_games()
             self.top_up()  # a place is free again: a warm kernel for it
             # games ending together (a class closing its pages) each see the others still ending: look again
             # once they are gone, so the pool is full for the next class
@@ -153,10 +152,10 @@ class AhdKernelManager(AsyncMappingKernelManager):
     def top_up(self) -> None:
         """Fill voila's pool (when preheat is on) to the free places, first dropping warm kernels whose start
         failed (a busy machine): they would hold a place in the pool with no kernel behind it."""
+        self.live_games()  # the games gone are forgotten first, pool or not
         refill = getattr(self, "fill_if_needed", None)
         if refill is None or self.closing:
             return
-        self.live_games()
         for pool in getattr(self, "_pools", {}).values():
             pool[:] = [task for task in pool if not (task.done() and not task.cancelled() and task.exception())]
         refill(notebook_name=getattr(self, "notebook_path", None))
