@@ -45,3 +45,34 @@ def test_the_last_half_turn_storms_washington_before_taking_cities():
     assert swing(game.state, "washington", Side.CONFEDERATE) > 50
     action, moves, _ = final_march(game, game.legal_actions())
     assert action == ahd.BeginMarch("harpers_ferry") and "washington" in moves.values()
+
+
+def test_the_unions_half_of_the_scored_turn_grabs_a_city_keeping_the_garrison():
+    """``final_union=on`` (hard's Union, issue 34): in the Union's half-turn of the turn scored, with no storm of
+    its plan to make, a march takes the empty enemy-held city that moves the maxima (Bowling Green, neutral,
+    worth 1), one unit going and the garrison staying (the South answers); a turn earlier, or in a campaign
+    game, the setting changes nothing."""
+    units = [("union", "FV", "washington", 6), ("union", "FV", "nashville", 3),
+             ("confederate", "FV", "richmond", 9), ("confederate", "FV", "chattanooga", 3)]
+    grab = make_bot("search:garrison=shared,lookahead=off,final_union=on", 1)
+    game = position_game(units, control={"union": ["nashville"]}, turn=10, last_turn=10, end="short", marches=3)
+    assert turns_to_score(game, Side.UNION) == 0 and turns_to_score(game) is None
+    assert swing(game.state, "bowling_green", Side.UNION) == 1
+    assert grab.choose(game.copy()) == ahd.BeginMarch("nashville")
+    assert grab.orders.moves == {"U-FV-07": "bowling_green"}  # one of three: two stay in Nashville
+    for end, last in (("short", 11), ("campaign", 40)):
+        game = position_game(units, control={"union": ["nashville"]}, turn=10, last_turn=last, end=end, marches=3)
+        plain, grab = (make_bot(f"search:garrison=shared,lookahead=off{extra}", 1) for extra in ("", ",final_union=on"))
+        assert grab.choose(game.copy()) == plain.choose(game.copy()) and grab.orders == plain.orders
+
+
+def test_the_unions_last_half_turn_keeps_its_plans_storm():
+    """The plan's storm of Richmond is kept in the Union's half of the scored turn (tuning seed 972006 of 1862:
+    the grabs had taken the marches of a 15-unit storm that won the game)."""
+    units = [("union", "FV", "washington", 4), ("union", "FV", "fredericksburg", 8),
+             ("confederate", "FV", "richmond", 3), ("union", "FV", "goldsboro", 2)]
+    game = position_game(units, control={"union": ["goldsboro", "fredericksburg"]}, turn=10, last_turn=10,
+                         end="short", marches=3)
+    bot = make_bot("search:garrison=shared,lookahead=off,final_union=on", 1)
+    assert bot.choose(game.copy()) == ahd.BeginMarch("fredericksburg")
+    assert set(bot.orders.moves.values()) == {"richmond"} and len(bot.orders.moves) == 8

@@ -29,11 +29,11 @@ def scored_last_half(game: Game) -> bool:
     return turns_to_score(game) == 0
 
 
-def turns_to_score(game: Game) -> int | None:
-    """In a game scored on the maxima, at a Confederate half-turn: how many turns come before the one scored
-    (0: this is the last half-turn); None otherwise."""
+def turns_to_score(game: Game, side: Side = Side.CONFEDERATE) -> int | None:
+    """In a game scored on the maxima, at a half-turn of ``side``: how many turns come before the one scored
+    (0: this is its last half-turn); None otherwise."""
     scenario, state = game.scenario, game.state
-    if state.phasing is not Side.CONFEDERATE:
+    if state.phasing is not side:
         return None
     if scenario.end == "short":
         last = scenario.last_turn

@@ -20,6 +20,10 @@ Short game (``maxima=on``, off by default): in the short game (S-13) the Confede
 in the continuations, values boxes by what they move the army maxima by (``ahd.bots.short_game``); in every
 other game the setting changes nothing.
 
+Scored turn, the Union (``final_union=on``, off by default): in the Union's half of the turn a game scored on the
+maxima ends with, when its plan has no storm to make, a march takes the enemy-held cities that move the maxima
+(``ahd.bots.final``), each origin keeping its garrison, for the Confederacy answers.
+
 Budget: ``iterations`` dice samples per candidate (deterministic for a seed), or else a time
 budget of ``seconds`` per decision (default 1 s; whole rounds of candidates only, so a decision takes
 at most about ``seconds`` plus one continuation). A decision with one legal action, or a kind of
@@ -78,7 +82,7 @@ class SearchBot:
                  lookahead: bool = True, campaign_idle: float = 2.0, grab: bool = False, endgame: int = 0,
                  push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
                  finish: bool = False, retake: bool = False, clear: bool = False, final: int = 0,
-                 maxima: bool = False) -> None:
+                 maxima: bool = False, final_union: bool = False) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
@@ -112,6 +116,7 @@ class SearchBot:
         self.orders: Orders | None = None  # the planned march being carried out
         self.garrison = garrison
         self.lookahead = bool(lookahead)  # False: the plan or the heuristic's choice, no continuations
+        self.final_union = bool(final_union)  # the Union's half-turn of the scored turn: grab, keeping garrisons
         self.maxima = bool(maxima)  # the short game's Confederacy plays by the maxima (short_game.py)
         self.heuristic = (MaximaHeuristic if self.maxima else HeuristicBot)(rng=self.rng, garrison=garrison)
         self.campaign = (CampaignPlan(self.heuristic, odds=campaign_odds, guard=guard, choose=objective,
@@ -179,6 +184,12 @@ class SearchBot:
                 keep = None if left == 0 else (lambda box: self.heuristic._garrison_need(game.state, box,
                                                                                         game.state.phasing))
                 last = final_march(game, actions, keep)
+            elif (self.final_union and turns_to_score(game, Side.UNION) == 0
+                  and not (campaign is not None and any(game.state.control[box] is not Side.UNION
+                                                        for box in campaign[1].moves.values()))):
+                # the Union's half of the scored turn, no storm of the plan to make: grab what moves the maxima,
+                # keeping the garrisons (the South answers)
+                last = final_march(game, actions, lambda box: self.heuristic._garrison_need(game.state, box, Side.UNION))
             if last is not None:  # nothing answers this half-turn: the maxima alone count (final.py)
                 action, moves, _ = last
                 plans[action] = Orders(game.state.phasing, game.state.turn, action.origin, moves)
