@@ -190,7 +190,7 @@ class SearchBot:
                 # the Union's half of the scored turn, no storm of the plan to make: grab what moves the maxima,
                 # keeping the garrisons (the South answers)
                 last = final_march(game, actions, lambda box: self.heuristic._garrison_need(game.state, box, Side.UNION))
-            if last is not None:  # nothing answers this half-turn: the maxima alone count (final.py)
+            if last is not None:  # the scored turn's march: what moves the maxima (final.py)
                 action, moves, _ = last
                 plans[action] = Orders(game.state.phasing, game.state.turn, action.origin, moves)
                 options = [action] + [a for a in options if a != action]
