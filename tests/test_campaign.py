@@ -231,7 +231,7 @@ def test_capital_keeps_washington_garrison_out_of_battles_next_door():
             game.apply(action)
         return game, sent
 
-    assert LEVELS["hard"].union.endswith(",capital=year")
+    assert ",capital=year," in LEVELS["hard"].union + ","
     hard = LEVELS["hard"].union.replace(",capital=year", "")  # the hard Union's settings, without ``capital``
     lost, sent = play_to(hard, 29)
     assert lost.is_over and lost.outcome.winner is Side.CONFEDERATE and lost.state.turn == 29
