@@ -180,16 +180,15 @@ class SearchBot:
                 options = [action] + [a for a in options if a != action]
             left = turns_to_score(game) if self.final else None
             last = None
+            garrison = lambda box: self.heuristic._garrison_need(game.state, box, game.state.phasing)  # noqa: E731
+            storms = campaign is not None and any(game.state.control[box] is not game.state.phasing
+                                                  for box in campaign[1].moves.values())
             if left is not None and left < self.final:  # the last ``final`` Confederate half-turns of a scored game
-                keep = None if left == 0 else (lambda box: self.heuristic._garrison_need(game.state, box,
-                                                                                        game.state.phasing))
-                last = final_march(game, actions, keep)
-            elif (self.final_union and turns_to_score(game, Side.UNION) == 0
-                  and not (campaign is not None and any(game.state.control[box] is not Side.UNION
-                                                        for box in campaign[1].moves.values()))):
+                last = final_march(game, actions, None if left == 0 else garrison)
+            elif self.final_union and turns_to_score(game, Side.UNION) == 0 and not storms:
                 # the Union's half of the scored turn, no storm of the plan to make: grab what moves the maxima,
                 # keeping the garrisons (the South answers)
-                last = final_march(game, actions, lambda box: self.heuristic._garrison_need(game.state, box, Side.UNION))
+                last = final_march(game, actions, garrison)
             if last is not None:  # the scored turn's march: what moves the maxima (final.py)
                 action, moves, _ = last
                 plans[action] = Orders(game.state.phasing, game.state.turn, action.origin, moves)
