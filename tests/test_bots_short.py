@@ -1,5 +1,6 @@
 """hard's Confederacy in the short game (``ahd.bots.short_game``, ``search:maxima=on``; issue 34): it values
-its cities by the army maxima that decide the game (S-13), and nowhere else."""
+its cities by the army maxima that decide the game (S-13), and in the year scenarios scored on them (T-8,
+``maxima_years=on``), and nowhere else."""
 from __future__ import annotations
 
 import pytest
@@ -19,8 +20,12 @@ UNITS = [("union", "MF", "washington", 3), ("union", "MF", "new_bern", 1),
 CONTROL = {"union": ["wilmington"]}
 
 
-def confederate_movement(end: str = "short"):
-    game = position_game(UNITS, control=CONTROL, turn=3, last_turn=10, end=end, marches=2)
+def confederate_movement(end: str = "short", play_on: bool = False):
+    if end == "table":  # a year scenario's end: scored on T-8 after turn 27 (S-0), two turns from now
+        game = position_game(UNITS, control=CONTROL, turn=25, last_turn=40, end=end, marches=2, score_turn=27,
+                             play_on=play_on)
+    else:
+        game = position_game(UNITS, control=CONTROL, turn=3, last_turn=10, end=end, marches=2)
     pass_until(game, lambda g: g.state.phasing is Side.CONFEDERATE and g.decision == "movement")
     return game
 
@@ -66,6 +71,45 @@ def test_maxima_changes_nothing_outside_the_short_game():
     assert with_it.heuristic.active is False
     with_it.choose(confederate_movement("short"))
     assert with_it.heuristic.active is True
+
+
+@pytest.mark.rule("S-0")
+def test_in_a_year_scenario_scored_on_the_maxima_hard_retakes_the_city_too_but_not_when_played_on():
+    """S-0, T-8: a year scenario not played on is decided by the maxima after its scored turn, so hard's
+    Confederacy retakes Wilmington there as in the short game (``maxima_years=on``); played on to the
+    campaign's end (S-VT), or in a campaign game, it plays the campaign plan and marches to Richmond."""
+    assert marches(make_bot("hard", 7), confederate_movement("table")) == ["wilmington", "wilmington"]
+    assert "wilmington" not in marches(make_bot("search:iterations=2,final=on,maxima=on", 7),
+                                       confederate_movement("table"))
+    assert "wilmington" not in marches(make_bot("hard", 7), confederate_movement("table", play_on=True))
+    bot = make_bot("search:iterations=2,maxima_years=on", 3)
+    bot.choose(confederate_movement("campaign"))
+    assert bot.heuristic.active is False
+    bot.choose(confederate_movement("short"))
+    assert bot.heuristic.active is False  # the short game is ``maxima``'s
+    bot.choose(confederate_movement("table"))
+    assert bot.heuristic.active is True
+    bot.choose(confederate_movement("table", play_on=True))
+    assert bot.heuristic.active is False
+
+
+@pytest.mark.rule("S-0")
+def test_hard_states_a_year_scenarios_plan_with_the_scored_turn_and_the_draw_of_t8():
+    """In a year scenario scored after turn 27 (T-8: a draw is a difference of 12), hard's Confederacy says it
+    holds its cities for the maxima, with the turn, the difference the Union must pass and both maxima now;
+    played on, the campaign's line (the seven cities by turn 40)."""
+    game = confederate_movement("table")
+    bot = make_bot("hard", 7)
+    bot.choose(game)
+    line = render(plan_of(bot), "en")
+    assert "scored on the army maxima after turn 27" in line and "more than 12 above" in line
+    assert f"(now {game.state.army_max(Side.UNION)} to {game.state.army_max(Side.CONFEDERATE)})" in line
+    assert "%" not in line and "turn 40" not in line
+    for lang in ("es", "it"):
+        assert render(plan_of(bot), lang) != line and "27" in render(plan_of(bot), lang)
+    played_on = make_bot("hard", 7)
+    played_on.choose(confederate_movement("table", play_on=True))
+    assert "scored" not in render(plan_of(played_on), "en")
 
 
 def test_hard_states_a_short_game_plan_with_the_maxima_that_decide_it():

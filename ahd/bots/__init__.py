@@ -78,7 +78,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
              "garrison": str, "guard": _flag, "objective": str, "lookahead": _flag, "grab": _flag, "endgame": int,
              "push": _flag, "sally": _flag, "grab_fight": _flag, "capital": _capital,
              "campaign_idle": float, "finish": _flag, "retake": _flag, "clear": _flag,
-             "final": _final, "maxima": _flag, "final_union": _flag}
+             "final": _final, "maxima": _flag, "final_union": _flag,
+             "maxima_years": _flag}
     if base == "heuristic":
         kinds = {"garrison": str}
     elif base != "search":

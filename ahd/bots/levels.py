@@ -42,8 +42,9 @@ HARD_UNION = ("search:garrison=shared,guard=on,objective=weakest,lookahead=off,c
               "final_union=on")
 #: hard's Confederacy in the games decided by the army maxima: the search bot as the round robin measures
 #: it, marching where the maxima move most in the half-turn that ends the game (``final``, issue 34), and
-#: in the short game valuing its cities by the maxima (``maxima``: ahd.bots.short_game; off in the year scenarios)
-HARD_SCORED = "search:iterations=2,final=on,maxima=on"
+#: in the short game and the year scenarios scored on T-8 valuing its cities by the maxima (``maxima``,
+#: ``maxima_years``: ahd.bots.short_game; chosen on tuning seeds 972000+, docs/bots/levels_by_scenario.txt)
+HARD_SCORED = "search:iterations=2,final=on,maxima=on,maxima_years=on"
 #: hard's Union in the short game: the search bot as the round robin measures it (its raids and garrisons
 #: keep the Union's maximum 5 ahead more often than the campaign plan, which gathers for storms that turn 10
 #: seldom leaves time for; issue 34, docs/bots/levels_by_scenario.txt)

@@ -12,6 +12,7 @@ from ..core.board import VICTORY_CITIES
 from ..core.i18n import Msg, Msgn, Term
 from ..core.sides import Side
 from ..core.state import State
+from ..core.victory import SCORE_TABLE
 
 #: below these odds a gathering does not state them: the storm is what it waits to be able to do
 LOW = 0.2
@@ -48,16 +49,16 @@ def gather_line(state: State, side: Side, stage: str, target: str, n: int, chanc
                 n=n, stage=_name(state, stage), target=_name(state, target))
 
 
-def defence_line(state: State, side: Side, last_turn: int | None = None) -> Msg:
+def defence_line(state: State, side: Side, last_turn: int | None = None, score_turn: int | None = None) -> Msg:
     """The Confederacy's plan when it has no march to make: hold the most threatened city (its
     victory cities and Richmond; enemy units within two links) until reinforcements arrive. In the short
-    game (``last_turn``: its last turn, S-13) it holds its cities for the maxima: the line says so, with
-    both maxima now."""
+    game (``last_turn``: its last turn, S-13), or a year scenario scored on T-8 (``score_turn``: the turn
+    scored, S-0), it holds its cities for the maxima: the line says so, with both maxima now."""
     board = state.board
     enemy = side.enemy
     best = None
     cities = VICTORY_CITIES
-    if last_turn is not None:  # every city counts in the short game (7.c)
+    if last_turn is not None or score_turn is not None:  # every city counts for the maxima (7.c)
         cities = tuple(b.id for b in board if b.is_recruiting_city and b.value_for(side) > 0)
     for city in cities:
         if state.control[city] is not side:
@@ -74,6 +75,20 @@ def defence_line(state: State, side: Side, last_turn: int | None = None) -> Msg:
                     "army maximum 5 above the South's after turn {last} (now {union} to {south})",
                     "holding {city} against {n} Union units nearby: the Union wins the short game only with an "
                     "army maximum 5 above the South's after turn {last} (now {union} to {south})",
+                    n=best[0], city=_name(state, best[2]), **maxima)
+    if score_turn is not None:
+        maxima = dict(last=score_turn, draw=SCORE_TABLE[score_turn], union=state.army_max(enemy),
+                      south=state.army_max(side))
+        if best is None:
+            return Msg("holding the South's cities: this scenario is scored on the army maxima after turn {last}, "
+                       "and the Union wins only with a maximum more than {draw} above the South's "
+                       "(now {union} to {south})", **maxima)
+        return Msgn("holding {city} against {n} Union unit nearby: this scenario is scored on the army maxima "
+                    "after turn {last}, and the Union wins only with a maximum more than {draw} above the "
+                    "South's (now {union} to {south})",
+                    "holding {city} against {n} Union units nearby: this scenario is scored on the army maxima "
+                    "after turn {last}, and the Union wins only with a maximum more than {draw} above the "
+                    "South's (now {union} to {south})",
                     n=best[0], city=_name(state, best[2]), **maxima)
     if best is None:
         return Msg("holding the South's cities to the end of the war: the Union must take all seven by "

@@ -18,7 +18,8 @@ carried out order by order if kept. The heuristic alone never takes a defended R
 
 Short game (``maxima=on``, off by default): in the short game (S-13) the Confederacy's heuristic, here and
 in the continuations, values boxes by what they move the army maxima by (``ahd.bots.short_game``); in every
-other game the setting changes nothing.
+other game the setting changes nothing. ``maxima_years=on`` (off by default) does the same in a year scenario
+scored on the maxima (T-8, S-0: not played on); campaign games and games played on are unchanged.
 
 Scored turn, the Union (``final_union=on``, off by default): in the Union's half of the turn a game scored on the
 maxima ends with, when its plan has no storm to make, a march takes the enemy-held cities that move the maxima
@@ -82,7 +83,7 @@ class SearchBot:
                  lookahead: bool = True, campaign_idle: float = 2.0, grab: bool = False, endgame: int = 0,
                  push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
                  finish: bool = False, retake: bool = False, clear: bool = False, final: int = 0,
-                 maxima: bool = False, final_union: bool = False) -> None:
+                 maxima: bool = False, final_union: bool = False, maxima_years: bool = False) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
@@ -118,7 +119,9 @@ class SearchBot:
         self.lookahead = bool(lookahead)  # False: the plan or the heuristic's choice, no continuations
         self.final_union = bool(final_union)  # the Union's half-turn of the scored turn: grab, keeping garrisons
         self.maxima = bool(maxima)  # the short game's Confederacy plays by the maxima (short_game.py)
-        self.heuristic = (MaximaHeuristic if self.maxima else HeuristicBot)(rng=self.rng, garrison=garrison)
+        self.maxima_years = bool(maxima_years)  # ... and a year scenario's scored on T-8 (not played on)
+        self.heuristic = (MaximaHeuristic if self.maxima or self.maxima_years else HeuristicBot)(
+            rng=self.rng, garrison=garrison)
         self.campaign = (CampaignPlan(self.heuristic, odds=campaign_odds, guard=guard, choose=objective,
                                       idle=campaign_idle, grab=grab, endgame=endgame, push=push, sally=sally,
                                       grab_fight=grab_fight, capital=capital, finish=finish,
@@ -147,8 +150,10 @@ class SearchBot:
         if not actions:
             raise ValueError("no legal action: the game is over")
         self.stats["decisions"] += 1
-        if self.maxima:
-            self.heuristic.set_active(game.scenario.end == "short")
+        if self.maxima or self.maxima_years:
+            scored = game.scenario.end == "table" and not game.play_on
+            self.heuristic.set_active((self.maxima and game.scenario.end == "short")
+                                      or (self.maxima_years and scored))
         if len(actions) == 1:
             return actions[0]
         actions = without_losing_moves(game, actions)
@@ -172,7 +177,9 @@ class SearchBot:
                 self._say(self.campaign.plan)
             elif campaign is None and self.campaign is not None and game.phasing is Side.CONFEDERATE:
                 short = game.scenario.last_turn if self.maxima and game.scenario.end == "short" else None
-                self._say(defence_line(game.state, Side.CONFEDERATE, short))  # no march of the plan: what it holds
+                scored = (game.scenario.score_turn  # a year scenario scored on T-8: the maxima decide
+                          if self.maxima_years and game.scenario.end == "table" and not game.play_on else None)
+                self._say(defence_line(game.state, Side.CONFEDERATE, short, scored))  # no march of the plan: what it holds
             elif campaign is None and game.phasing is Side.UNION and game.scenario.end == "short":
                 self._say(raid_line(game.state, game.scenario.last_turn))  # the short game: the maxima decide
             if campaign is not None:  # the plan is the default; the search may still find better
@@ -282,7 +289,8 @@ class SearchBot:
         self.stats["rollouts"] += 1
         sim = game.copy(dice_seed=dice)
         sim.apply(action)
-        player = (self.heuristic.fresh(self.rng) if self.maxima  # a fresh one: its caches are per position
+        # a fresh one: its caches are per position
+        player = (self.heuristic.fresh(self.rng) if self.maxima or self.maxima_years
                   else HeuristicBot(rng=self.rng, garrison=self.garrison))
         start = (sim.state.turn, sim.state.phasing)
         ends = 0

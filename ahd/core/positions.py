@@ -32,13 +32,15 @@ PASSES = (EndMovement, EndMarch, NoPromotion, EndRecruitment, OpenFire, FireAuto
 
 def position(units: Iterable[tuple], *, control: dict | None = None, turn: int = 2, marches: int = 2,
              last_turn: int = 40, end: str = "campaign", title: str = "custom position",
-             id: str = "position", leaders: dict[str, str] | None = None) -> Scenario:
+             id: str = "position", leaders: dict[str, str] | None = None,
+             score_turn: int | None = None) -> Scenario:
     """A custom start position as a Scenario (validated like a scenario file).
 
     ``units``: tuples (side, type, box[, count[, entrenched]]), e.g. ("union", "MF", "evansville", 3).
     ``control``: {"union": [boxes], "confederate": [boxes], "neutral": [boxes]} over the printed owners.
     ``turn``: the first turn (T-2); each side then has ``marches`` marches without a roll.
     ``leaders``: {leader: box}, placed with their T-6 value of ``turn`` when AO-8.2 is on (S-0).
+    ``score_turn``: with ``end="table"``, the turn scored on T-8 (17, 27 or 37; S-0).
     """
     for name in leaders or {}:
         if name.lower() in T6 and not t6_value(name.lower(), turn):
@@ -55,20 +57,23 @@ def position(units: Iterable[tuple], *, control: dict | None = None, turn: int =
             "start_turn": turn, "first_turn_marches": marches, "last_turn": last_turn, "end": end,
             "units": rows, "control": control or {},
             "leaders": [{"name": name, "box": box} for name, box in (leaders or {}).items()]}
+    if score_turn is not None:
+        data["score_turn"] = score_turn
     return scenario_from_dict(data, f"<{id}>")
 
 
 def position_game(units: Iterable[tuple], *, control: dict | None = None, turn: int = 2, marches: int = 2,
                   options: Any = None, dice: str = "manual", seed: int = 0, last_turn: int = 40,
-                  end: str = "campaign", leaders: dict[str, str] | None = None) -> Game:
+                  end: str = "campaign", leaders: dict[str, str] | None = None, score_turn: int | None = None,
+                  play_on: bool = False) -> Game:
     """A Game at the start of the Union movement of ``turn`` with ``marches`` marches (no roll).
 
     Dice default to ``"manual"``: every die is typed in with ``game.apply(Roll(n))`` or ``game.roll(n)``,
     so an example can reproduce the rules' exact numbers.
     """
     return new_game(position(units, control=control, turn=turn, marches=marches, last_turn=last_turn, end=end,
-                             leaders=leaders),
-                    options=options, seed=seed, dice=dice)
+                             leaders=leaders, score_turn=score_turn),
+                    options=options, seed=seed, dice=dice, play_on=play_on)
 
 
 def pass_decision(game: Game, roll: int = 1) -> Action:
