@@ -204,6 +204,17 @@ def report(args) -> None:
         print(f"written the held-out figures to {path}")
 
 
+
+def seed_ranges(seeds) -> str:
+    """The seeds of a cell's games as runs, e.g. "944000-944019, 946000-946019"."""
+    runs: list[list[int]] = []
+    for seed in sorted(set(seeds)):
+        if runs and seed == runs[-1][1] + 1:
+            runs[-1][1] = seed
+        else:
+            runs.append([seed, seed])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs)
+
 def fit_cell(pts, prior: float) -> tuple[float, float]:
     """The (offset, hold) of one pair in one scenario: the pair of values, on a grid, whose odds have the
     lowest Brier score over the fit games' undecided positions ``pts`` = [(model p without offsets, result,
@@ -236,9 +247,10 @@ def fit(args) -> None:
     for scenario, pair, y, points in samples(rows, base):
         per[(pair.replace(" v ", "-"), scenario)] += [(pt[0], y, 1 / len(points), pt[3]) for pt in points
                                                       if not pt[2]]
-    results = defaultdict(list)
+    results, seeds = defaultdict(list), defaultdict(list)
     for row in rows:
         results[(f"{row['union']}-{row['confederate']}", row["scenario"])].append(row["y"])
+        seeds[(f"{row['union']}-{row['confederate']}", row["scenario"])].append(row["seed"])
     path = ROOT / "ahd" / "data" / "war_odds.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     pairs = data.setdefault("pairs", {})
@@ -247,7 +259,7 @@ def fit(args) -> None:
         prior = (sum(ys) + 1) / (len(ys) + 2)
         offset, hold = fit_cell(pts, prior)
         entry = {"offset": round(offset, 4), "prior": round(prior, 4), "hold": hold, "games": len(ys),
-                 "seeds": f"{min(r['seed'] for r in rows)}+"}
+                 "seeds": seed_ranges(seeds[(pair, scenario)])}
         pairs.setdefault(pair, {}).setdefault("by_scenario", {})[scenario] = entry
         print(f"{pair:14} {scenario}: offset {offset:+.2f}, hold {hold:.1f} on {len(pts)} positions; prior "
               f"{prior:.3f} (Union {sum(ys):g}/{len(ys)})")
