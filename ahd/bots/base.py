@@ -163,9 +163,15 @@ class ScoredBot:
         if end == "short":
             bot = self.scored if self.short is None else self.short
         else:
-            bot = self.scored if end == "table" and not game.play_on else self.campaign
+            bot = self.scored if table_score_turn(game) is not None else self.campaign
         self._last = bot
         return choose(bot, game, should_stop)
+
+
+def table_score_turn(game: Game) -> int | None:
+    """The turn after which a year scenario is scored on T-8 (S-0), unless it is played on to turn 40; None in
+    every other game (the campaign, the short game)."""
+    return game.scenario.score_turn if game.scenario.end == "table" and not game.play_on else None
 
 
 def choose(bot, game: Game, should_stop: Callable[[], bool] | None = None) -> Action:

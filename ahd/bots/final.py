@@ -17,6 +17,7 @@ from ..core.actions import Action, BeginMarch
 from ..core.game import Game
 from ..core.sides import Side
 from ..core.state import State
+from .base import table_score_turn
 from .heuristic import _win_chance, attack_forces
 
 
@@ -35,11 +36,8 @@ def turns_to_score(game: Game, side: Side = Side.CONFEDERATE) -> int | None:
     scenario, state = game.scenario, game.state
     if state.phasing is not side:
         return None
-    if scenario.end == "short":
-        last = scenario.last_turn
-    elif scenario.end == "table" and not game.play_on:
-        last = scenario.score_turn
-    else:
+    last = scenario.last_turn if scenario.end == "short" else table_score_turn(game)
+    if last is None:
         return None
     return last - state.turn if state.turn <= last else None
 

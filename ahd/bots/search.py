@@ -38,7 +38,7 @@ from typing import Callable
 import numpy as np
 
 from ..core.actions import Action, CavalryRetreat, HoldGround, OpenFire, Reinforce, Retreat
-from .base import without_losing_moves
+from .base import table_score_turn, without_losing_moves
 from .campaign import CampaignPlan, Orders, follow, idle_score
 from .final import final_march, turns_to_score
 from .plan_lines import defence_line, raid_line
@@ -150,10 +150,10 @@ class SearchBot:
         if not actions:
             raise ValueError("no legal action: the game is over")
         self.stats["decisions"] += 1
-        if self.maxima or self.maxima_years:
-            scored = game.scenario.end == "table" and not game.play_on
-            self.heuristic.set_active((self.maxima and game.scenario.end == "short")
-                                      or (self.maxima_years and scored))
+        # a year scenario scored on T-8 (S-0) by the maxima, where ``maxima_years`` plays by them
+        year_scored = table_score_turn(game) if self.maxima_years else None
+        if isinstance(self.heuristic, MaximaHeuristic):
+            self.heuristic.set_active((self.maxima and game.scenario.end == "short") or year_scored is not None)
         if len(actions) == 1:
             return actions[0]
         actions = without_losing_moves(game, actions)
@@ -177,9 +177,7 @@ class SearchBot:
                 self._say(self.campaign.plan)
             elif campaign is None and self.campaign is not None and game.phasing is Side.CONFEDERATE:
                 short = game.scenario.last_turn if self.maxima and game.scenario.end == "short" else None
-                scored = (game.scenario.score_turn  # a year scenario scored on T-8: the maxima decide
-                          if self.maxima_years and game.scenario.end == "table" and not game.play_on else None)
-                self._say(defence_line(game.state, Side.CONFEDERATE, short, scored))  # no march of the plan: what it holds
+                self._say(defence_line(game.state, Side.CONFEDERATE, short, year_scored))  # no march of the plan: what it holds
             elif campaign is None and game.phasing is Side.UNION and game.scenario.end == "short":
                 self._say(raid_line(game.state, game.scenario.last_turn))  # the short game: the maxima decide
             if campaign is not None:  # the plan is the default; the search may still find better
@@ -290,7 +288,7 @@ class SearchBot:
         sim = game.copy(dice_seed=dice)
         sim.apply(action)
         # a fresh one: its caches are per position
-        player = (self.heuristic.fresh(self.rng) if self.maxima or self.maxima_years
+        player = (self.heuristic.fresh(self.rng) if isinstance(self.heuristic, MaximaHeuristic)
                   else HeuristicBot(rng=self.rng, garrison=self.garrison))
         start = (sim.state.turn, sim.state.phasing)
         ends = 0
