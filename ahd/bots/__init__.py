@@ -79,7 +79,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
              "push": _flag, "sally": _flag, "grab_fight": _flag, "capital": _capital,
              "campaign_idle": float, "finish": _flag, "retake": _flag, "clear": _flag,
              "final": _final, "maxima": _flag, "final_union": _flag,
-             "maxima_years": _flag}
+             "maxima_years": _flag, "maxima_union": _flag}
     if base == "heuristic":
         kinds = {"garrison": str}
     elif base != "search":

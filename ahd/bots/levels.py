@@ -36,10 +36,12 @@ class Level:
 #: normal's Union, hard's Confederacy in the campaign games: the campaign plan, shared garrisons, no lookahead
 PLAN = "search:garrison=shared,lookahead=off"
 #: hard's Union (docs/bots/levels.md lists what each setting does and the games that chose it; ``final_union``:
-#: its half of a year scenario's scored turn grabs what moves the maxima, chosen on tuning seeds 972000+)
+#: its half of a year scenario's scored turn grabs what moves the maxima, and ``maxima_years``+``maxima_union``:
+#: in those scenarios its garrisons hold its cities by what they move the maxima by; both chosen on tuning
+#: seeds 972000+)
 HARD_UNION = ("search:garrison=shared,guard=on,objective=weakest,lookahead=off,campaign_idle=6,"
               "grab=on,grab_fight=on,push=on,endgame=30,sally=on,finish=on,retake=on,clear=on,capital=year,"
-              "final_union=on")
+              "final_union=on,maxima_years=on,maxima_union=on")
 #: hard's Confederacy in the games decided by the army maxima: the search bot as the round robin measures
 #: it, marching where the maxima move most in the half-turn that ends the game (``final``, issue 34), and
 #: in the short game and the year scenarios scored on T-8 valuing its cities by the maxima (``maxima``,

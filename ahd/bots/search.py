@@ -20,6 +20,8 @@ Short game (``maxima=on``, off by default): in the short game (S-13) the Confede
 in the continuations, values boxes by what they move the army maxima by (``ahd.bots.short_game``); in every
 other game the setting changes nothing. ``maxima_years=on`` (off by default) does the same in a year scenario
 scored on the maxima (T-8, S-0: not played on); campaign games and games played on are unchanged.
+``maxima_union=on`` (with ``maxima_years``) makes the Union's garrisons there hold the boxes it holds by the
+larger of their campaign value and what they move the maxima by (hard's Union).
 
 Scored turn, the Union (``final_union=on``, off by default): in the Union's half of the turn a game scored on the
 maxima ends with, when its plan has no storm to make, a march takes the enemy-held cities that move the maxima
@@ -83,7 +85,8 @@ class SearchBot:
                  lookahead: bool = True, campaign_idle: float = 2.0, grab: bool = False, endgame: int = 0,
                  push: bool = False, sally: bool = False, grab_fight: bool = False, capital: bool = False,
                  finish: bool = False, retake: bool = False, clear: bool = False, final: int = 0,
-                 maxima: bool = False, final_union: bool = False, maxima_years: bool = False) -> None:
+                 maxima: bool = False, final_union: bool = False, maxima_years: bool = False,
+                 maxima_union: bool = False) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise SearchError(f"iterations must be a positive integer or None, got {iterations!r}")
@@ -120,8 +123,10 @@ class SearchBot:
         self.final_union = bool(final_union)  # the Union's half-turn of the scored turn: grab, keeping garrisons
         self.maxima = bool(maxima)  # the short game's Confederacy plays by the maxima (short_game.py)
         self.maxima_years = bool(maxima_years)  # ... and a year scenario's scored on T-8 (not played on)
-        self.heuristic = (MaximaHeuristic if self.maxima or self.maxima_years else HeuristicBot)(
-            rng=self.rng, garrison=garrison)
+        # ... where the Union's garrisons hold its cities by the maxima too (short_game.py)
+        self.maxima_union = bool(maxima_union)
+        self.heuristic = (MaximaHeuristic(rng=self.rng, garrison=garrison, union=self.maxima_union)
+                          if self.maxima or self.maxima_years else HeuristicBot(rng=self.rng, garrison=garrison))
         self.campaign = (CampaignPlan(self.heuristic, odds=campaign_odds, guard=guard, choose=objective,
                                       idle=campaign_idle, grab=grab, endgame=endgame, push=push, sally=sally,
                                       grab_fight=grab_fight, capital=capital, finish=finish,
