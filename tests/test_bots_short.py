@@ -1,6 +1,7 @@
 """hard's Confederacy in the short game (``ahd.bots.short_game``, ``search:maxima=on``; issue 34): it values
 its cities by the army maxima that decide the game (S-13), and in the year scenarios scored on them (T-8,
-``maxima_years=on``), and nowhere else."""
+``maxima_years=on``), and nowhere else; and hard's Union in those year scenarios holding its own cities by the
+maxima (``maxima_union=on``)."""
 from __future__ import annotations
 
 import pytest
@@ -147,3 +148,61 @@ def test_hards_union_states_a_short_game_plan_naming_the_city_it_presses_and_the
     nobody = position_game([("union", "MF", "chicago", 1), ("confederate", "MF", "richmond", 1)], end="short",
                            last_turn=10)
     assert render(raid_line(nobody.state, 10), "en").startswith("taking the South's cities: the Union wins")
+
+
+#: two Confederate raiders at Lexington, next to Cincinnati (1 to each side's maximum, 7.c), which two Union units
+#: hold; the Union holds Louisville, empty, on the raiders' other side
+RAID = [("union", "MF", "washington", 3), ("union", "MF", "cincinnati", 2),
+        ("confederate", "FV", "lexington", 2), ("confederate", "MF", "richmond", 2)]
+#: hard's Union before ``maxima_union`` (stop 42)
+HARD_UNION_42 = ("search:garrison=shared,guard=on,objective=weakest,lookahead=off,campaign_idle=6,grab=on,"
+                 "grab_fight=on,push=on,endgame=30,sally=on,finish=on,retake=on,clear=on,capital=year,"
+                 "final_union=on")
+
+
+def union_movement(end: str = "table", play_on: bool = False):
+    """RAID at turn 25, the Union to move; a year scenario scored after turn 27 (S-0, T-8) or a campaign game."""
+    scored = {"score_turn": 27, "play_on": play_on} if end == "table" else {}
+    game = position_game(RAID, turn=25, last_turn=40, end=end, marches=2, **scored)
+    pass_until(game, lambda g: g.state.phasing is Side.UNION and g.decision == "movement")
+    return game
+
+
+def union_garrison_after(bot, game) -> dict[str, int]:
+    """The Union units in Cincinnati and Louisville after ``bot`` plays the Union's movement."""
+    while game.state.phasing is Side.UNION and game.decision in ("movement", "march"):
+        game.apply(bot.choose(game))
+    return {box: game.state.count_in(box, Side.UNION) for box in ("cincinnati", "louisville")}
+
+
+def test_with_maxima_union_the_unions_own_cities_are_worth_at_least_what_they_move_the_maxima_by():
+    """``union``: a box the Union holds is worth the larger of its campaign value and the maxima's (Cincinnati:
+    1 + 1 = 2 points of the difference, 7.c); a box it does not hold, and every Confederate value, as before."""
+    state = ahd.new_game("1862", seed=1).state
+    plain = HeuristicBot(1)
+    conf_only, both = MaximaHeuristic(1, active=True), MaximaHeuristic(1, active=True, union=True)
+    assert state.control["cincinnati"] is Side.UNION and state.control["memphis"] is Side.CONFEDERATE
+    assert both._value(state, "cincinnati", Side.UNION) == 10.0 > plain._value(state, "cincinnati", Side.UNION)
+    assert both._value(state, "washington", Side.UNION) > plain._value(state, "washington", Side.UNION)
+    for box in state.board.boxes:
+        assert both._value(state, box, Side.UNION) >= plain._value(state, box, Side.UNION)
+        if state.control[box] is not Side.UNION:
+            assert both._value(state, box, Side.UNION) == plain._value(state, box, Side.UNION)
+        assert both._value(state, box, Side.CONFEDERATE) == conf_only._value(state, box, Side.CONFEDERATE)
+    idle = MaximaHeuristic(1, union=True)  # not active: the campaign values
+    assert all(idle._value(state, box, Side.UNION) == plain._value(state, box, Side.UNION) for box in state.board.boxes)
+    assert idle.fresh(None).union is True
+
+
+@pytest.mark.rule("S-0")
+def test_in_a_scored_year_scenario_hards_union_keeps_a_garrison_in_a_city_next_to_raiders():
+    """S-0, T-8: the year scenario is decided by the maxima after turn 27, so hard's Union keeps a unit in
+    Cincinnati with two raiders next door; hard's Union of stop 42 (no ``maxima_union``), and hard itself when
+    the game is played on (S-VT) or is a campaign game, march both units out to Louisville."""
+    assert union_garrison_after(make_bot("hard", 7), union_movement())["cincinnati"] >= 1
+    assert union_garrison_after(make_bot(HARD_UNION_42, 7), union_movement()) == {"cincinnati": 0, "louisville": 2}
+    assert union_garrison_after(make_bot("hard", 7), union_movement(play_on=True))["cincinnati"] == 0
+    assert union_garrison_after(make_bot("hard", 7), union_movement("campaign"))["cincinnati"] == 0
+    bot = make_bot("hard", 7)
+    bot.choose(union_movement())
+    assert bot.union.campaign.heuristic.active is True and bot.union.campaign.heuristic.union is True
