@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from jupyter_server.base.handlers import JupyterHandler
+from traitlets import TraitError
 
 from widgets.server.room_pages import projector_page, teacher_page, teacher_refused_page
 from widgets.classmates.teacher_games import FORGET_KEY, games_section, is_teacher
@@ -17,6 +18,21 @@ try:
 except ImportError:  # pragma: no cover
     def allow_unauthenticated(method):
         return method
+
+
+def running_games(kernel_manager, shown=None) -> list[dict]:
+    """The kernels the teacher's page lists: every running kernel (only those in ``shown``, when given), as its
+    model. A kernel still starting (a warm kernel the pool is filling has no activity time yet, and jupyter_server
+    cannot build its model) or one that ended meanwhile is no game yet or any more: it is left out, never a 500."""
+    models = []
+    for kernel_id in list(kernel_manager.list_kernel_ids()):
+        if shown is not None and kernel_id not in shown:
+            continue
+        try:
+            models.append(dict(kernel_manager.kernel_model(kernel_id)))
+        except (KeyError, TraitError):
+            continue
+    return models
 
 
 class _Teacher(JupyterHandler):
@@ -41,7 +57,7 @@ class TeacherHandler(_Teacher):
             return
         games = getattr(self.kernel_manager, "live_games", None)  # warm kernels waiting for a page are no game
         shown = games() if games is not None else None
-        kernels = [dict(k) for k in self.kernel_manager.list_kernels() if shown is None or k["id"] in shown]
+        kernels = running_games(self.kernel_manager, shown)
         html = teacher_page(self.settings["ahd_state"], self.settings["ahd_join_url"], kernels)
         store = self.settings.get("ahd_store")
         if store is not None:  # Play a classmate: a page of the class's stored games, read off the loop
