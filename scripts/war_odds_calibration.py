@@ -21,7 +21,8 @@ games, Brier score against the base rate (the pair's smoothed result in the ``--
 held-out games' own mean), the decided positions (odds exactly 0 or 1) and whether each was right, the
 start-of-scenario odds against the Union's measured result with its 95% Wilson interval, and a
 reliability table (predicted bin, positions, mean predicted, observed); a summary of the measures first.
-``--out`` writes it to a file, keeping the file's text above ``MARK`` (the commands, the notes).
+``--out`` writes it to a file, keeping the file's text above ``MARK`` (the commands, the notes); with ``--keep``
+the cells these games do not cover keep what the file's previous report said of them (a report of replayed cells).
 ``--store`` writes each cell's held-out figures to ``ahd/data/war_odds.json`` (the app's note cites them).
 
 ``fit``: per pair and scenario, in ``ahd/data/war_odds.json`` "pairs": the pair's smoothed result in the
@@ -35,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import time
 from collections import defaultdict
@@ -145,7 +147,7 @@ def report(args) -> None:
              "The base rate: the Union's smoothed result in the base games, (wins + 1) / (games + 2), the "
              "pair's prior; 'hindsight' is the held-out games' own mean result (the best constant, known only "
              "afterwards).", ""]
-    summary, store = [], defaultdict(dict)
+    summary, blocks, store = {}, {}, defaultdict(dict)
     for (scenario, pair), games in sorted(groups.items(), key=lambda kv: _order(kv[0])):
         ys = np.array([y for y, _ in games])
         p = np.array([pt[0] for _, pts in games for pt in pts])
@@ -162,7 +164,7 @@ def report(args) -> None:
         low, high = wilson(float(ys.sum()), len(ys))  # a draw counts half, unrounded
         inside = "inside" if low <= start <= high else "OUTSIDE"
         met = "below" if brier < brier_base else "NOT below"
-        lines += [f"{scenario} — {pair}: {len(games)} held-out games, {len(p)} positions (each game weighted "
+        cell = [f"{scenario} — {pair}: {len(games)} held-out games, {len(p)} positions (each game weighted "
                   f"equally); base: {sum(fitted):g}/{len(fitted)} fit games",
                   f"  Brier {brier:.4f} vs the base rate {base:.3f}: {brier_base:.4f} ({met} the base rate); "
                   f"hindsight {ys.mean():.2f}: {brier_hind:.4f}",
@@ -174,11 +176,11 @@ def report(args) -> None:
         for lo in np.linspace(0, 0.9, 10):
             mask = (p >= lo) & ((p < lo + 0.1) if lo < 0.85 else (p <= 1))
             if mask.any():
-                lines.append(f"    {lo:.1f}-{lo + 0.1:.1f} {int(mask.sum()):>6} {p[mask].mean():>7.3f} {y[mask].mean():>7.3f}")
-        lines.append("")
-        summary.append(f"{scenario:6} {pair:16} {len(games):>5} {brier:>7.4f} {brier_base:>7.4f} {met:>9}   "
-                       f"{start:>5.2f} {ys.sum():>4g}/{len(ys):<3} {low:.2f}-{high:.2f} {inside:>7}   "
-                       f"{len(decided):>3} {wrong:>3}")
+                cell.append(f"    {lo:.1f}-{lo + 0.1:.1f} {int(mask.sum()):>6} {p[mask].mean():>7.3f} {y[mask].mean():>7.3f}")
+        blocks[(scenario, pair)] = cell
+        summary[(scenario, pair)] = (f"{scenario:6} {pair:16} {len(games):>5} {brier:>7.4f} {brier_base:>7.4f} "
+                                     f"{met:>9}   {start:>5.2f} {ys.sum():>4g}/{len(ys):<3} {low:.2f}-{high:.2f} "
+                                     f"{inside:>7}   {len(decided):>3} {wrong:>3}")
         store[pair.replace(" v ", "-")][scenario] = {
             "games": len(games), "brier": round(brier, 4), "base_brier": round(brier_base, 4),
             "base_rate": round(base, 4), "union": round(float(ys.mean()), 4)}
@@ -186,11 +188,23 @@ def report(args) -> None:
             "interval of the held-out result; decided positions (exactly 0 or 1) never wrong.",
             "scenario pair             games   Brier    base       met   start  Union    95%     start    "
             "decided wrong"]
-    text = "\n".join(head + summary + [""] + lines)
+    out = Path(args.out) if args.out else None
+    old = out.read_text(encoding="utf-8") if out is not None and out.exists() else ""
+    if args.keep:  # the cells these games do not cover: as the file reported them before
+        kept_summary, kept_blocks = previous_cells(old)
+        kept = sorted(set(kept_summary) - set(summary), key=_order)
+        for key in kept:
+            summary[key], blocks[key] = kept_summary[key], kept_blocks.get(key, [])
+        if kept:
+            lines.append(f"Kept from this file's previous report (cells not in these games, {len(kept)}): "
+                         + ", ".join(f"{scenario} {pair}" for scenario, pair in kept) + ".")
+            lines.append("")
+    order = sorted(summary, key=_order)
+    for key in order:
+        lines += blocks[key] + [""]
+    text = "\n".join(head + [summary[key] for key in order] + [""] + lines)
     print(text)
-    if args.out:  # the file's hand-written preface (above MARK) is kept, the rest written again
-        out = Path(args.out)
-        old = out.read_text(encoding="utf-8") if out.exists() else ""
+    if out is not None:  # the file's hand-written preface (above MARK) is kept, the rest written again
         preface = old[:old.index(MARK)] if MARK in old else ""
         out.write_text(preface + MARK + "\n\n" + text + "\n", encoding="utf-8")
     if args.store:
@@ -203,6 +217,26 @@ def report(args) -> None:
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"written the held-out figures to {path}")
 
+
+
+def previous_cells(text: str) -> tuple[dict, dict]:
+    """What a report written by ``report --out`` says per cell, read back: its summary rows and its cells'
+    paragraphs, each by (scenario, pair) (``report --keep``)."""
+    body = text[text.index(MARK) + len(MARK):] if MARK in text else ""
+    summary, blocks, current = {}, {}, None
+    for line in body.splitlines():
+        row = re.match(r"(\S+)\s+(\w+ v \w+)\s+\d+\s+\d\.\d{4}\s", line)
+        head = re.match(r"(\S+) — (\w+ v \w+): ", line)
+        if row and row[1] in SCENARIOS:
+            summary[(row[1], row[2])] = line
+        elif head and head[1] in SCENARIOS:
+            current = (head[1], head[2])
+            blocks[current] = [line]
+        elif current is not None and line.startswith("  "):
+            blocks[current].append(line)
+        else:
+            current = None
+    return summary, blocks
 
 
 def seed_ranges(seeds) -> str:
@@ -284,9 +318,13 @@ def main() -> None:
     r.add_argument("--out")
     r.add_argument("--base", nargs="*", help="games whose mean result is the base rate (default: those reported)")
     r.add_argument("--store", action="store_true", help="write the held-out figures to ahd/data/war_odds.json")
+    r.add_argument("--keep", action="store_true",
+                   help="with --out: keep the cells of the file's previous report that these games do not cover")
     f = sub.add_parser("fit")
     f.add_argument("files", nargs="+")
     args = parser.parse_args()
+    if args.command == "report" and args.keep and not args.out:
+        parser.error("report --keep needs --out (the file whose previous report keeps the other cells)")
     {"play": play, "report": report, "fit": fit}[args.command](args)
 
 

@@ -1,0 +1,53 @@
+"""The published war-odds calibration (docs/bots/war_odds_calibration.txt) and what the app's note cites
+(ahd/data/war_odds.json, each cell's "heldout") say the same, cell by cell; a report of replayed cells
+(``report --keep``) keeps the other cells' rows and paragraphs as they were."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def calibration():
+    spec = importlib.util.spec_from_file_location("war_odds_calibration", ROOT / "scripts" / "war_odds_calibration.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("war_odds_calibration", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_published_report_and_the_stored_held_out_figures_agree_in_every_cell():
+    script = calibration()
+    summary, blocks = script.previous_cells((ROOT / "docs" / "bots" / "war_odds_calibration.txt").read_text("utf-8"))
+    pairs = json.loads((ROOT / "ahd" / "data" / "war_odds.json").read_text("utf-8"))["pairs"]
+    stored = {(scenario, pair.replace("-", " v ")): cell["heldout"]
+              for pair, entry in pairs.items() for scenario, cell in entry["by_scenario"].items()}
+    assert len(stored) == 30 and set(summary) == set(stored) == set(blocks)
+    for key, row in summary.items():
+        fields = row.split()
+        figures = stored[key]
+        games, brier, base = int(fields[4]), float(fields[5]), float(fields[6])
+        assert (games, brier, base) == (figures["games"], figures["brier"], figures["base_brier"]), key
+        union, played = fields[9].split("/") if "/" in fields[9] else fields[10].split("/")
+        assert abs(float(union) / int(played) - figures["union"]) < 1e-4, key
+        assert blocks[key][0].startswith(f"{key[0]} — {key[1]}: {games} held-out games"), key
+
+
+def test_keep_reads_back_rows_and_paragraphs_and_nothing_else():
+    script = calibration()
+    text = ("preface\n" + script.MARK + "\n\nThe measures ...\nscenario pair  games\n"
+            "1862   hard v hard         20  0.0589  0.0595     below    0.02  1.5/20  0.02-0.27  inside     1   0\n"
+            "1863   normal v hard       20  0.1516  0.1808     below    0.38    3/20  0.05-0.36 OUTSIDE     5   0\n\n"
+            "War odds ... on recorded games: x\nmachine: m\n\n"
+            "1862 — hard v hard: 20 held-out games, 502 positions (each game weighted equally); base: 0/40 fit games\n"
+            "  Brier 0.0589 vs the base rate 0.024: 0.0595 (below the base rate); hindsight 0.08: 0.05\n"
+            "    0.0-0.1    480   0.020   0.060\n\n"
+            "Kept from this file's previous report (cells not in these games, 1): 1863 normal v hard.\n")
+    summary, blocks = script.previous_cells(text)
+    assert set(summary) == {("1862", "hard v hard"), ("1863", "normal v hard")}
+    assert summary[("1863", "normal v hard")].endswith("OUTSIDE     5   0")
+    assert list(blocks) == [("1862", "hard v hard")] and len(blocks[("1862", "hard v hard")]) == 3
+    assert script.previous_cells("no report here") == ({}, {})
