@@ -25,11 +25,11 @@ def running_games(kernel_manager, shown=None) -> list[dict]:
     model. A kernel still starting (a warm kernel the pool is filling has no activity time yet, and jupyter_server
     cannot build its model) or one that ended meanwhile is no game yet or any more: it is left out, never a 500."""
     models = []
-    for kernel_id in list(kernel_manager.list_kernel_ids()):
+    for kernel_id in kernel_manager.list_kernel_ids():  # a copy: kernels may come and go meanwhile
         if shown is not None and kernel_id not in shown:
             continue
         try:
-            models.append(dict(kernel_manager.kernel_model(kernel_id)))
+            models.append(kernel_manager.kernel_model(kernel_id))  # a new dict each call
         except (KeyError, TraitError):
             continue
     return models
