@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
 import math
 import re
 import sys
@@ -106,9 +107,13 @@ def positions(record: dict):
 
 
 def load(paths: list[str]) -> list[dict]:
+    """The games of the files given, one JSON line each (``.jsonl``, or xz-compressed ``.jsonl.xz``, as the games
+    kept in docs/bots/games/ are)."""
     rows = []
     for path in paths:
-        rows += [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+        data = Path(path).read_bytes()
+        text = (lzma.decompress(data) if path.endswith(".xz") else data).decode("utf-8")
+        rows += [json.loads(line) for line in text.splitlines() if line.strip()]
     return rows
 
 
@@ -249,26 +254,33 @@ def seed_ranges(seeds) -> str:
             runs.append([seed, seed])
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs)
 
-def fit_cell(pts, prior: float) -> tuple[float, float]:
-    """The (offset, hold) of one pair in one scenario: the pair of values, on a grid, whose odds have the
+#: the grids ``fit_cell`` searches: the logit offset, the slope on the model's logit, the share of the prior held
+OFFSETS = np.round(np.arange(-4.0, 4.0001, 0.02), 4)
+SLOPES = (1.0,)
+HOLDS = tuple(float(h) for h in np.round(np.arange(0.0, 0.95, 0.1), 2))
+
+
+def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS) -> tuple[float, float, float]:
+    """The (offset, hold, slope) of one pair in one scenario: the values, on the grids, whose odds have the
     lowest Brier score over the fit games' undecided positions ``pts`` = [(model p without offsets, result,
-    weight, time left)], blended with ``prior`` as ``ahd.odds.war.war_odds`` does. ``hold`` stays below 1
-    (1 would be the constant prior, the base rate itself); a tiny penalty prefers the smaller offset."""
+    weight, time left)], blended with ``prior`` as ``ahd.odds.war.war_odds`` does (the logit times ``slope``
+    plus ``offset``). A hold of 1 is the constant prior, the base rate itself; a tiny penalty prefers the
+    smaller offset and the slope nearer 1."""
     z = np.array([math.log(max(p, 1e-6) / max(1 - p, 1e-6)) for p, *_ in pts])
     y = np.array([v[1] for v in pts])
     w = np.array([v[2] for v in pts])
     left = np.array([v[3] for v in pts])
-    offsets = np.round(np.arange(-4.0, 4.0001, 0.02), 4)
-    q = 1 / (1 + np.exp(-(z[None, :] + offsets[:, None])))  # offsets x positions
-    best = (math.inf, 0.0, 0.0)
-    for hold in np.round(np.arange(0.0, 0.95, 0.1), 2):
-        lean = war.blend_weight(left, hold)
-        p = (1 - lean) * q + lean * prior
-        score = (w * (p - y) ** 2).sum(axis=1) / w.sum() + 1e-5 * offsets ** 2
-        k = int(np.argmin(score))
-        if score[k] < best[0]:
-            best = (float(score[k]), float(offsets[k]), float(hold))
-    return best[1], best[2]
+    best = (math.inf, 0.0, 0.0, 1.0)
+    for slope in slopes:
+        q = 1 / (1 + np.exp(-(slope * z[None, :] + OFFSETS[:, None])))  # offsets x positions
+        for hold in holds:
+            lean = war.blend_weight(left, hold)
+            p = (1 - lean) * q + lean * prior
+            score = (w * (p - y) ** 2).sum(axis=1) / w.sum() + 1e-5 * OFFSETS ** 2 + 1e-5 * (slope - 1) ** 2
+            k = int(np.argmin(score))
+            if score[k] < best[0]:
+                best = (float(score[k]), float(OFFSETS[k]), float(hold), float(slope))
+    return best[1], best[2], best[3]
 
 
 def fit(args) -> None:
@@ -291,11 +303,11 @@ def fit(args) -> None:
     for (pair, scenario), pts in sorted(per.items()):
         ys = results[(pair, scenario)]
         prior = (sum(ys) + 1) / (len(ys) + 2)
-        offset, hold = fit_cell(pts, prior)
-        entry = {"offset": round(offset, 4), "prior": round(prior, 4), "hold": hold, "games": len(ys),
+        offset, hold, slope = fit_cell(pts, prior)
+        entry = {"offset": round(offset, 4), "slope": slope, "prior": round(prior, 4), "hold": hold, "games": len(ys),
                  "seeds": seed_ranges(seeds[(pair, scenario)])}
         pairs.setdefault(pair, {}).setdefault("by_scenario", {})[scenario] = entry
-        print(f"{pair:14} {scenario}: offset {offset:+.2f}, hold {hold:.1f} on {len(pts)} positions; prior "
+        print(f"{pair:14} {scenario}: offset {offset:+.2f}, slope {slope:.1f}, hold {hold:.1f} on {len(pts)} positions; prior "
               f"{prior:.3f} (Union {sum(ys):g}/{len(ys)})")
     for pair in {p for p, _ in per}:
         pairs[pair]["command"] = "python scripts/war_odds_calibration.py fit " + " ".join(args.files)

@@ -3,6 +3,9 @@ on as the selected players do; each shipped pair has its own per-scenario fit (a
 """
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 
 import ahd
@@ -129,3 +132,47 @@ def test_the_prior_falls_with_the_time_left_to_the_pairs_hold(monkeypatch):
         monkeypatch.setattr(war, "scenario_adjustments", lambda name=war.MODEL, pair=DEFAULT_PAIR, f=fit: {"short": f})
         lean = (hold or 0.0) + (1 - (hold or 0.0)) * left
         assert war_odds(game).p_union == pytest.approx((1 - lean) * raw + lean * 0.9)
+
+
+def test_a_pairs_slope_scales_the_models_logit_before_the_offset(monkeypatch):
+    """``slope`` (scripts/war_odds_calibration.py fit) multiplies the position model's logit, then the offset is
+    added, then the prior is blended in as the time left says; without ``slope`` the logit is unscaled."""
+    from ahd.odds import war
+    game = ahd.new_game("short", seed=5)
+    bots = {Side.UNION: HeuristicBot(seed=1), Side.CONFEDERATE: HeuristicBot(seed=2)}
+    while game.state.turn < 6 and not game.is_over:
+        game.roll() if game.current_player == CHANCE else game.apply(bots[game.current_player].choose(game))
+    raw = war.war_odds(game, offsets=False).p_union
+    z = math.log(raw / (1 - raw))
+    left = war.time_left(game.state, game.scenario, game.play_on)
+    for slope, offset in ((None, 0.3), (1.0, 0.3), (0.5, -0.2), (1.6, 0.0)):
+        fit = {"offset": offset, "prior": 0.4, "games": 20, "hold": 0.2} | ({} if slope is None else {"slope": slope})
+        monkeypatch.setattr(war, "scenario_adjustments", lambda name=war.MODEL, pair=DEFAULT_PAIR, f=fit: {"short": f})
+        lean = 0.2 + 0.8 * left
+        q = 1 / (1 + math.exp(-((slope or 1.0) * z + offset)))
+        odds = war_odds(game)
+        assert odds.p_union == pytest.approx((1 - lean) * q + lean * 0.4)
+        assert odds.low < odds.p_union < odds.high
+
+
+def test_the_fit_recovers_a_known_slope_offset_and_hold():
+    """fit_cell searches its grids for the lowest Brier score: on positions whose results are exactly the blend of a
+    known slope, offset and hold it finds those values; with positions that carry no signal it holds the prior."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "scripts" / "war_odds_calibration.py"
+    spec = importlib.util.spec_from_file_location("woc_fit", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    rng = np.random.default_rng(7)
+    z = rng.normal(0, 1.5, 4000)
+    left = rng.uniform(0, 1, 4000)
+    prior, slope, offset, hold = 0.3, 0.6, -0.4, 0.2
+    lean = hold + (1 - hold) * left
+    truth = (1 - lean) / (1 + np.exp(-(slope * z + offset))) + lean * prior
+    pts = [(1 / (1 + math.exp(-zz)), float(t), 1.0, float(l)) for zz, t, l in zip(z, truth, left)]
+    got = script.fit_cell(pts, prior, slopes=(0.4, 0.6, 0.8, 1.0), holds=(0.0, 0.2, 0.4))
+    assert got[0] == pytest.approx(offset, abs=0.021) and got[1] == pytest.approx(hold) and got[2] == pytest.approx(slope)
+    noise = [(1 / (1 + math.exp(-zz)), float(rng.uniform() < prior), 1.0, float(l)) for zz, l in zip(z, left)]
+    _, hold, slope = script.fit_cell(noise, prior, slopes=(0.0, 1.0), holds=(0.0, 1.0))
+    assert slope == 0.0 or hold == 1.0  # a constant: the model's swings are noise here

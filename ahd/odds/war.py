@@ -168,13 +168,14 @@ def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
-def predict(kind: str, x: np.ndarray, name: str = MODEL, shift: float = 0.0) -> tuple[float, float, float, float]:
-    """(p, stderr, low, high) of the live model (or the model file ``name``) for a feature vector;
-    ``shift`` is added to its logit (a scenario's offset)."""
+def predict(kind: str, x: np.ndarray, name: str = MODEL, shift: float = 0.0,
+            scale: float = 1.0) -> tuple[float, float, float, float]:
+    """(p, stderr, low, high) of the live model (or the model file ``name``) for a feature vector; its logit
+    is multiplied by ``scale`` (a pair's slope) and ``shift`` added (a pair's offset in a scenario)."""
     model = load_model(name)[kind]
-    z = float(x @ model["coef"]) + shift
+    z = scale * float(x @ model["coef"]) + shift
     var = float(x @ model["cov"] @ x)
-    sz = math.sqrt(max(var, 0.0))
+    sz = abs(scale) * math.sqrt(max(var, 0.0))
     p = _sigmoid(z)
     return p, p * (1 - p) * sz, _sigmoid(z - 1.96 * sz), _sigmoid(z + 1.96 * sz)
 
@@ -196,7 +197,8 @@ def finished(game) -> WarOdds:
 def scenario_adjustments(name: str = MODEL, pair: str = DEFAULT_PAIR) -> dict[str, dict[str, float]]:
     """Per built-in scenario, for the player pair ``pair`` (``scripts/war_odds_calibration.py fit``):
     ``offset``, added to the model's logit (what the hard v hard fit misses of the scenario's balance
-    between these players), and ``prior``, the pair's Union result in its fit games ((wins + 1) / (games + 2)),
+    between these players), ``slope``, by which the logit is multiplied first (1 if absent: how far the
+    position model's swings carry for these players; below 1 where they decide less than the model says), and ``prior``, the pair's Union result in its fit games ((wins + 1) / (games + 2)),
     which the odds lean on as the time left falls (all of it at the scenario's start, ``hold`` of it at its
     end: ``blend_weight``); ``hold``, the share of the prior kept to the end (0 if absent: the lean is then the
     time left alone; fitted with the offset where the position model tells these players' games apart less well);
@@ -205,7 +207,7 @@ def scenario_adjustments(name: str = MODEL, pair: str = DEFAULT_PAIR) -> dict[st
     by = data.get("pairs", {}).get(pair, {}).get("by_scenario")
     if by is None and pair == DEFAULT_PAIR:  # a model file from before pairs
         by = data.get("scenarios", {}).get("by_scenario", {})
-    keys = ("offset", "prior", "hold", "games")
+    keys = ("offset", "slope", "prior", "hold", "games")
     return {k: {key: float(v[key]) for key in keys if key in v} for k, v in (by or {}).items()}
 
 
@@ -279,7 +281,7 @@ def war_odds(game, mode: str = "live", offsets: bool = True, *, union: str | Non
     if offsets and game.scenario.is_built_in:
         pair = fitted_pair(pair, game.scenario.id)
         adjust = scenario_adjustments(pair=pair).get(game.scenario.id, {})
-    p, se, low, high = predict(kind, x, shift=adjust.get("offset", 0.0))
+    p, se, low, high = predict(kind, x, shift=adjust.get("offset", 0.0), scale=adjust.get("slope", 1.0))
     if "prior" in adjust:
         lean = blend_weight(time_left(game.state, game.scenario, game.play_on), adjust.get("hold", 0.0))
         prior = adjust["prior"]

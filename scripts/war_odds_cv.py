@@ -1,0 +1,184 @@
+"""Choosing the war odds' estimator without the held-out games: cross-validation on the fit games, then the
+chosen and the earlier estimators side by side on the held-out games (issue 34; docs/bots/issue34_seeds.txt).
+
+    .venv/bin/python scripts/war_odds_cv.py cv docs/bots/games/stop44/g_9{44,46,54}000_*.jsonl.xz
+    .venv/bin/python scripts/war_odds_cv.py compare --fit FIT.jsonl ... --heldout HELDOUT.jsonl ...
+
+The estimators are the forms ``scripts/war_odds_calibration.py fit_cell`` can fit, by their grids: the model's
+logit times a slope plus an offset, blended with the pair's prior by ``hold + (1 - hold) x time left``
+(``ahd.odds.war.war_odds``); positions the rules have decided are exactly 0 or 1 in all of them.
+
+- ``stop43``: offset, hold 0..0.9 (the estimator of stops 40-43);
+- ``slope``: slope 0.2..2 by 0.1 as well;
+- ``hold1``: hold up to 1 (1 is the prior alone: the base rate, with the decided positions exact);
+- ``slope+hold1``: both.
+
+``cv``: per scenario and pair, 5-fold cross-validation over the games (game ``i`` of a cell, by seed, in fold
+``i mod 5``): each estimator and the base rate (the training folds' (wins + 1) / (games + 2)) are fitted on four
+folds and scored on the fifth, every position of a game weighted 1/(its positions), as the report does; printed
+per cell, then how many cells each estimator has below the base rate and its mean Brier score.
+
+``compare``: each estimator fitted on the ``--fit`` games and scored on the ``--heldout`` games, as ``report``
+scores the shipped one (its figures for the shipped estimator are the report's, which checks the formula here).
+
+Replaying the games is most of the time: each game file's positions (the model's odds without any pair's
+adjustment, the turn, decided?, the time left) are kept in artifacts/war_odds_cv/ (ignored by git) and read
+from there next time.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import json
+import math
+import pickle
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ahd.analysis.bench import machine  # noqa: E402
+from ahd.odds import war  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("war_odds_calibration", ROOT / "scripts" / "war_odds_calibration.py")
+woc = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(woc)
+
+SLOPES = tuple(float(a) for a in np.round(np.arange(0.2, 2.0001, 0.1), 2))
+HOLDS_09 = tuple(float(h) for h in np.round(np.arange(0.0, 0.95, 0.1), 2))
+HOLDS_1 = HOLDS_09 + (1.0,)
+ESTIMATORS = {"stop43": ((1.0,), HOLDS_09), "slope": (SLOPES, HOLDS_09), "hold1": ((1.0,), HOLDS_1),
+              "slope+hold1": (SLOPES, HOLDS_1)}
+FOLDS = 5
+
+
+CACHE = ROOT / "artifacts" / "war_odds_cv"
+
+
+def games_of(paths: list[str], cache_dir: Path = CACHE) -> list[dict]:
+    """Per game: scenario, pair ("hard v normal"), y, seed and pts = [(model p without adjustments, turn,
+    decided?, time left)] at each half-turn start before the end (cached in artifacts/war_odds_cv/)."""
+    base = lambda game: war.war_odds(game, offsets=False)  # noqa: E731
+    # what the positions' odds depend on: the model's coefficients and the rules' decided positions
+    code = json.dumps(json.loads((ROOT / "ahd" / "data" / "war_odds.json").read_text("utf-8"))["models"]) + \
+        (ROOT / "ahd" / "odds" / "decided.py").read_text("utf-8")
+    out = []
+    for path in paths:
+        rows = woc.load([path])
+        digest = hashlib.sha1((json.dumps(rows, sort_keys=True) + code).encode()).hexdigest()[:16]
+        cache = cache_dir / f"{Path(path).name.split('.')[0]}-{digest}.pkl"
+        if cache.exists():
+            out += pickle.loads(cache.read_bytes())
+            continue
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        games = [dict(scenario=scenario, pair=pair, y=y, seed=row["seed"], pts=pts)
+                 for row, (scenario, pair, y, pts) in zip(rows, woc.samples(rows, base))]
+        cache.write_bytes(pickle.dumps(games))
+        out += games
+    return out
+
+
+def prior_of(games) -> float:
+    return (sum(g["y"] for g in games) + 1) / (len(games) + 2)
+
+
+def fit(games, estimator: str) -> tuple[float, tuple[float, float, float]]:
+    """(prior, (offset, hold, slope)) of an estimator fitted on a cell's games, as ``woc.fit`` does."""
+    prior = prior_of(games)
+    pts = [(p, g["y"], 1 / len(g["pts"]), left) for g in games for p, _, decided, left in g["pts"] if not decided]
+    slopes, holds = ESTIMATORS[estimator]
+    return prior, woc.fit_cell(pts, prior, slopes=slopes, holds=holds)
+
+
+def odds(games, prior: float, params) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(odds, results, weights) at every position of ``games``, as ``war.war_odds`` gives them for the fit."""
+    offset, hold, slope = params
+    p, y, w = [], [], []
+    for g in games:
+        for p0, _, decided, left in g["pts"]:
+            if decided:
+                p.append(p0)  # exactly 0 or 1, whatever the fit
+            else:
+                z = math.log(max(p0, 1e-6) / max(1 - p0, 1e-6))
+                lean = war.blend_weight(left, hold)
+                p.append((1 - lean) / (1 + math.exp(-(slope * z + offset))) + lean * prior)
+            y.append(g["y"])
+            w.append(1 / len(g["pts"]))
+    return np.array(p), np.array(y), np.array(w)
+
+
+def brier(parts) -> float:
+    p, y, w = (np.concatenate([part[i] for part in parts]) for i in range(3))
+    return float(np.average((p - y) ** 2, weights=w))
+
+
+def cells(games) -> dict:
+    by = defaultdict(list)
+    for g in games:
+        by[(g["scenario"], g["pair"])].append(g)
+    return {key: sorted(by[key], key=lambda g: g["seed"]) for key in sorted(by, key=woc._order)}
+
+
+def cv(args) -> None:
+    print(f"machine: {machine()}\n{FOLDS}-fold cross-validation on {len(args.files)} files")
+    below, total = defaultdict(int), defaultdict(float)
+    print(f"{'scenario':8} {'pair':16} {'games':>5} {'base':>7} " + " ".join(f"{name:>12}" for name in ESTIMATORS))
+    table = cells(games_of(args.files))
+    for (scenario, pair), games in table.items():
+        parts = defaultdict(list)
+        for k in range(FOLDS):
+            test = [g for i, g in enumerate(games) if i % FOLDS == k]
+            train = [g for i, g in enumerate(games) if i % FOLDS != k]
+            for name in ESTIMATORS:
+                parts[name].append(odds(test, *fit(train, name)))
+            base = prior_of(train)
+            _, y, w = odds(test, base, (0.0, 1.0, 1.0))
+            parts["base"].append((np.full_like(y, base), y, w))  # the constant the report compares with
+        score = {name: brier(part) for name, part in parts.items()}
+        for name in ESTIMATORS:
+            below[name] += score[name] < score["base"]
+            total[name] += score[name]
+        print(f"{scenario:8} {pair:16} {len(games):>5} {score['base']:>7.4f} "
+              + " ".join(f"{score[name]:>12.4f}" for name in ESTIMATORS))
+    for name in ESTIMATORS:
+        print(f"{name:12}: below the base rate in {below[name]} of {len(table)} cells; mean Brier "
+              f"{total[name] / len(table):.4f}")
+
+
+def compare(args) -> None:
+    print(f"machine: {machine()}\nfitted on {len(args.fit)} files, scored on {len(args.heldout)} held-out files")
+    fitted, heldout = cells(games_of(args.fit)), cells(games_of(args.heldout))
+    print(f"{'scenario':8} {'pair':16} {'games':>5} {'base':>7} " + " ".join(f"{name:>12}" for name in ESTIMATORS))
+    below = defaultdict(int)
+    for key, games in heldout.items():
+        base = prior_of(fitted[key])
+        _, y, w = odds(games, base, (0.0, 1.0, 1.0))
+        score = {"base": float(np.average((base - y) ** 2, weights=w))}
+        for name in ESTIMATORS:
+            score[name] = brier([odds(games, *fit(fitted[key], name))])
+            below[name] += score[name] < score["base"]
+        print(f"{key[0]:8} {key[1]:16} {len(games):>5} {score['base']:>7.4f} "
+              + " ".join(f"{score[name]:>12.4f}" for name in ESTIMATORS))
+    for name in ESTIMATORS:
+        print(f"{name:12}: below the base rate in {below[name]} of {len(heldout)} cells")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("cv")
+    c.add_argument("files", nargs="+")
+    m = sub.add_parser("compare")
+    m.add_argument("--fit", nargs="+", required=True)
+    m.add_argument("--heldout", nargs="+", required=True)
+    args = parser.parse_args()
+    {"cv": cv, "compare": compare}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""scripts/war_odds_cv.py scores the war odds' estimators from cached positions with its own formula: it must be the
+app's (``ahd.odds.war.war_odds`` with a pair's fitted values), position by position, or its choice would be of
+something the app does not show; and the kept games (docs/bots/games/, xz) read as the plain files do."""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import lzma
+from pathlib import Path
+
+import pytest
+
+from ahd.odds import war
+from ahd.odds.pairs import DEFAULT_PAIR
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def script(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_cross_validations_odds_are_the_apps_position_by_position(tmp_path, monkeypatch):
+    cv = script("war_odds_cv")
+    games = tmp_path / "games.jsonl"
+    cv.woc.play(argparse.Namespace(scenarios="1862", pairs="easy-normal", games=2, seed=5, save=str(games)))
+    packed = tmp_path / "games.jsonl.xz"
+    packed.write_bytes(lzma.compress(games.read_bytes()))
+    assert cv.woc.load([str(packed)]) == cv.woc.load([str(games)])
+    kept = cv.games_of([str(packed)], cache_dir=tmp_path / "cache")
+    assert cv.games_of([str(games)], cache_dir=tmp_path / "cache") == kept  # the same games: one cache entry
+    assert len(list((tmp_path / "cache").iterdir())) == 1
+    rows = cv.woc.load([str(games)])
+    prior, params = cv.fit(kept, "slope+hold1")
+    for fitted in (params, (-0.7, 0.3, 0.6), (0.4, 0.0, 1.0)):
+        offset, hold, slope = fitted
+        adjust = {"1862": {"offset": offset, "slope": slope, "hold": hold, "prior": prior, "games": 2}}
+        monkeypatch.setattr(war, "scenario_adjustments", lambda name=war.MODEL, pair=DEFAULT_PAIR: adjust)
+        mine, _, _ = cv.odds(kept, prior, fitted)
+        apps = [war.war_odds(game).p_union for row in rows for game in cv.woc.positions(row["record"])
+                if not game.is_over]
+        assert len(apps) == len(mine) > 10
+        assert mine == pytest.approx(apps, abs=1e-9)
