@@ -25,6 +25,9 @@ reliability table (predicted bin, positions, mean predicted, observed); a summar
 the cells these games do not cover keep what the file's previous report said of them (a report of replayed cells).
 ``--store`` writes each cell's held-out figures to ``ahd/data/war_odds.json`` (the app's note cites them).
 
+``fit`` and ``report`` replay every game (most of their time); ``fit`` keeps each file's positions in
+artifacts/war_odds_cv/ (``games_of``, shared with scripts/war_odds_cv.py) and reads them from there next time.
+
 ``fit``: per pair and scenario, in ``ahd/data/war_odds.json`` "pairs": the pair's smoothed result in the
 games given, ``(wins + 1) / (games + 2)``, the prior the odds lean on (all of it at the start, falling with
 the time left to ``hold`` at the deciding turn: ``ahd.odds.war.war_odds``), and the logit offset and
@@ -34,9 +37,11 @@ Pairs and scenarios not in the games given are kept.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import lzma
 import math
+import pickle
 import re
 import sys
 import time
@@ -130,6 +135,32 @@ def samples(rows: list[dict], estimator=None):
             points.append((odds.p_union, game.state.turn, odds.model == "decided",
                            war.time_left(game.state, game.scenario, game.play_on)))
         yield row["scenario"], f"{row['union']} v {row['confederate']}", row["y"], points
+
+
+CACHE = ROOT / "artifacts" / "war_odds_cv"
+
+
+def games_of(paths: list[str], cache_dir: Path = CACHE) -> list[dict]:
+    """Per game: scenario, pair ("hard v normal"), y, seed and pts = [(model p without adjustments, turn,
+    decided?, time left)] at each half-turn start before the end (cached in artifacts/war_odds_cv/)."""
+    base = lambda game: war.war_odds(game, offsets=False)  # noqa: E731
+    # what the positions' odds depend on: the model's coefficients and the rules' decided positions
+    code = json.dumps(json.loads((ROOT / "ahd" / "data" / "war_odds.json").read_text("utf-8"))["models"]) + \
+        (ROOT / "ahd" / "odds" / "decided.py").read_text("utf-8")
+    out = []
+    for path in paths:
+        rows = load([path])
+        digest = hashlib.sha1((json.dumps(rows, sort_keys=True) + code).encode()).hexdigest()[:16]
+        cache = cache_dir / f"{Path(path).name.split('.')[0]}-{digest}.pkl"
+        if cache.exists():
+            out += pickle.loads(cache.read_bytes())
+            continue
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        games = [dict(scenario=scenario, pair=pair, y=y, seed=row["seed"], pts=pts)
+                 for row, (scenario, pair, y, pts) in zip(rows, samples(rows, base))]
+        cache.write_bytes(pickle.dumps(games))
+        out += games
+    return out
 
 
 def _order(key):
@@ -287,16 +318,12 @@ def fit(args) -> None:
     """Per pair and scenario: a logit offset on top of the base model and the share of the prior held to the
     end (``fit_cell``), and the prior; merged into ``ahd/data/war_odds.json`` "pairs" (other pairs and
     scenarios kept)."""
-    rows = load(args.files)
-    base = lambda game: war.war_odds(game, offsets=False)  # noqa: E731  (the same for every pair)
-    per = defaultdict(list)
-    for scenario, pair, y, points in samples(rows, base):
-        per[(pair.replace(" v ", "-"), scenario)] += [(pt[0], y, 1 / len(points), pt[3]) for pt in points
-                                                      if not pt[2]]
-    results, seeds = defaultdict(list), defaultdict(list)
-    for row in rows:
-        results[(f"{row['union']}-{row['confederate']}", row["scenario"])].append(row["y"])
-        seeds[(f"{row['union']}-{row['confederate']}", row["scenario"])].append(row["seed"])
+    per, results, seeds = defaultdict(list), defaultdict(list), defaultdict(list)
+    for g in games_of(args.files):  # the model's odds without offsets: the same for every pair
+        key = (g["pair"].replace(" v ", "-"), g["scenario"])
+        per[key] += [(p, g["y"], 1 / len(g["pts"]), left) for p, _, decided, left in g["pts"] if not decided]
+        results[key].append(g["y"])
+        seeds[key].append(g["seed"])
     path = ROOT / "ahd" / "data" / "war_odds.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     pairs = data.setdefault("pairs", {})

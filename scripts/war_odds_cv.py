@@ -21,18 +21,14 @@ per cell, then how many cells each estimator has below the base rate and its mea
 ``compare``: each estimator fitted on the ``--fit`` games and scored on the ``--heldout`` games, as ``report``
 scores the shipped one (its figures for the shipped estimator are the report's, which checks the formula here).
 
-Replaying the games is most of the time: each game file's positions (the model's odds without any pair's
-adjustment, the turn, decided?, the time left) are kept in artifacts/war_odds_cv/ (ignored by git) and read
-from there next time.
+Replaying the games is most of the time: ``war_odds_calibration.games_of`` keeps each game file's positions in
+artifacts/war_odds_cv/ (ignored by git) and reads them from there next time.
 """
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib.util
-import json
 import math
-import pickle
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -55,32 +51,6 @@ HOLDS_1 = HOLDS_09 + (1.0,)
 ESTIMATORS = {"stop43": ((1.0,), HOLDS_09), "slope": (SLOPES, HOLDS_09), "hold1": ((1.0,), HOLDS_1),
               "slope+hold1": (SLOPES, HOLDS_1)}
 FOLDS = 5
-
-
-CACHE = ROOT / "artifacts" / "war_odds_cv"
-
-
-def games_of(paths: list[str], cache_dir: Path = CACHE) -> list[dict]:
-    """Per game: scenario, pair ("hard v normal"), y, seed and pts = [(model p without adjustments, turn,
-    decided?, time left)] at each half-turn start before the end (cached in artifacts/war_odds_cv/)."""
-    base = lambda game: war.war_odds(game, offsets=False)  # noqa: E731
-    # what the positions' odds depend on: the model's coefficients and the rules' decided positions
-    code = json.dumps(json.loads((ROOT / "ahd" / "data" / "war_odds.json").read_text("utf-8"))["models"]) + \
-        (ROOT / "ahd" / "odds" / "decided.py").read_text("utf-8")
-    out = []
-    for path in paths:
-        rows = woc.load([path])
-        digest = hashlib.sha1((json.dumps(rows, sort_keys=True) + code).encode()).hexdigest()[:16]
-        cache = cache_dir / f"{Path(path).name.split('.')[0]}-{digest}.pkl"
-        if cache.exists():
-            out += pickle.loads(cache.read_bytes())
-            continue
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        games = [dict(scenario=scenario, pair=pair, y=y, seed=row["seed"], pts=pts)
-                 for row, (scenario, pair, y, pts) in zip(rows, woc.samples(rows, base))]
-        cache.write_bytes(pickle.dumps(games))
-        out += games
-    return out
 
 
 def prior_of(games) -> float:
@@ -128,7 +98,7 @@ def cv(args) -> None:
     print(f"machine: {machine()}\n{FOLDS}-fold cross-validation on {len(args.files)} files")
     below, total = defaultdict(int), defaultdict(float)
     print(f"{'scenario':8} {'pair':16} {'games':>5} {'base':>7} " + " ".join(f"{name:>12}" for name in ESTIMATORS))
-    table = cells(games_of(args.files))
+    table = cells(woc.games_of(args.files))
     for (scenario, pair), games in table.items():
         parts = defaultdict(list)
         for k in range(FOLDS):
@@ -152,7 +122,7 @@ def cv(args) -> None:
 
 def compare(args) -> None:
     print(f"machine: {machine()}\nfitted on {len(args.fit)} files, scored on {len(args.heldout)} held-out files")
-    fitted, heldout = cells(games_of(args.fit)), cells(games_of(args.heldout))
+    fitted, heldout = cells(woc.games_of(args.fit)), cells(woc.games_of(args.heldout))
     print(f"{'scenario':8} {'pair':16} {'games':>5} {'base':>7} " + " ".join(f"{name:>12}" for name in ESTIMATORS))
     below = defaultdict(int)
     for key, games in heldout.items():

@@ -30,8 +30,8 @@ def test_the_cross_validations_odds_are_the_apps_position_by_position(tmp_path, 
     packed = tmp_path / "games.jsonl.xz"
     packed.write_bytes(lzma.compress(games.read_bytes()))
     assert cv.woc.load([str(packed)]) == cv.woc.load([str(games)])
-    kept = cv.games_of([str(packed)], cache_dir=tmp_path / "cache")
-    assert cv.games_of([str(games)], cache_dir=tmp_path / "cache") == kept  # the same games: one cache entry
+    kept = cv.woc.games_of([str(packed)], cache_dir=tmp_path / "cache")
+    assert cv.woc.games_of([str(games)], cache_dir=tmp_path / "cache") == kept  # the same games: one cache entry
     assert len(list((tmp_path / "cache").iterdir())) == 1
     rows = cv.woc.load([str(games)])
     prior, params = cv.fit(kept, "slope+hold1")
