@@ -31,6 +31,7 @@ import importlib.util
 import math
 import sys
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -94,27 +95,33 @@ def cells(games) -> dict:
     return {key: sorted(by[key], key=lambda g: g["seed"]) for key in sorted(by, key=woc._order)}
 
 
+def cv_cell(games) -> dict[str, float]:
+    """The cross-validated Brier score of each estimator and of the base rate on one cell's games."""
+    parts = defaultdict(list)
+    for k in range(FOLDS):
+        test = [g for i, g in enumerate(games) if i % FOLDS == k]
+        train = [g for i, g in enumerate(games) if i % FOLDS != k]
+        for name in ESTIMATORS:
+            parts[name].append(odds(test, *fit(train, name)))
+        base = prior_of(train)
+        _, y, w = odds(test, base, (0.0, 1.0, 1.0))
+        parts["base"].append((np.full_like(y, base), y, w))  # the constant the report compares with
+    return {name: brier(part) for name, part in parts.items()}
+
+
 def cv(args) -> None:
     print(f"machine: {machine()}\n{FOLDS}-fold cross-validation on {len(args.files)} files")
     below, total = defaultdict(int), defaultdict(float)
     print(f"{'scenario':8} {'pair':16} {'games':>5} {'base':>7} " + " ".join(f"{name:>12}" for name in ESTIMATORS))
     table = cells(woc.games_of(args.files))
-    for (scenario, pair), games in table.items():
-        parts = defaultdict(list)
-        for k in range(FOLDS):
-            test = [g for i, g in enumerate(games) if i % FOLDS == k]
-            train = [g for i, g in enumerate(games) if i % FOLDS != k]
+    with ProcessPoolExecutor(args.jobs) as pool:  # cell by cell: each is independent
+        scores = pool.map(cv_cell, table.values())
+        for ((scenario, pair), games), score in zip(table.items(), scores):
             for name in ESTIMATORS:
-                parts[name].append(odds(test, *fit(train, name)))
-            base = prior_of(train)
-            _, y, w = odds(test, base, (0.0, 1.0, 1.0))
-            parts["base"].append((np.full_like(y, base), y, w))  # the constant the report compares with
-        score = {name: brier(part) for name, part in parts.items()}
-        for name in ESTIMATORS:
-            below[name] += score[name] < score["base"]
-            total[name] += score[name]
-        print(f"{scenario:8} {pair:16} {len(games):>5} {score['base']:>7.4f} "
-              + " ".join(f"{score[name]:>12.4f}" for name in ESTIMATORS))
+                below[name] += score[name] < score["base"]
+                total[name] += score[name]
+            print(f"{scenario:8} {pair:16} {len(games):>5} {score['base']:>7.4f} "
+                  + " ".join(f"{score[name]:>12.4f}" for name in ESTIMATORS), flush=True)
     for name in ESTIMATORS:
         print(f"{name:12}: below the base rate in {below[name]} of {len(table)} cells; mean Brier "
               f"{total[name] / len(table):.4f}")
@@ -143,6 +150,7 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("cv")
     c.add_argument("files", nargs="+")
+    c.add_argument("--jobs", type=int, default=2, help="processes (one cell each at a time)")
     m = sub.add_parser("compare")
     m.add_argument("--fit", nargs="+", required=True)
     m.add_argument("--heldout", nargs="+", required=True)
