@@ -287,7 +287,9 @@ def seed_ranges(seeds) -> str:
 
 #: the grids ``fit_cell`` searches: the logit offset, the slope on the model's logit, the share of the prior held
 OFFSETS = np.round(np.arange(-4.0, 4.0001, 0.02), 4)
-SLOPES = (1.0,)
+#: the slope, from stop 44 (chosen by cross-validation on the 60 earlier games a cell: scripts/war_odds_cv.py,
+#: docs/bots/issue34_seeds.txt); (1.0,) is the estimator of stops 40-43
+SLOPES = tuple(float(a) for a in np.round(np.arange(0.2, 2.0001, 0.1), 2))
 HOLDS = tuple(float(h) for h in np.round(np.arange(0.0, 0.95, 0.1), 2))
 
 

@@ -46,8 +46,8 @@ _spec = importlib.util.spec_from_file_location("war_odds_calibration", ROOT / "s
 woc = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(woc)
 
-SLOPES = tuple(float(a) for a in np.round(np.arange(0.2, 2.0001, 0.1), 2))
-HOLDS_09 = tuple(float(h) for h in np.round(np.arange(0.0, 0.95, 0.1), 2))
+SLOPES = woc.SLOPES  # 0.2..2 by 0.1
+HOLDS_09 = woc.HOLDS  # 0..0.9 by 0.1
 HOLDS_1 = HOLDS_09 + (1.0,)
 ESTIMATORS = {"stop43": ((1.0,), HOLDS_09), "slope": (SLOPES, HOLDS_09), "hold1": ((1.0,), HOLDS_1),
               "slope+hold1": (SLOPES, HOLDS_1)}
