@@ -333,11 +333,11 @@ def fit(args) -> None:
         ys = results[(pair, scenario)]
         prior = (sum(ys) + 1) / (len(ys) + 2)
         offset, hold, slope = fit_cell(pts, prior)
-        entry = {"offset": round(offset, 4), "slope": slope, "prior": round(prior, 4), "hold": hold, "games": len(ys),
-                 "seeds": seed_ranges(seeds[(pair, scenario)])}
+        entry = {"offset": round(offset, 4), "slope": slope, "prior": round(prior, 4), "hold": hold,
+                 "games": len(ys), "seeds": seed_ranges(seeds[(pair, scenario)])}
         pairs.setdefault(pair, {}).setdefault("by_scenario", {})[scenario] = entry
-        print(f"{pair:14} {scenario}: offset {offset:+.2f}, slope {slope:.1f}, hold {hold:.1f} on {len(pts)} positions; prior "
-              f"{prior:.3f} (Union {sum(ys):g}/{len(ys)})")
+        print(f"{pair:14} {scenario}: offset {offset:+.2f}, slope {slope:.1f}, hold {hold:.1f} on {len(pts)} "
+              f"positions; prior {prior:.3f} (Union {sum(ys):g}/{len(ys)})")
     for pair in {p for p, _ in per}:
         pairs[pair]["command"] = "python scripts/war_odds_calibration.py fit " + " ".join(args.files)
     data.pop("scenarios", None)  # before pairs: hard v hard only (now pairs["hard-hard"])

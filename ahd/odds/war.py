@@ -198,11 +198,12 @@ def scenario_adjustments(name: str = MODEL, pair: str = DEFAULT_PAIR) -> dict[st
     """Per built-in scenario, for the player pair ``pair`` (``scripts/war_odds_calibration.py fit``):
     ``offset``, added to the model's logit (what the hard v hard fit misses of the scenario's balance
     between these players), ``slope``, by which the logit is multiplied first (1 if absent: how far the
-    position model's swings carry for these players; below 1 where they decide less than the model says), and ``prior``, the pair's Union result in its fit games ((wins + 1) / (games + 2)),
-    which the odds lean on as the time left falls (all of it at the scenario's start, ``hold`` of it at its
-    end: ``blend_weight``); ``hold``, the share of the prior kept to the end (0 if absent: the lean is then the
-    time left alone; fitted with the offset where the position model tells these players' games apart less well);
-    ``games``, how many. Empty for a model file without them."""
+    position model's swings carry for these players; below 1 where they decide less than the model says),
+    and ``prior``, the pair's Union result in its fit games ((wins + 1) / (games + 2)), which the odds lean
+    on as the time left falls (all of it at the scenario's start, ``hold`` of it at its end: ``blend_weight``);
+    ``hold``, the share of the prior kept to the end (0 if absent: the lean is then the time left alone; fitted
+    with the offset where the position model tells these players' games apart less well); ``games``, how many.
+    Empty for a model file without them."""
     data = json.loads(resources.files("ahd").joinpath(f"data/{name}").read_text(encoding="utf-8"))
     by = data.get("pairs", {}).get(pair, {}).get("by_scenario")
     if by is None and pair == DEFAULT_PAIR:  # a model file from before pairs
