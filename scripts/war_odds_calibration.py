@@ -163,6 +163,11 @@ def games_of(paths: list[str], cache_dir: Path = CACHE) -> list[dict]:
     return out
 
 
+def prior_of(results) -> float:
+    """A pair's prior from its results (1, 0, ½ each): the smoothed mean (wins + 1) / (games + 2)."""
+    return (sum(results) + 1) / (len(results) + 2)
+
+
 def _order(key):
     scenario, pair = key
     return (SCENARIOS.index(scenario) if scenario in SCENARIOS else 9, pair)
@@ -192,7 +197,7 @@ def report(args) -> None:
         decided = [(pt[0], yy) for yy, pts in games for pt in pts if pt[2]]
         wrong = sum(1 for pd, yy in decided if abs(pd - yy) > 1e-9)
         fitted = base_rates[(scenario, pair)]
-        base = (sum(fitted) + 1) / (len(fitted) + 2) if fitted else 0.5
+        base = prior_of(fitted)  # 0.5 without games
         brier = float(np.average((p - y) ** 2, weights=w))
         brier_base = float(np.average((base - y) ** 2, weights=w))
         brier_hind = float(np.average((ys.mean() - y) ** 2, weights=w))
@@ -331,7 +336,7 @@ def fit(args) -> None:
     pairs = data.setdefault("pairs", {})
     for (pair, scenario), pts in sorted(per.items()):
         ys = results[(pair, scenario)]
-        prior = (sum(ys) + 1) / (len(ys) + 2)
+        prior = prior_of(ys)
         offset, hold, slope = fit_cell(pts, prior)
         entry = {"offset": round(offset, 4), "slope": slope, "prior": round(prior, 4), "hold": hold,
                  "games": len(ys), "seeds": seed_ranges(seeds[(pair, scenario)])}
