@@ -304,16 +304,15 @@ def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS) -> tuple[float, floa
     weight, time left)], blended with ``prior`` as ``ahd.odds.war.war_odds`` does (the logit times ``slope``
     plus ``offset``). A hold of 1 is the constant prior, the base rate itself; a tiny penalty prefers the
     smaller offset and the slope nearer 1."""
-    z = np.array([math.log(max(p, 1e-6) / max(1 - p, 1e-6)) for p, *_ in pts])
+    z = war.logit([v[0] for v in pts])
     y = np.array([v[1] for v in pts])
     w = np.array([v[2] for v in pts])
     left = np.array([v[3] for v in pts])
     best = (math.inf, 0.0, 0.0, 1.0)
     for slope in slopes:
-        q = 1 / (1 + np.exp(-(slope * z[None, :] + OFFSETS[:, None])))  # offsets x positions
+        q = war.adjusted(z[None, :], OFFSETS[:, None], slope)  # offsets x positions
         for hold in holds:
-            lean = war.blend_weight(left, hold)
-            p = (1 - lean) * q + lean * prior
+            p = war.lean_on_prior(q, prior, left, hold)
             score = (w * (p - y) ** 2).sum(axis=1) / w.sum() + 1e-5 * OFFSETS ** 2 + 1e-5 * (slope - 1) ** 2
             k = int(np.argmin(score))
             if score[k] < best[0]:

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import math
 import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -66,21 +65,20 @@ def fit(games, estimator: str) -> tuple[float, tuple[float, float, float]]:
     return prior, woc.fit_cell(pts, prior, slopes=slopes, holds=holds)
 
 
+def results(games) -> tuple[np.ndarray, np.ndarray]:
+    """(results, weights) at every position of ``games``: each game weighs 1 in all, shared by its positions."""
+    y = [g["y"] for g in games for _ in g["pts"]]
+    w = [1 / len(g["pts"]) for g in games for _ in g["pts"]]
+    return np.array(y, dtype=float), np.array(w)
+
+
 def odds(games, prior: float, params) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(odds, results, weights) at every position of ``games``, as ``war.war_odds`` gives them for the fit."""
     offset, hold, slope = params
-    p, y, w = [], [], []
-    for g in games:
-        for p0, _, decided, left in g["pts"]:
-            if decided:
-                p.append(p0)  # exactly 0 or 1, whatever the fit
-            else:
-                z = math.log(max(p0, 1e-6) / max(1 - p0, 1e-6))
-                lean = war.blend_weight(left, hold)
-                p.append((1 - lean) / (1 + math.exp(-(slope * z + offset))) + lean * prior)
-            y.append(g["y"])
-            w.append(1 / len(g["pts"]))
-    return np.array(p), np.array(y), np.array(w)
+    p = [p0 if decided  # exactly 0 or 1, whatever the fit
+         else float(war.lean_on_prior(war.adjusted(war.logit(p0), offset, slope), prior, left, hold))
+         for g in games for p0, _, decided, left in g["pts"]]
+    return (np.array(p), *results(games))
 
 
 def brier(parts) -> float:
@@ -104,7 +102,7 @@ def cv_cell(games) -> dict[str, float]:
         for name in ESTIMATORS:
             parts[name].append(odds(test, *fit(train, name)))
         base = prior_of(train)
-        _, y, w = odds(test, base, (0.0, 1.0, 1.0))
+        y, w = results(test)
         parts["base"].append((np.full_like(y, base), y, w))  # the constant the report compares with
     return {name: brier(part) for name, part in parts.items()}
 
@@ -134,7 +132,7 @@ def compare(args) -> None:
     below = defaultdict(int)
     for key, games in heldout.items():
         base = prior_of(fitted[key])
-        _, y, w = odds(games, base, (0.0, 1.0, 1.0))
+        y, w = results(games)
         score = {"base": float(np.average((base - y) ** 2, weights=w))}
         for name in ESTIMATORS:
             score[name] = brier([odds(games, *fit(fitted[key], name))])

@@ -244,6 +244,25 @@ def blend_weight(left: float, hold: float = 0.0) -> float:
     return hold + (1.0 - hold) * left
 
 
+def lean_on_prior(p, prior, left, hold: float = 0.0):
+    """The odds ``p`` leaning on the pair's ``prior`` by ``blend_weight(left, hold)``, as ``war_odds`` gives
+    them (numbers or numpy arrays alike: the calibration scripts fit and score with this very function)."""
+    lean = blend_weight(left, hold)
+    return (1 - lean) * p + lean * prior
+
+
+def logit(p):
+    """The logit of the model's odds ``p``, clipped at 1e-6 from 0 and 1 (numbers or numpy arrays)."""
+    p = np.asarray(p, dtype=float)
+    return np.log(np.maximum(p, 1e-6) / np.maximum(1 - p, 1e-6))
+
+
+def adjusted(z, offset=0.0, slope=1.0):
+    """The odds of the model's logit ``z`` times a pair's ``slope`` plus its ``offset`` (as ``predict``
+    gives them; numbers or numpy arrays, broadcast)."""
+    return 1 / (1 + np.exp(-(slope * z + offset)))
+
+
 def war_odds(game, mode: str = "live", offsets: bool = True, *, union: str | None = None,
              confederate: str | None = None) -> WarOdds:
     """The live model's chance that the Union wins ``game`` from its current position, if the Union plays
@@ -284,11 +303,11 @@ def war_odds(game, mode: str = "live", offsets: bool = True, *, union: str | Non
         adjust = scenario_adjustments(pair=pair).get(game.scenario.id, {})
     p, se, low, high = predict(kind, x, shift=adjust.get("offset", 0.0), scale=adjust.get("slope", 1.0))
     if "prior" in adjust:
-        lean = blend_weight(time_left(game.state, game.scenario, game.play_on), adjust.get("hold", 0.0))
+        left, hold = time_left(game.state, game.scenario, game.play_on), adjust.get("hold", 0.0)
         prior = adjust["prior"]
         prior_se = math.sqrt(prior * (1 - prior) / (adjust.get("games", 0) + 2))  # the prior's own uncertainty
         prior_low, prior_high = max(0.0, prior - 1.96 * prior_se), min(1.0, prior + 1.96 * prior_se)
-        p, low, high, se = ((1 - lean) * v + lean * w for v, w in
+        p, low, high, se = (lean_on_prior(v, w, left, hold) for v, w in
                             ((p, prior), (low, prior_low), (high, prior_high), (se, prior_se)))
     return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"], pair=pair)
 
