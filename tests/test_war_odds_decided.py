@@ -139,6 +139,8 @@ def test_scenario_start_odds_are_the_measured_result_of_the_scenario(scenario):
     late = war_odds(game)
     assert late.model == "campaign"  # six cities held, the seventh in reach: not decided
     kind, x = game_features(game)
-    expected = predict(kind, x, shift=scenario_adjustments()["1861"]["offset"])[0]
-    lean = 1 / 79  # one half-turn left of the 79 from turn 1's Union half to turn 40's
-    assert late.p_union == pytest.approx((1 - lean) * expected + lean * scenario_adjustments()["1861"]["prior"])
+    fit = scenario_adjustments()["1861"]
+    expected = predict(kind, x, shift=fit["offset"], scale=fit.get("slope", 1.0))[0]
+    hold = fit.get("hold", 0.0)  # the share of the prior kept at the deciding turn
+    lean = hold + (1 - hold) / 79  # one half-turn left of the 79 from turn 1's Union half to turn 40's
+    assert late.p_union == pytest.approx((1 - lean) * expected + lean * fit["prior"])
