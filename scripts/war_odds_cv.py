@@ -75,10 +75,9 @@ def results(games) -> tuple[np.ndarray, np.ndarray]:
 def odds(games, prior: float, params) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(odds, results, weights) at every position of ``games``, as ``war.war_odds`` gives them for the fit."""
     offset, hold, slope = params
-    p = [p0 if decided  # exactly 0 or 1, whatever the fit
-         else float(war.lean_on_prior(war.adjusted(war.logit(p0), offset, slope), prior, left, hold))
-         for g in games for p0, _, decided, left in g["pts"]]
-    return (np.array(p), *results(games))
+    p0, decided, left = (np.array([pt[i] for g in games for pt in g["pts"]], dtype=float) for i in (0, 2, 3))
+    p = war.lean_on_prior(war.adjusted(war.logit(p0), offset, slope), prior, left, hold)
+    return (np.where(decided > 0, p0, p), *results(games))  # decided: exactly 0 or 1, whatever the fit
 
 
 def brier(parts) -> float:
