@@ -11,7 +11,13 @@ logit times a slope plus an offset, blended with the pair's prior by ``hold + (1
 - ``stop43``: offset, hold 0..0.9 (the estimator of stops 40-43);
 - ``slope``: slope 0.2..2 by 0.1 as well;
 - ``hold1``: hold up to 1 (1 is the prior alone: the base rate, with the decided positions exact);
-- ``slope+hold1``: both.
+- ``slope+hold1``: both;
+- ``slope4``: slope 0.2..4 by 0.1 (stop 46: half the 60-game fit's slopes sat at 2.0, the end of ``slope``'s grid);
+- ``prior``: the pair's prior alone (hold 1), the decided positions exact.
+
+``choose`` is stop 46's rule (declared before its held-out games, docs/bots/issue34_seeds.txt): of ``slope`` and
+``slope4``, the one with the most cells below the base rate ships, and a cell where it is not below ``prior``
+ships the prior alone (``war_odds_calibration.py fit --prior-alone``).
 
 ``cv``: per scenario and pair, 5-fold cross-validation over the games (game ``i`` of a cell, by seed, in fold
 ``i mod 5``): each estimator and the base rate (the training folds' (wins + 1) / (games + 2)) are fitted on four
@@ -49,7 +55,10 @@ SLOPES = woc.SLOPES  # 0.2..2 by 0.1
 HOLDS_09 = woc.HOLDS  # 0..0.9 by 0.1
 HOLDS_1 = HOLDS_09 + (1.0,)
 ESTIMATORS = {"stop43": ((1.0,), HOLDS_09), "slope": (SLOPES, HOLDS_09), "hold1": ((1.0,), HOLDS_1),
-              "slope+hold1": (SLOPES, HOLDS_1)}
+              "slope+hold1": (SLOPES, HOLDS_1), "slope4": (woc.SLOPES4, HOLDS_09), "prior": ((1.0,), (1.0,))}
+#: stop 46's rule (docs/bots/issue34_seeds.txt, 10:31 UTC): of these, the one with the most cells below the
+#: base rate, then the lower mean Brier score, then the first; then the guard (``choose``)
+CANDIDATES = ("slope", "slope4")
 FOLDS = 5
 
 
@@ -106,14 +115,25 @@ def cv_cell(games) -> dict[str, float]:
     return {name: brier(part) for name, part in parts.items()}
 
 
+def choose(scores: dict) -> tuple[str, list]:
+    """Stop 46's rule on the cross-validated ``scores`` {cell: {estimator or "base": Brier}}: the candidate
+    with the most cells below the base rate (a tie: the lower mean Brier score, then the first), and the cells
+    where it is not below the prior alone, which ship the prior alone (the guard)."""
+    def rank(name):
+        below = sum(score[name] < score["base"] for score in scores.values())
+        return (-below, sum(score[name] for score in scores.values()) / len(scores), CANDIDATES.index(name))
+    form = min(CANDIDATES, key=rank)
+    return form, [cell for cell, score in scores.items() if not score[form] < score["prior"]]
+
+
 def cv(args) -> None:
     print(f"machine: {machine()}\n{FOLDS}-fold cross-validation on {len(args.files)} files")
-    below, total = defaultdict(int), defaultdict(float)
+    below, total, scores = defaultdict(int), defaultdict(float), {}
     print(f"{'scenario':8} {'pair':16} {'games':>5} {'base':>7} " + " ".join(f"{name:>12}" for name in ESTIMATORS))
     table = cells(woc.games_of(args.files))
     with ProcessPoolExecutor(args.jobs) as pool:  # cell by cell: each is independent
-        scores = pool.map(cv_cell, table.values())
-        for ((scenario, pair), games), score in zip(table.items(), scores):
+        for ((scenario, pair), games), score in zip(table.items(), pool.map(cv_cell, table.values())):
+            scores[(scenario, pair)] = score
             for name in ESTIMATORS:
                 below[name] += score[name] < score["base"]
                 total[name] += score[name]
@@ -122,6 +142,9 @@ def cv(args) -> None:
     for name in ESTIMATORS:
         print(f"{name:12}: below the base rate in {below[name]} of {len(table)} cells; mean Brier "
               f"{total[name] / len(table):.4f}")
+    form, guarded = choose(scores)
+    print(f"stop 46's rule: {form} ships; the prior alone where {form} is not below it: "
+          + (", ".join(f"{scenario}:{pair.replace(' v ', '-')}" for scenario, pair in guarded) or "nowhere"))
 
 
 def compare(args) -> None:

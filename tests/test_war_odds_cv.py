@@ -44,3 +44,17 @@ def test_the_cross_validations_odds_are_the_apps_position_by_position(tmp_path, 
                 if not game.is_over]
         assert len(apps) == len(mine) > 10
         assert mine == pytest.approx(apps, abs=1e-9)
+
+
+def test_stop_46s_rule_picks_the_form_with_more_cells_below_the_base_rate_and_guards_the_others():
+    cv = script("war_odds_cv")
+    scores = {("1861", "hard v hard"): {"base": 0.20, "slope": 0.19, "slope4": 0.18, "prior": 0.199},
+              ("1864", "normal v hard"): {"base": 0.02, "slope": 0.019, "slope4": 0.021, "prior": 0.0195},
+              ("short", "normal v easy"): {"base": 0.03, "slope": 0.029, "slope4": 0.031, "prior": 0.028}}
+    form, guarded = cv.choose(scores)
+    assert form == "slope"  # below the base rate in 3 cells against slope4's 1
+    assert guarded == [("short", "normal v easy")]  # slope is not below the prior alone there
+    tie = {cell: {**score, "slope4": score["slope"] - 0.002} for cell, score in scores.items()}
+    assert cv.choose(tie) == ("slope4", [])  # the same count: the lower mean Brier score
+    same = {cell: {**score, "slope4": score["slope"]} for cell, score in scores.items()}
+    assert cv.choose(same)[0] == "slope"  # and then the first

@@ -51,3 +51,13 @@ def test_keep_reads_back_rows_and_paragraphs_and_nothing_else():
     assert summary[("1863", "normal v hard")].endswith("OUTSIDE     5   0")
     assert list(blocks) == [("1862", "hard v hard")] and len(blocks[("1862", "hard v hard")]) == 3
     assert script.previous_cells("no report here") == ({}, {})
+
+
+def test_the_start_odds_chi_square_adds_each_cells_squared_miss_over_its_variance():
+    script = calibration()
+    assert script.start_chi_square([(10, 40, 0.25)])[0] == 0.0  # exactly the expected wins
+    statistic, _ = script.start_chi_square([(20, 40, 0.25), (10.5, 40, 0.25)])
+    assert abs(statistic - (100 / 7.5 + 0.25 / 7.5)) < 1e-12
+    assert abs(script.start_chi_square([(1, 40, 0.5)] * 30)[1] - 43.773) < 0.01  # the tables' 95% point
+    assert abs(script.start_chi_square([(1, 40, 0.5)] * 10)[1] - 18.307) < 0.02
+    assert script.start_chi_square([]) == (0, 0.0)
