@@ -134,6 +134,29 @@ def test_the_prior_falls_with_the_time_left_to_the_pairs_hold(monkeypatch):
         assert war_odds(game).p_union == pytest.approx((1 - lean) * raw + lean * 0.9)
 
 
+
+def test_a_cell_fitted_to_the_prior_alone_stays_at_it_and_the_note_says_so(monkeypatch):
+    """Where the cross-validation did not show the position adding anything (hold 1, stop 46), the odds are the
+    pair's result in its fit games from start to end (until the rules decide), the band too, and the note says why."""
+    from ahd.odds import war
+    from widgets.board.explain import war_odds_note
+    fit = {"short": {"offset": 1.5, "slope": 2.0, "hold": 1.0, "prior": 0.9, "games": 100}}
+    monkeypatch.setattr(war, "scenario_adjustments", lambda name=war.MODEL, pair=DEFAULT_PAIR: fit)
+    game = ahd.new_game("short", seed=5)
+    bots = {Side.UNION: HeuristicBot(seed=1), Side.CONFEDERATE: HeuristicBot(seed=2)}
+    seen = []
+    while game.state.turn < 8 and not game.is_over:
+        if game.current_player != CHANCE:
+            odds = war_odds(game)
+            seen.append((odds.p_union, odds.low, odds.high))
+        game.roll() if game.current_player == CHANCE else game.apply(bots[game.current_player].choose(game))
+    assert len(seen) > 5 and all(v == pytest.approx(seen[0]) for v in seen)
+    assert seen[0][0] == pytest.approx(0.9) and seen[0][1] < 0.9 < seen[0][2]  # the band: the prior's own
+    note = war_odds_note(game, union="normal", confederate="normal")
+    assert "stays there until the rules decide the game" in note and "100 games" in note
+    fit["short"]["hold"] = 0.3
+    assert "stays there" not in war_odds_note(game, union="normal", confederate="normal")
+
 def test_a_pairs_slope_scales_the_models_logit_before_the_offset(monkeypatch):
     """``slope`` (scripts/war_odds_calibration.py fit) multiplies the position model's logit, then the offset is
     added, then the prior is blended in as the time left says; without ``slope`` the logit is unscaled."""
