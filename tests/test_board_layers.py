@@ -15,6 +15,7 @@ pytest.importorskip("ipyleaflet")  # the app extra
 
 import widgets  # noqa: E402
 from widgets.board import layers  # noqa: E402
+from script_module import load_script  # noqa: E402
 
 
 def test_every_box_has_a_display_position_inside_the_board():
@@ -109,12 +110,7 @@ def test_the_stored_layout_matches_the_script_that_makes_it():
     """Card sizes are the script's (so a change of font or card makes the layout be made again), every box has
     one, and the state outlines were warped for this layout (``scripts/make_board_layout.py --check`` redoes
     it all in about a minute)."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "scripts" / "make_board_layout.py"
-    spec = importlib.util.spec_from_file_location("make_board_layout", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("make_board_layout")
     board = ahd.default_board()
     assert (layers.WIDTH, layers.HEIGHT) == (script.WIDTH, script.HEIGHT)
     for box in board:

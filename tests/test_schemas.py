@@ -3,7 +3,6 @@ up to date with the engine, met by every shipped scenario and by saved records, 
 with the loaders on bad files (both refuse them)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from referencing import Registry, Resource
 import ahd
 from ahd.bots import make_bot
 from ahd.core.positions import position
+from script_module import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO_SCHEMA = json.loads((ROOT / "docs" / "scenario.schema.json").read_text(encoding="utf-8"))
@@ -25,10 +25,7 @@ RECORD = Draft202012Validator(RECORD_SCHEMA, registry=REGISTRY)
 
 
 def _make_schemas():
-    spec = importlib.util.spec_from_file_location("make_schemas", ROOT / "scripts" / "make_schemas.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("make_schemas")
 
 
 def _record(scenario="1861", seed=3, actions=60) -> dict:

@@ -10,6 +10,7 @@ import ahd
 from ahd.bots import RandomBot, play
 from ahd import war_odds
 from ahd.odds.war import FEATURES, WarOddsError, features, load_model
+from script_module import load_script
 
 
 def advanced(scenario, seed, decisions):
@@ -156,15 +157,10 @@ def test_deep_odds_play_out_between_the_players_the_live_model_was_fitted_on():
 def test_the_players_of_the_shipped_model_are_said_in_every_language():
     """The model file's descriptions of its players are marked for the catalogs (``PLAYER_ABOUT``), so
     the app's note is never left in English after a refit with new wording."""
-    import importlib.util
-    from pathlib import Path
     from ahd.odds.war import PLAYER_ABOUT, players
     english = players("en")
     assert english and all(about in PLAYER_ABOUT for _name, _share, about in english)
     for lang in ("es", "it"):
         assert [about for *_, about in players(lang)] != [about for *_, about in english]
-    script = Path(__file__).resolve().parents[1] / "scripts" / "fit_war_odds.py"
-    spec = importlib.util.spec_from_file_location("fit_war_odds", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("fit_war_odds")
     assert set(module.ABOUT.values()) <= set(PLAYER_ABOUT)

@@ -4,27 +4,17 @@ something the app does not show; and the kept games (docs/bots/games/, xz) read 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import lzma
-from pathlib import Path
 
 import pytest
 
 from ahd.odds import war
 from ahd.odds.pairs import DEFAULT_PAIR
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def script(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from script_module import load_script
 
 
 def test_the_cross_validations_odds_are_the_apps_position_by_position(tmp_path, monkeypatch):
-    cv = script("war_odds_cv")
+    cv = load_script("war_odds_cv")
     games = tmp_path / "games.jsonl"
     cv.woc.play(argparse.Namespace(scenarios="1862", pairs="easy-normal", games=2, seed=5, save=str(games)))
     packed = tmp_path / "games.jsonl.xz"
@@ -47,7 +37,7 @@ def test_the_cross_validations_odds_are_the_apps_position_by_position(tmp_path, 
 
 
 def test_stop_46s_rule_picks_the_form_with_more_cells_below_the_base_rate_and_guards_the_others():
-    cv = script("war_odds_cv")
+    cv = load_script("war_odds_cv")
     scores = {("1861", "hard v hard"): {"base": 0.20, "slope": 0.19, "slope4": 0.18, "prior": 0.199},
               ("1864", "normal v hard"): {"base": 0.02, "slope": 0.019, "slope4": 0.021, "prior": 0.0195},
               ("short", "normal v easy"): {"base": 0.03, "slope": 0.029, "slope4": 0.031, "prior": 0.028}}

@@ -16,6 +16,7 @@ from ahd.core.sides import CHANCE, Side
 from ahd.odds.pairs import DEFAULT_PAIR, SHIPPED, STAND_IN, model_player, pair_of
 from ahd.odds.war import WarOddsError, fitted_pair, scenario_adjustments
 from widgets.model.computer import PLAYERS
+from script_module import load_script
 from widgets.model.session import Session
 
 SCENARIOS = ("1861", "short", "1862", "1863", "1864")
@@ -181,12 +182,7 @@ def test_a_pairs_slope_scales_the_models_logit_before_the_offset(monkeypatch):
 def test_the_fit_recovers_a_known_slope_offset_and_hold():
     """fit_cell searches its grids for the lowest Brier score: on positions whose results are exactly the blend of a
     known slope, offset and hold it finds those values; with positions that carry no signal it holds the prior."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "scripts" / "war_odds_calibration.py"
-    spec = importlib.util.spec_from_file_location("woc_fit", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("war_odds_calibration")
     rng = np.random.default_rng(7)
     z = rng.normal(0, 1.5, 4000)
     left = rng.uniform(0, 1, 4000)

@@ -3,24 +3,16 @@
 (``report --keep``) keeps the other cells' rows and paragraphs as they were."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
+
+from script_module import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def calibration():
-    spec = importlib.util.spec_from_file_location("war_odds_calibration", ROOT / "scripts" / "war_odds_calibration.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("war_odds_calibration", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_published_report_and_the_stored_held_out_figures_agree_in_every_cell():
-    script = calibration()
+    script = load_script("war_odds_calibration")
     summary, blocks = script.previous_cells((ROOT / "docs" / "bots" / "war_odds_calibration.txt").read_text("utf-8"))
     pairs = json.loads((ROOT / "ahd" / "data" / "war_odds.json").read_text("utf-8"))["pairs"]
     stored = {(scenario, pair.replace("-", " v ")): cell["heldout"]
@@ -37,7 +29,7 @@ def test_the_published_report_and_the_stored_held_out_figures_agree_in_every_cel
 
 
 def test_keep_reads_back_rows_and_paragraphs_and_nothing_else():
-    script = calibration()
+    script = load_script("war_odds_calibration")
     text = ("preface\n" + script.MARK + "\n\nThe measures ...\nscenario pair  games\n"
             "1862   hard v hard         20  0.0589  0.0595     below    0.02  1.5/20  0.02-0.27  inside     1   0\n"
             "1863   normal v hard       20  0.1516  0.1808     below    0.38    3/20  0.05-0.36 OUTSIDE     5   0\n\n"
@@ -54,7 +46,7 @@ def test_keep_reads_back_rows_and_paragraphs_and_nothing_else():
 
 
 def test_the_start_odds_chi_square_adds_each_cells_squared_miss_over_its_variance():
-    script = calibration()
+    script = load_script("war_odds_calibration")
     assert script.start_chi_square([(10, 40, 0.25)])[0] == 0.0  # exactly the expected wins
     statistic, _ = script.start_chi_square([(20, 40, 0.25), (10.5, 40, 0.25)])
     assert abs(statistic - (100 / 7.5 + 0.25 / 7.5)) < 1e-12
