@@ -307,6 +307,22 @@ def seed_ranges(seeds) -> str:
             runs.append([seed, seed])
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs)
 
+def files_said(paths: list[str]) -> str:
+    """The game files ``paths`` as the shell pattern that names exactly them when there is one (kept games,
+    ``FOLDER/g_SEED_SCENARIO_PAIR.jsonl.xz``, by their first seeds: ``FOLDER/g_{944000,946000}_*.jsonl.xz``),
+    else one by one."""
+    found = [re.fullmatch(r"(.*/)?g_(\d+)_[^/]+\.jsonl(\.xz)?", path) for path in paths]
+    if not all(found) or len({(m[1], m[3]) for m in found}) != 1:
+        return " ".join(paths)
+    folder, ext = found[0][1] or "", found[0][3] or ""
+    blocks = sorted({m[2] for m in found})
+    named = sorted(str(Path(folder) / f.name) if folder else f.name
+                   for block in blocks for f in Path(folder or ".").glob(f"g_{block}_*.jsonl{ext}"))
+    if named != sorted(paths):
+        return " ".join(paths)
+    return f"{folder}g_" + (f"{{{','.join(blocks)}}}" if len(blocks) > 1 else blocks[0]) + f"_*.jsonl{ext}"
+
+
 #: the grids ``fit_cell`` searches: the logit offset, the slope on the model's logit, the share of the prior held
 OFFSETS = np.round(np.arange(-4.0, 4.0001, 0.02), 4)
 #: the slope, from stop 44 (chosen by cross-validation on the 60 earlier games a cell: scripts/war_odds_cv.py,
@@ -368,7 +384,7 @@ def fit(args) -> None:
         print(f"{pair:14} {scenario}: offset {offset:+.2f}, slope {slope:.1f}, hold {hold:.1f} on {len(pts)} "
               f"positions; prior {prior:.3f} (Union {sum(ys):g}/{len(ys)})")
     for pair in {p for p, _ in per}:
-        pairs[pair]["command"] = ("python scripts/war_odds_calibration.py fit " + " ".join(args.files)
+        pairs[pair]["command"] = ("python scripts/war_odds_calibration.py fit " + files_said(args.files)
                                   + (f" --slopes {args.slopes}" if args.slopes != "0.2..2" else "")
                                   + (" --prior-alone " + " ".join(args.prior_alone) if args.prior_alone else ""))
     data.pop("scenarios", None)  # before pairs: hard v hard only (now pairs["hard-hard"])

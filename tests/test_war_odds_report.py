@@ -53,3 +53,18 @@ def test_the_start_odds_chi_square_adds_each_cells_squared_miss_over_its_varianc
     assert abs(script.start_chi_square([(1, 40, 0.5)] * 30)[1] - 43.773) < 0.01  # the tables' 95% point
     assert abs(script.start_chi_square([(1, 40, 0.5)] * 10)[1] - 18.307) < 0.02
     assert script.start_chi_square([]) == (0, 0.0)
+
+
+def test_the_fits_command_names_kept_games_by_their_blocks_and_only_when_exact(tmp_path, monkeypatch):
+    script = load_script("war_odds_calibration")
+    monkeypatch.chdir(tmp_path)
+    kept = Path("games")
+    kept.mkdir()
+    names = [f"g_{block}_{cell}.jsonl.xz" for block in (944000, 956000) for cell in ("1861_hard-hard", "short_easy-normal")]
+    for name in names:
+        (kept / name).write_bytes(b"")
+    every = [f"games/{name}" for name in names]
+    assert script.files_said(every) == "games/g_{944000,956000}_*.jsonl.xz"
+    assert script.files_said(every[:2]) == "games/g_944000_*.jsonl.xz"
+    assert script.files_said(every[:3]) == " ".join(every[:3])  # the pattern would name a fourth file
+    assert script.files_said(["a.jsonl", "b.jsonl"]) == "a.jsonl b.jsonl"
