@@ -188,7 +188,7 @@ def report(args) -> None:
              "The base rate: the Union's smoothed result in the base games, (wins + 1) / (games + 2), the "
              "pair's prior; 'hindsight' is the held-out games' own mean result (the best constant, known only "
              "afterwards).", ""]
-    summary, blocks, store, chi2 = {}, {}, defaultdict(dict), []
+    summary, blocks, store, starts = {}, {}, defaultdict(dict), []
     for (scenario, pair), games in sorted(groups.items(), key=lambda kv: _order(kv[0])):
         ys = np.array([y for y, _ in games])
         p = np.array([pt[0] for _, pts in games for pt in pts])
@@ -204,7 +204,7 @@ def report(args) -> None:
         start = float(np.mean([pts[0][0] for _, pts in games]))
         low, high = wilson(float(ys.sum()), len(ys))  # a draw counts half, unrounded
         inside = "inside" if low <= start <= high else "OUTSIDE"
-        chi2.append((float(ys.sum()), len(ys), start))
+        starts.append((float(ys.sum()), len(ys), start))
         met = "below" if brier < brier_base else "NOT below"
         cell = [f"{scenario} — {pair}: {len(games)} held-out games, {len(p)} positions (each game weighted "
                   f"equally); base: {sum(fitted):g}/{len(fitted)} fit games",
@@ -244,8 +244,8 @@ def report(args) -> None:
     order = sorted(summary, key=_order)
     for key in order:
         lines += blocks[key] + [""]
-    k = len(chi2)
-    statistic, point = start_chi_square(chi2)
+    k = len(starts)
+    statistic, point = start_chi_square(starts)
     joint = [f"All {k} cells' start odds against their held-out results together (beside the measure, not "
              f"instead: a 95% interval per cell misses about {0.05 * k:.1f} of {k} by chance): Pearson "
              f"chi-square {statistic:.2f}, 95% point for {k} degrees of freedom {point:.2f}: "
@@ -264,7 +264,6 @@ def report(args) -> None:
                 entry.setdefault(scenario, {})["heldout"] = figures
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"written the held-out figures to {path}")
-
 
 
 def start_chi_square(cells) -> tuple[float, float]:
@@ -306,6 +305,7 @@ def seed_ranges(seeds) -> str:
         else:
             runs.append([seed, seed])
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs)
+
 
 def files_said(paths: list[str]) -> str:
     """The game files ``paths`` as the shell pattern that names exactly them when there is one (kept games,
