@@ -331,6 +331,9 @@ SLOPES = tuple(float(a) for a in np.round(np.arange(0.2, 2.0001, 0.1), 2))
 #: the wider grid stop 46 tries (docs/bots/issue34_seeds.txt): half the 60-game fit's slopes sat at 2.0
 SLOPES4 = tuple(float(a) for a in np.round(np.arange(0.2, 4.0001, 0.1), 2))
 HOLDS = tuple(float(h) for h in np.round(np.arange(0.0, 0.95, 0.1), 2))
+#: fit's grids by its --slopes, and the grids that leave the pair's prior alone (hold 1: offset and slope moot)
+GRIDS = {"0.2..2": (SLOPES, HOLDS), "0.2..4": (SLOPES4, HOLDS)}
+PRIOR_ALONE = ((1.0,), (1.0,))
 
 
 def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS) -> tuple[float, float, float]:
@@ -374,10 +377,8 @@ def fit(args) -> None:
     for (pair, scenario), pts in sorted(per.items()):
         ys = results[(pair, scenario)]
         prior = prior_of(ys)
-        if f"{scenario}:{pair}" in args.prior_alone:  # the pair's prior alone (decided positions still exact)
-            offset, hold, slope = 0.0, 1.0, 1.0
-        else:
-            offset, hold, slope = fit_cell(pts, prior, slopes=SLOPES4 if args.slopes == "0.2..4" else SLOPES)
+        slopes, holds = PRIOR_ALONE if f"{scenario}:{pair}" in args.prior_alone else GRIDS[args.slopes]
+        offset, hold, slope = fit_cell(pts, prior, slopes=slopes, holds=holds)
         entry = {"offset": round(offset, 4), "slope": slope, "prior": round(prior, 4), "hold": hold,
                  "games": len(ys), "seeds": seed_ranges(seeds[(pair, scenario)])}
         pairs.setdefault(pair, {}).setdefault("by_scenario", {})[scenario] = entry
@@ -410,7 +411,7 @@ def main() -> None:
                    help="with --out: keep the cells of the file's previous report that these games do not cover")
     f = sub.add_parser("fit")
     f.add_argument("files", nargs="+")
-    f.add_argument("--slopes", choices=("0.2..2", "0.2..4"), default="0.2..2",
+    f.add_argument("--slopes", choices=tuple(GRIDS), default="0.2..2",
                    help="the slope grid (SLOPES, or SLOPES4: stop 46's cross-validation chooses)")
     f.add_argument("--prior-alone", nargs="*", default=[], metavar="SCENARIO:PAIR",
                    help="cells that ship the pair's prior alone (hold 1), e.g. 1864:normal-hard: where the "

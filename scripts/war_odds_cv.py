@@ -55,7 +55,7 @@ SLOPES = woc.SLOPES  # 0.2..2 by 0.1
 HOLDS_09 = woc.HOLDS  # 0..0.9 by 0.1
 HOLDS_1 = HOLDS_09 + (1.0,)
 ESTIMATORS = {"stop43": ((1.0,), HOLDS_09), "slope": (SLOPES, HOLDS_09), "hold1": ((1.0,), HOLDS_1),
-              "slope+hold1": (SLOPES, HOLDS_1), "slope4": (woc.SLOPES4, HOLDS_09), "prior": ((1.0,), (1.0,))}
+              "slope+hold1": (SLOPES, HOLDS_1), "slope4": woc.GRIDS["0.2..4"], "prior": woc.PRIOR_ALONE}
 #: stop 46's rule (docs/bots/issue34_seeds.txt, 10:31 UTC): of these, the one with the most cells below the
 #: base rate, then the lower mean Brier score, then the first; then the guard (``choose``)
 CANDIDATES = ("slope", "slope4")

@@ -124,7 +124,7 @@ def test_scenario_start_odds_are_the_measured_result_of_the_scenario(scenario):
     """At a scenario's start the odds are the Union's result in the hard v hard games the adjustment was
     fitted on (``scripts/war_odds_calibration.py fit``), with that result's uncertainty; at the deciding
     turn's last half the model alone speaks."""
-    from ahd.odds.war import predict, game_features, scenario_adjustments
+    from ahd.odds.war import blend_weight, predict, game_features, scenario_adjustments
     adjust = scenario_adjustments()[scenario]
     assert adjust["games"] >= 8
     start = war_odds(ahd.new_game(scenario, seed=1))
@@ -142,5 +142,5 @@ def test_scenario_start_odds_are_the_measured_result_of_the_scenario(scenario):
     fit = scenario_adjustments()["1861"]
     expected = predict(kind, x, shift=fit["offset"], scale=fit.get("slope", 1.0))[0]
     hold = fit.get("hold", 0.0)  # the share of the prior kept at the deciding turn
-    lean = hold + (1 - hold) / 79  # one half-turn left of the 79 from turn 1's Union half to turn 40's
+    lean = blend_weight(1 / 79, hold)  # one half-turn left of the 79 from turn 1's Union half to turn 40's
     assert late.p_union == pytest.approx((1 - lean) * expected + lean * fit["prior"])

@@ -69,18 +69,16 @@ def war_odds_note(game, odds: tuple[float, float, float] | None = None, union: s
                       "how well the fitted games pin the model down; it does not cover how differently a person "
                       "plays.").format(p=pct(p, 0), low=pct(low, 0), high=pct(high, 0))
     adjusted = ""
+    fitted_games = dict(n=num(int(adjust.get("games", 0))), union=_player(model_u), confederate=_player(model_c))
     if adjust.get("games") and adjust.get("hold", 0.0) >= 1:  # the prior alone (docs/bots/war_odds_cv_stop46.txt)
         adjusted = " " + _("For this scenario the number is the Union's result in {n} games between “{union}” "
                            "(Union) and “{confederate}” (Confederacy), and it stays there until the rules decide "
                            "the game (then it is {none} or {all}): in those games the position did not foretell "
-                           "more than that result.").format(n=num(int(adjust["games"])), union=_player(model_u),
-                                                            confederate=_player(model_c), none=pct(0.0, 0),
-                                                            all=pct(1.0, 0))
+                           "more than that result.").format(**fitted_games, none=pct(0.0, 0), all=pct(1.0, 0))
     elif adjust.get("games"):
         adjusted = " " + _("For this scenario it is adjusted with {n} games between “{union}” (Union) and "
                            "“{confederate}” (Confederacy): at the start the number is the Union's result in "
-                           "those games.").format(n=num(int(adjust["games"])), union=_player(model_u),
-                                                  confederate=_player(model_c))
+                           "those games.").format(**fitted_games)
     if held.get("games"):
         good = _("<b>How good:</b> on {heldout} further games of this scenario between these computer players, "
                  "never used to fit it, its Brier score (the mean squared error of the chances it gave; lower is "
