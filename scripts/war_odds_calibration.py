@@ -20,7 +20,9 @@ games, Brier score against the base rate (the pair's smoothed result in the ``--
 (wins + 1) / (games + 2): the pair's prior, what the odds say at the start) and against hindsight (the
 held-out games' own mean), the decided positions (odds exactly 0 or 1) and whether each was right, the
 start-of-scenario odds against the Union's measured result with its 95% Wilson interval, and a
-reliability table (predicted bin, positions, mean predicted, observed); a summary of the measures first.
+reliability table (predicted bin, positions, mean predicted, observed); a summary of the measures first,
+and beside it the start odds of all cells together (``start_chi_square``) and what the start measure gives by
+chance alone with right odds and these numbers of games (``start_by_chance``).
 ``--out`` writes it to a file, keeping the file's text above ``MARK`` (the commands, the notes); with ``--keep``
 the cells these games do not cover keep what the file's previous report said of them (a report of replayed cells).
 ``--store`` writes each cell's held-out figures to ``ahd/data/war_odds.json`` (the app's note cites them).
@@ -188,7 +190,7 @@ def report(args) -> None:
              "The base rate: the Union's smoothed result in the base games, (wins + 1) / (games + 2), the "
              "pair's prior; 'hindsight' is the held-out games' own mean result (the best constant, known only "
              "afterwards).", ""]
-    summary, blocks, store, starts = {}, {}, defaultdict(dict), []
+    summary, blocks, store, starts, chances = {}, {}, defaultdict(dict), [], []
     for (scenario, pair), games in sorted(groups.items(), key=lambda kv: _order(kv[0])):
         ys = np.array([y for y, _ in games])
         p = np.array([pt[0] for _, pts in games for pt in pts])
@@ -205,6 +207,7 @@ def report(args) -> None:
         low, high = wilson(float(ys.sum()), len(ys))  # a draw counts half, unrounded
         inside = "inside" if low <= start <= high else "OUTSIDE"
         starts.append((float(ys.sum()), len(ys), start))
+        chances.append(((sum(fitted) + ys.sum()) / (len(fitted) + len(ys)), len(fitted), len(ys)))
         met = "below" if brier < brier_base else "NOT below"
         cell = [f"{scenario} — {pair}: {len(games)} held-out games, {len(p)} positions (each game weighted "
                   f"equally); base: {sum(fitted):g}/{len(fitted)} fit games",
@@ -250,6 +253,11 @@ def report(args) -> None:
              f"instead: a 95% interval per cell misses about {0.05 * k:.1f} of {k} by chance): Pearson "
              f"chi-square {statistic:.2f}, 95% point for {k} degrees of freedom {point:.2f}: "
              + ("consistent" if statistic <= point else "NOT consistent") + "."] if k else []
+    if k:
+        every, expected = start_by_chance(chances)
+        joint.append(f"By chance alone, with each cell's true result its games' mean (fit and held-out) and "
+                     f"as many fit and held-out games drawn anew, every start inside in {every:.0%} of "
+                     f"repetitions, {expected:.1f} of {k} outside on average (start_by_chance).")
     text = "\n".join(head + [summary[key] for key in order] + [""] + joint + [""] + lines)
     print(text)
     if out is not None:  # the file's hand-written preface (above MARK) is kept, the rest written again
@@ -274,6 +282,33 @@ def start_chi_square(cells) -> tuple[float, float]:
     statistic = sum((wins - games * p) ** 2 / (games * p * (1 - p)) for wins, games, p in cells)
     k = len(cells)
     return statistic, (k * (1 - 2 / (9 * k) + 1.6449 * math.sqrt(2 / (9 * k))) ** 3 if k else 0.0)
+
+
+def _binomial(n: int, p: float) -> list[float]:
+    """P(k of n) for k = 0..n (in logs: n may be large)."""
+    if p <= 0 or p >= 1:
+        return [float(k == (0 if p <= 0 else n)) for k in range(n + 1)]
+    return [math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * math.log(p)
+                     + (n - k) * math.log1p(-p)) for k in range(n + 1)]
+
+
+def start_by_chance(cells) -> tuple[float, float]:
+    """What the start-odds measure gives by chance alone when the estimator is right: for each cell, its true
+    Union result taken as ``p`` (all its games' mean), the start odds as the smoothed result of ``fit_games``
+    drawn anew, the held-out result as ``games`` more; (the chance that every cell's start odds fall inside its
+    95% Wilson interval, the expected number of cells outside), computed exactly over both binomials (a draw
+    counted as half a win is left out: draws only narrow the spread). Cells are independent (own seeds)."""
+    all_inside, outside = 1.0, 0.0
+    for p, fit_games, games in cells:
+        intervals = [wilson(b, games) for b in range(games + 1)]
+        held = _binomial(games, p)
+        inside = 0.0
+        for a, pa in enumerate(_binomial(fit_games, p)):
+            start = (a + 1) / (fit_games + 2)  # prior_of the fit games
+            inside += pa * sum(pb for (low, high), pb in zip(intervals, held) if low <= start <= high)
+        all_inside *= inside
+        outside += 1 - inside
+    return all_inside, outside
 
 
 def previous_cells(text: str) -> tuple[dict, dict]:

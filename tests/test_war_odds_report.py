@@ -1,11 +1,14 @@
 """The published war-odds calibration (docs/bots/war_odds_calibration.txt) and what the app's note cites
 (ahd/data/war_odds.json, each cell's "heldout") say the same, cell by cell; a report of replayed cells
-(``report --keep``) keeps the other cells' rows and paragraphs as they were."""
+(``report --keep``) keeps the other cells' rows and paragraphs as they were; the joint start-odds figures
+printed beside the measures are right."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
+import numpy as np
 from script_module import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,6 +56,27 @@ def test_the_start_odds_chi_square_adds_each_cells_squared_miss_over_its_varianc
     assert abs(script.start_chi_square([(1, 40, 0.5)] * 30)[1] - 43.773) < 0.01  # the tables' 95% point
     assert abs(script.start_chi_square([(1, 40, 0.5)] * 10)[1] - 18.307) < 0.02
     assert script.start_chi_square([]) == (0, 0.0)
+
+
+def test_the_start_measure_by_chance_alone_matches_a_simulation_and_multiplies_over_cells():
+    """start_by_chance is exact over both binomials: a simulation of the same draws agrees, a known start (a
+    huge fit) gives the Wilson interval's own coverage, and independent cells multiply."""
+    script = load_script("war_odds_calibration")
+    every, outside = script.start_by_chance([(0.3, 60, 40)])
+    assert abs(every + outside - 1) < 1e-12
+    rng = np.random.default_rng(5)
+    fit_wins, held = rng.binomial(60, 0.3, 40_000), rng.binomial(40, 0.3, 40_000)
+    intervals = [script.wilson(b, 40) for b in range(41)]
+    hits = [intervals[b][0] <= (a + 1) / 62 <= intervals[b][1] for a, b in zip(fit_wins, held)]
+    assert abs(np.mean(hits) - every) < 0.01  # 40,000 draws: standard error about 0.002
+    # no fit games and p = 0.5: the start is exactly p, so the chance is the Wilson interval's own coverage
+    coverage = sum(math.comb(40, b) / 2 ** 40 for b in range(41) if intervals[b][0] <= 0.5 <= intervals[b][1])
+    assert abs(script.start_by_chance([(0.5, 0, 40)])[0] - coverage) < 1e-12 and 0.95 < coverage < 0.97
+    known, _ = script.start_by_chance([(0.5, 20_000, 40)])  # a start known almost exactly (sd 0.0035)
+    assert abs(known - coverage) < 0.01
+    assert every < known  # a start estimated from 60 games misses more often
+    both, outside2 = script.start_by_chance([(0.3, 60, 40), (0.5, 20_000, 40)])
+    assert abs(both - every * known) < 1e-12 and abs(outside2 - (outside + 1 - known)) < 1e-12
 
 
 def test_the_fits_command_names_kept_games_by_their_blocks_and_only_when_exact(tmp_path, monkeypatch):
