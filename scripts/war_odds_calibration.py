@@ -377,6 +377,8 @@ def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS) -> tuple[float, floa
     weight, time left)], blended with ``prior`` as ``ahd.odds.war.war_odds`` does (the logit times ``slope``
     plus ``offset``). A hold of 1 is the constant prior, the base rate itself; a tiny penalty prefers the
     smaller offset and the slope nearer 1."""
+    if all(hold >= 1 for hold in holds):  # the prior alone: what the penalties pick, with no search
+        return 0.0, 1.0, min(slopes, key=lambda slope: (abs(slope - 1), slope))
     z = war.logit([v[0] for v in pts])
     y = np.array([v[1] for v in pts])
     w = np.array([v[2] for v in pts])
@@ -408,7 +410,7 @@ def fit(args) -> None:
         raise SystemExit(f"--prior-alone: no fit games for {', '.join(unknown)} (SCENARIO:UNION-CONFEDERACY)")
     path = ROOT / "ahd" / "data" / "war_odds.json"
     data = json.loads(path.read_text(encoding="utf-8"))
-    pairs = data.setdefault("pairs", {})
+    pairs, dropped = data.setdefault("pairs", {}), []
     for (pair, scenario), pts in sorted(per.items()):
         ys = results[(pair, scenario)]
         prior = prior_of(ys)
@@ -416,7 +418,10 @@ def fit(args) -> None:
         offset, hold, slope = fit_cell(pts, prior, slopes=slopes, holds=holds)
         entry = {"offset": round(offset, 4), "slope": slope, "prior": round(prior, 4), "hold": hold,
                  "games": len(ys), "seeds": seed_ranges(seeds[(pair, scenario)])}
-        pairs.setdefault(pair, {}).setdefault("by_scenario", {})[scenario] = entry
+        by_scenario = pairs.setdefault(pair, {}).setdefault("by_scenario", {})
+        if "heldout" in by_scenario.get(scenario, {}):
+            dropped.append(f"{scenario}:{pair}")  # they describe the fit replaced here
+        by_scenario[scenario] = entry
         print(f"{pair:14} {scenario}: offset {offset:+.2f}, slope {slope:.1f}, hold {hold:.1f} on {len(pts)} "
               f"positions; prior {prior:.3f} (Union {sum(ys):g}/{len(ys)})")
     for pair in {p for p, _ in per}:
@@ -426,6 +431,9 @@ def fit(args) -> None:
     data.pop("scenarios", None)  # before pairs: hard v hard only (now pairs["hard-hard"])
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(f"written {path}")
+    if dropped:
+        print(f"the held-out figures of {len(dropped)} refitted cells are dropped (they were of the earlier fit): "
+              "run report --store on held-out games for the app's note")
 
 
 def main() -> None:

@@ -115,33 +115,37 @@ def cv_cell(games) -> dict[str, float]:
     return {name: brier(part) for name, part in parts.items()}
 
 
+def tally(scores: dict, name: str) -> tuple[int, float]:
+    """(cells below the base rate, mean Brier score) of estimator ``name`` over ``scores`` {cell: {estimator or
+    "base": Brier}}."""
+    return (sum(score[name] < score["base"] for score in scores.values()),
+            sum(score[name] for score in scores.values()) / len(scores))
+
+
 def choose(scores: dict) -> tuple[str, list]:
     """Stop 46's rule on the cross-validated ``scores`` {cell: {estimator or "base": Brier}}: the candidate
     with the most cells below the base rate (a tie: the lower mean Brier score, then the first), and the cells
     where it is not below the prior alone, which ship the prior alone (the guard)."""
     def rank(name):
-        below = sum(score[name] < score["base"] for score in scores.values())
-        return (-below, sum(score[name] for score in scores.values()) / len(scores), CANDIDATES.index(name))
+        below, mean = tally(scores, name)
+        return (-below, mean, CANDIDATES.index(name))
     form = min(CANDIDATES, key=rank)
     return form, [cell for cell, score in scores.items() if not score[form] < score["prior"]]
 
 
 def cv(args) -> None:
     print(f"machine: {machine()}\n{FOLDS}-fold cross-validation on {len(args.files)} files")
-    below, total, scores = defaultdict(int), defaultdict(float), {}
+    scores = {}
     print(f"{'scenario':8} {'pair':16} {'games':>5} {'base':>7} " + " ".join(f"{name:>12}" for name in ESTIMATORS))
     table = cells(woc.games_of(args.files))
     with ProcessPoolExecutor(args.jobs) as pool:  # cell by cell: each is independent
         for ((scenario, pair), games), score in zip(table.items(), pool.map(cv_cell, table.values())):
             scores[(scenario, pair)] = score
-            for name in ESTIMATORS:
-                below[name] += score[name] < score["base"]
-                total[name] += score[name]
             print(f"{scenario:8} {pair:16} {len(games):>5} {score['base']:>7.4f} "
                   + " ".join(f"{score[name]:>12.4f}" for name in ESTIMATORS), flush=True)
     for name in ESTIMATORS:
-        print(f"{name:12}: below the base rate in {below[name]} of {len(table)} cells; mean Brier "
-              f"{total[name] / len(table):.4f}")
+        below, mean = tally(scores, name)
+        print(f"{name:12}: below the base rate in {below} of {len(table)} cells; mean Brier {mean:.4f}")
     form, guarded = choose(scores)
     print(f"stop 46's rule: {form} ships; the prior alone where {form} is not below it: "
           + (", ".join(f"{scenario}:{pair.replace(' v ', '-')}" for scenario, pair in guarded) or "nowhere"))
@@ -151,18 +155,18 @@ def compare(args) -> None:
     print(f"machine: {machine()}\nfitted on {len(args.fit)} files, scored on {len(args.heldout)} held-out files")
     fitted, heldout = cells(woc.games_of(args.fit)), cells(woc.games_of(args.heldout))
     print(f"{'scenario':8} {'pair':16} {'games':>5} {'base':>7} " + " ".join(f"{name:>12}" for name in ESTIMATORS))
-    below = defaultdict(int)
+    scores = {}
     for key, games in heldout.items():
         base = prior_of(fitted[key])
         y, w = results(games)
         score = {"base": float(np.average((base - y) ** 2, weights=w))}
         for name in ESTIMATORS:
             score[name] = brier([odds(games, *fit(fitted[key], name))])
-            below[name] += score[name] < score["base"]
+        scores[key] = score
         print(f"{key[0]:8} {key[1]:16} {len(games):>5} {score['base']:>7.4f} "
               + " ".join(f"{score[name]:>12.4f}" for name in ESTIMATORS))
     for name in ESTIMATORS:
-        print(f"{name:12}: below the base rate in {below[name]} of {len(heldout)} cells")
+        print(f"{name:12}: below the base rate in {tally(scores, name)[0]} of {len(heldout)} cells")
 
 
 def main() -> None:

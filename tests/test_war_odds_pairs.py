@@ -3,6 +3,8 @@ on as the selected players do; each shipped pair has its own per-scenario fit (a
 """
 from __future__ import annotations
 
+import argparse
+import json
 import math
 
 import numpy as np
@@ -195,3 +197,30 @@ def test_the_fit_recovers_a_known_slope_offset_and_hold():
     noise = [(1 / (1 + math.exp(-zz)), float(rng.uniform() < prior), 1.0, float(l)) for zz, l in zip(z, left)]
     _, hold, slope = script.fit_cell(noise, prior, slopes=(0.0, 1.0), holds=(0.0, 1.0))
     assert slope == 0.0 or hold == 1.0  # a constant: the model's swings are noise here
+    # the prior alone (hold 1 only): no search; offset 0 and slope 1, as the penalties would pick
+    assert script.fit_cell(noise, prior, *script.PRIOR_ALONE) == (0.0, 1.0, 1.0)
+
+
+def test_the_fit_writes_each_cell_it_has_games_for_and_drops_only_their_stale_held_out_figures(tmp_path, monkeypatch, capsys):
+    """``fit`` replaces the entry of every (pair, scenario) in its games, keeps the others as they were, and says
+    when a replaced entry's held-out figures (of the earlier fit) are gone, so that the report is run again."""
+    script = load_script("war_odds_calibration")
+    data = {"models": {}, "pairs": {"hard-hard": {"by_scenario": {
+        "1861": {"offset": 9.0, "prior": 0.5, "games": 1, "heldout": {"games": 40}},
+        "1862": {"offset": 1.0, "prior": 0.2, "games": 1, "heldout": {"games": 40}}}}}}
+    (tmp_path / "ahd" / "data").mkdir(parents=True)
+    path = tmp_path / "ahd" / "data" / "war_odds.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    rng = np.random.default_rng(3)
+    games = [dict(scenario="1861", pair="hard v hard", y=float(y), seed=944000 + i,
+                  pts=[(float(p), 1, False, 1 - k / 5) for k, p in enumerate(rng.uniform(0.2, 0.8, 5))])
+             for i, y in enumerate(rng.uniform(size=20) < 0.4)]
+    monkeypatch.setattr(script, "ROOT", tmp_path)
+    monkeypatch.setattr(script, "games_of", lambda files: games)
+    script.fit(argparse.Namespace(files=["g_944000_1861_hard-hard.jsonl"], slopes="0.2..2", prior_alone=[]))
+    cells = json.loads(path.read_text(encoding="utf-8"))["pairs"]["hard-hard"]["by_scenario"]
+    wins = sum(g["y"] for g in games)
+    assert cells["1861"]["prior"] == round((wins + 1) / 22, 4) and cells["1861"]["games"] == 20
+    assert cells["1861"]["seeds"] == "944000-944019" and "heldout" not in cells["1861"]
+    assert cells["1862"] == data["pairs"]["hard-hard"]["by_scenario"]["1862"]  # no games: kept, figures and all
+    assert "held-out figures of 1 refitted cells are dropped" in capsys.readouterr().out
