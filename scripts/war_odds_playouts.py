@@ -1,0 +1,119 @@
+"""Would playouts from each position beat the live war odds? A measurement for issue 34, not a shipped estimator.
+
+    .venv/bin/python scripts/war_odds_playouts.py GAMES.jsonl.xz ... --base BASE.jsonl.xz ... --games 10 --n 8
+
+For the first ``--games`` games of each file, at every half-turn start before the end (as ``war_odds_calibration.py
+report`` scores the live odds), ``--n`` playouts by the game's own players (``ahd.analysis.war_odds.deep``, seeded
+by the game's seed and the position) give ``k`` Union wins (a draw half). Scored per scenario and pair, each game
+weighted equally, against the games' results:
+
+- ``base``: the pair's prior from the ``--base`` games, (wins + 1) / (games + 2), the report's base rate;
+- ``live``: the odds the app shows (``ahd.odds.war.war_odds`` for the game's players);
+- ``raw``: k / n;
+- ``blend``: (k + a x prior) / (n + a), the prior counted as ``--strength`` (a) playouts.
+
+Positions the rules have decided (``ahd.odds.decided``) are exactly 0 or 1 in all four. Printed with the seconds a
+position's playouts took (CPU of one worker), the machine, and the files.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ahd.analysis.bench import machine  # noqa: E402
+from ahd.analysis.war_odds import deep  # noqa: E402
+from ahd.odds import war  # noqa: E402
+from ahd.odds.decided import decided  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("war_odds_calibration", ROOT / "scripts" / "war_odds_calibration.py")
+woc = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(woc)
+
+FORMS = ("base", "live", "raw", "blend")
+
+
+def score_game(job: tuple) -> dict:
+    """One game's positions: [(live p, decided or None, playout wins k)], its result, and the seconds spent."""
+    row, n = job
+    points, spent = [], 0.0
+    for index, game in enumerate(woc.positions(row["record"])):
+        if game.is_over:
+            continue
+        known = decided(game.state, game.scenario, game.play_on)
+        live = war.war_odds(game, union=row["union"], confederate=row["confederate"]).p_union
+        wins = None
+        if known is None:
+            start = time.process_time()
+            wins = deep(game, n, seed=row["seed"] * 1000 + index, union=row["union"],
+                        confederate=row["confederate"]).wins
+            spent += time.process_time() - start
+        points.append((live, known, wins))
+    return {"scenario": row["scenario"], "pair": f"{row['union']} v {row['confederate']}", "y": row["y"],
+            "points": points, "seconds": spent}
+
+
+def brier(games: list[dict], forms: dict) -> dict[str, float]:
+    """Each form's Brier score over the games' positions, every game weighted equally."""
+    out = {}
+    for name, estimate in forms.items():
+        total = 0.0
+        for g in games:
+            errors = [((known if known is not None else estimate(live, wins)) - g["y"]) ** 2
+                      for live, known, wins in g["points"]]
+            total += float(np.mean(errors))
+        out[name] = total / len(games)
+    return out
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+")
+    parser.add_argument("--base", nargs="+", required=True, help="the games whose results give each pair's prior")
+    parser.add_argument("--games", type=int, default=10, help="games scored from each file (its first ones)")
+    parser.add_argument("--n", type=int, default=8, help="playouts per position")
+    parser.add_argument("--strength", type=float, default=8.0, help="the prior, counted as this many playouts")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.n < 1 or args.strength < 0 or args.workers < 1:
+        parser.error("--games, --n and --workers must be positive and --strength not negative")
+    results = defaultdict(list)
+    for row in woc.load(args.base):
+        results[(row["scenario"], f"{row['union']} v {row['confederate']}")].append(row["y"])
+    jobs = [(row, args.n) for path in args.files for row in woc.load([path])[:args.games]]
+    with ProcessPoolExecutor(args.workers) as pool:
+        scored = list(pool.map(score_game, jobs))
+    cells = defaultdict(list)
+    for g in scored:
+        cells[(g["scenario"], g["pair"])].append(g)
+    a = args.strength
+    print(f"Playouts ({args.n} a position, the prior as {a:g} playouts) against the live odds and the base rate; "
+          f"machine: {machine()}")
+    print(f"games: {', '.join(args.files)} (the first {args.games} of each); base: {', '.join(args.base)}")
+    print(f"{'scenario':8} {'pair':16} {'games':>5} {'positions':>9} " + " ".join(f"{f:>7}" for f in FORMS)
+          + f" {'s/position':>10}")
+    for (scenario, pair), games in sorted(cells.items(), key=lambda kv: woc._order(kv[0])):
+        if not results[(scenario, pair)]:
+            raise SystemExit(f"--base: no games of {scenario} {pair}")
+        prior = woc.prior_of(results[(scenario, pair)])
+        forms = {"base": lambda live, wins: prior, "live": lambda live, wins: live,
+                 "raw": lambda live, wins: wins / args.n, "blend": lambda live, wins: (wins + a * prior) / (args.n + a)}
+        scores = brier(games, forms)
+        played = sum(1 for g in games for _, known, _ in g["points"] if known is None)
+        positions = sum(len(g["points"]) for g in games)
+        print(f"{scenario:8} {pair:16} {len(games):>5} {positions:>9} "
+              + " ".join(f"{scores[f]:>7.4f}" for f in FORMS)
+              + f" {sum(g['seconds'] for g in games) / max(played, 1):>10.2f}")
+
+
+if __name__ == "__main__":
+    main()
