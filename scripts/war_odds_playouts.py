@@ -23,6 +23,7 @@ import sys
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -75,7 +76,7 @@ def brier(games: list[dict], forms: dict) -> dict[str, float]:
     return out
 
 
-def main(argv=None) -> None:
+def main(argv=None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+")
     parser.add_argument("--base", nargs="+", required=True, help="the games whose results give each pair's prior")
@@ -90,8 +91,12 @@ def main(argv=None) -> None:
     for row in woc.load(args.base):
         results[(row["scenario"], f"{row['union']} v {row['confederate']}")].append(row["y"])
     jobs = [(row, args.n) for path in args.files for row in woc.load([path])[:args.games]]
-    with ProcessPoolExecutor(args.workers) as pool:
-        scored = list(pool.map(score_game, jobs))
+    with ProcessPoolExecutor(args.workers) if args.workers > 1 else nullcontext() as pool:
+        scored = []
+        for g in (pool.map(score_game, jobs) if pool else map(score_game, jobs)):
+            scored.append(g)
+            print(f"{len(scored)}/{len(jobs)}: {g['scenario']} {g['pair']}, {len(g['points'])} positions, "
+                  f"{g['seconds']:.0f} s of playouts", file=sys.stderr, flush=True)
     cells = defaultdict(list)
     for g in scored:
         cells[(g["scenario"], g["pair"])].append(g)
@@ -113,6 +118,7 @@ def main(argv=None) -> None:
         print(f"{scenario:8} {pair:16} {len(games):>5} {positions:>9} "
               + " ".join(f"{scores[f]:>7.4f}" for f in FORMS)
               + f" {sum(g['seconds'] for g in games) / max(played, 1):>10.2f}")
+    return scored
 
 
 if __name__ == "__main__":
