@@ -250,8 +250,8 @@ def report(args) -> None:
     k = len(starts)
     statistic, point = start_chi_square(starts)
     joint = [f"All {k} cells' start odds against their held-out results together (beside the measure, not "
-             f"instead: a 95% interval per cell misses about {0.05 * k:.1f} of {k} by chance): Pearson "
-             f"chi-square {statistic:.2f}, 95% point for {k} degrees of freedom {point:.2f}: "
+             f"instead; how many cells fall outside by chance is on the next line): Pearson chi-square "
+             f"{statistic:.2f}, 95% point for {k} degrees of freedom {point:.2f}: "
              + ("consistent" if statistic <= point else "NOT consistent") + "."] if k else []
     if k:
         every, expected = start_by_chance(chances)

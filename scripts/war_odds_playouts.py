@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import sys
 import time
 from collections import defaultdict
@@ -59,8 +60,8 @@ def score_game(job: tuple) -> dict:
                         confederate=row["confederate"]).wins
             spent += time.process_time() - start
         points.append((live, known, wins))
-    return {"scenario": row["scenario"], "pair": f"{row['union']} v {row['confederate']}", "y": row["y"],
-            "points": points, "seconds": spent}
+    return {"scenario": row["scenario"], "pair": f"{row['union']} v {row['confederate']}", "seed": row["seed"],
+            "y": row["y"], "points": points, "seconds": spent}
 
 
 def brier(games: list[dict], forms: dict) -> dict[str, float]:
@@ -84,18 +85,27 @@ def main(argv=None) -> list[dict]:
     parser.add_argument("--n", type=int, default=8, help="playouts per position")
     parser.add_argument("--strength", type=float, default=8.0, help="the prior, counted as this many playouts")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--save", help="append each game's scored positions to this file (JSON lines) as it ends")
+    parser.add_argument("--scored", nargs="+", default=[],
+                        help="games already scored (files written by --save): printed with the others, not played "
+                             "again")
     args = parser.parse_args(argv)
     if args.games < 1 or args.n < 1 or args.strength < 0 or args.workers < 1:
         parser.error("--games, --n and --workers must be positive and --strength not negative")
     results = defaultdict(list)
     for row in woc.load(args.base):
         results[(row["scenario"], f"{row['union']} v {row['confederate']}")].append(row["y"])
-    jobs = [(row, args.n) for path in args.files for row in woc.load([path])[:args.games]]
+    scored = [json.loads(line) for path in args.scored for line in Path(path).read_text("utf-8").splitlines()]
+    done = {(g["scenario"], g["pair"], g["seed"]) for g in scored}
+    jobs = [(row, args.n) for path in args.files for row in woc.load([path])[:args.games]
+            if (row["scenario"], f"{row['union']} v {row['confederate']}", row["seed"]) not in done]
     with ProcessPoolExecutor(args.workers) if args.workers > 1 else nullcontext() as pool:
-        scored = []
-        for g in (pool.map(score_game, jobs) if pool else map(score_game, jobs)):
+        for count, g in enumerate(pool.map(score_game, jobs) if pool else map(score_game, jobs), 1):
             scored.append(g)
-            print(f"{len(scored)}/{len(jobs)}: {g['scenario']} {g['pair']}, {len(g['points'])} positions, "
+            if args.save:
+                with open(args.save, "a", encoding="utf-8") as handle:
+                    handle.write(json.dumps(g) + "\n")
+            print(f"{count}/{len(jobs)}: {g['scenario']} {g['pair']}, {len(g['points'])} positions, "
                   f"{g['seconds']:.0f} s of playouts", file=sys.stderr, flush=True)
     cells = defaultdict(list)
     for g in scored:

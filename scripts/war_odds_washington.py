@@ -2,7 +2,8 @@
 half of a scored game (the short game's turn 10, a year scenario's scored turn), is a Confederate unit within two
 marches of Washington, which it could take (11.b(1)) since every battle can go either way on the dice?
 
-    .venv/bin/python scripts/war_odds_washington.py docs/bots/games/stop44/g_94{4,6}000_{short,1862,1863,1864}_*.jsonl.xz
+    .venv/bin/python scripts/war_odds_washington.py \
+        docs/bots/games/stop44/g_94{4,6}000_{short,1862,1863,1864}_*.jsonl.xz
 
 Prints, per way of scoring (short game, victory table), the deciding Confederate halves in the games, how many the
 Union went on to win, and in how many a Confederate unit stood within ``REACH`` links of Washington (any link type:

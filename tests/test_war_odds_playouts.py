@@ -31,7 +31,9 @@ def test_the_playouts_are_the_games_own_players_seeded_by_the_position(tmp_path,
     row = min(rows, key=lambda r: r["turn"])  # 1862 easy v normal over on turn 11: few positions, quick players
     one = tmp_path / "one.jsonl"
     one.write_text(json.dumps(row) + "\n", encoding="utf-8")
-    scored = playouts.main([str(one), "--base", YEAR, "--games", "1", "--n", "1", "--workers", "1"])
+    saved = tmp_path / "scored.jsonl"
+    scored = playouts.main([str(one), "--base", YEAR, "--games", "1", "--n", "1", "--workers", "1",
+                            "--save", str(saved)])
     live = [playouts.war.war_odds(g, union=row["union"], confederate=row["confederate"]).p_union
             for g in playouts.woc.positions(row["record"]) if not g.is_over]  # one game, replayed: read as it goes
     points = scored[0]["points"]
@@ -39,7 +41,11 @@ def test_the_playouts_are_the_games_own_players_seeded_by_the_position(tmp_path,
     assert [p[0] for p in points] == pytest.approx(live)
     assert all(wins in (0.0, 0.5, 1.0) for _, known, wins in points if known is None)
     assert playouts.score_game((row, 1))["points"] == points  # seeded: the same playouts again
-    line = capsys.readouterr().out.splitlines()[-1].split()
+    printed = capsys.readouterr().out.splitlines()[-1]
+    again = playouts.main([str(one), "--base", YEAR, "--games", "1", "--n", "1", "--scored", str(saved)])
+    assert capsys.readouterr().out.splitlines()[-1] == printed  # read back from --save, not played again
+    assert [g["points"] for g in again] == [[list(p) for p in points]]
+    line = printed.split()
     prior = (sum(r["y"] for r in rows) + 1) / (len(rows) + 2)
     assert line[:3] == ["1862", "easy", "v"] and int(line[5]) == len(live)
     assert float(line[6]) == pytest.approx((prior - row["y"]) ** 2, abs=1e-4)  # base: the prior at every position
@@ -61,5 +67,6 @@ def test_the_washington_count_finds_the_deciding_half_and_a_unit_in_reach(tmp_pa
     few.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     counts = washington.main([str(few)])
     assert [r["turn"] for r in rows] == [10, 8, 7, 10]  # two games reach turn 10's Confederate half
-    assert counts["short", "halves"] == 2 and counts["short", "Union won"] == sum(r["y"] == 1 for r in (rows[0], rows[3]))
+    assert counts["short", "halves"] == 2
+    assert counts["short", "Union won"] == sum(r["y"] == 1 for r in (rows[0], rows[3]))
     assert 0 < counts["short", "Washington in reach"] <= 2
