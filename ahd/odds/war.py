@@ -272,9 +272,9 @@ def war_odds(game, mode: str = "live", offsets: bool = True, *, union: str | Non
 
     Where the rules have already decided the game (``ahd.odds.decided``: turn 40 ending without the
     seven cities, cities out of reach in the turns left, a short game or scenario score the Union can no
-    longer reach) the answer is exactly 0 or 1 (model ``decided``). Otherwise the fitted model, with the
-    pair's offset and prior in the scenario (``scenario_adjustments``; ``offsets=False``: without them, as
-    they are fitted).
+    longer reach) the answer is exactly 0 (model ``decided``; never 1 before the end: see that module).
+    Otherwise the fitted model, with the pair's offset and prior in the scenario (``scenario_adjustments``;
+    ``offsets=False``: without them, as they are fitted).
 
     The deep estimate (playouts between computer players) is ``ahd.war_odds(game, "deep", ...)``:
     it needs the computer players, a layer above the odds. A finished game gives its result
