@@ -113,7 +113,9 @@ def main(argv=None) -> list[dict]:
     a = args.strength
     print(f"Playouts ({args.n} a position, the prior as {a:g} playouts) against the live odds and the base rate; "
           f"machine: {machine()}")
-    print(f"games: {', '.join(args.files)} (the first {args.games} of each); base: {', '.join(args.base)}")
+    print(f"games: {', '.join(args.files)} (the first {args.games} of each)"
+          + (f" and the {len(done)} in {', '.join(args.scored)}" if args.scored else "")
+          + f"; base: {', '.join(args.base)}")
     print(f"{'scenario':8} {'pair':16} {'games':>5} {'positions':>9} " + " ".join(f"{f:>7}" for f in FORMS)
           + f" {'s/position':>10}")
     for (scenario, pair), games in sorted(cells.items(), key=lambda kv: woc._order(kv[0])):

@@ -23,8 +23,8 @@ what the rules prove is used, with generous bounds, so a position called decided
 Never 1.0 before the end: the rules almost never prove that the Union cannot lose. A Union win ends the
 game at once (11.a), and in the last Confederate half of a scored game a Confederate unit within two
 marches of Washington could take it (11.b(1)), since every battle can go either way on the dice. That
-was the case in 809 of the 810 deciding Confederate halves of the stored fit games of the short game and
-the 1862-1864 scenarios (stop 48, docs/bots/war_odds_calibration.txt).
+was the case in 809 of the 810 deciding Confederate halves of the stored short-game and 1862-1864 games
+944000+ and 946000+ (stop 48: scripts/war_odds_washington.py, docs/bots/war_odds_calibration.txt).
 
 Not claimed (None): positions under H-4 (six cities), A-4 (both sides in a box) or the foreign
 intervention and border events (AO-8.3, AO-8.4), whose extra ways to place units are not bounded here.
