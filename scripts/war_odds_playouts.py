@@ -61,7 +61,7 @@ def score_game(job: tuple) -> dict:
             spent += time.process_time() - start
         points.append((live, known, wins))
     return {"scenario": row["scenario"], "pair": f"{row['union']} v {row['confederate']}", "seed": row["seed"],
-            "y": row["y"], "points": points, "seconds": spent}
+            "y": row["y"], "n": n, "points": points, "seconds": spent}
 
 
 def brier(games: list[dict], forms: dict) -> dict[str, float]:
@@ -75,6 +75,25 @@ def brier(games: list[dict], forms: dict) -> dict[str, float]:
             total += float(np.mean(errors))
         out[name] = total / len(games)
     return out
+
+
+def read_scored(path: str, n: int) -> list[dict]:
+    """The games a ``--save`` file holds, each played out ``n`` times a position; a clear message otherwise."""
+    games = []
+    try:
+        lines = Path(path).read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SystemExit(f"--scored {path}: cannot read it ({exc})") from None
+    for number, line in enumerate(lines, 1):
+        try:
+            game = json.loads(line)
+            keys = (game["scenario"], game["pair"], game["seed"], game["y"], game["n"], game["points"])
+        except (ValueError, TypeError, KeyError) as exc:
+            raise SystemExit(f"--scored {path}, line {number}: not a scored game ({exc!r})") from None
+        if keys[4] != n:
+            raise SystemExit(f"--scored {path}, line {number}: key 'n' is {keys[4]!r}, these scores use --n {n}")
+        games.append(game)
+    return games
 
 
 def main(argv=None) -> list[dict]:
@@ -95,7 +114,7 @@ def main(argv=None) -> list[dict]:
     results = defaultdict(list)
     for row in woc.load(args.base):
         results[(row["scenario"], f"{row['union']} v {row['confederate']}")].append(row["y"])
-    scored = [json.loads(line) for path in args.scored for line in Path(path).read_text("utf-8").splitlines()]
+    scored = [game for path in args.scored for game in read_scored(path, args.n)]
     done = {(g["scenario"], g["pair"], g["seed"]) for g in scored}
     jobs = [(row, args.n) for path in args.files for row in woc.load([path])[:args.games]
             if (row["scenario"], f"{row['union']} v {row['confederate']}", row["seed"]) not in done]

@@ -51,6 +51,24 @@ def test_the_playouts_are_the_games_own_players_seeded_by_the_position(tmp_path,
     assert float(line[6]) == pytest.approx((prior - row["y"]) ** 2, abs=1e-4)  # base: the prior at every position
 
 
+def test_a_bad_scored_file_names_the_file_the_line_and_the_key(tmp_path):
+    playouts = load_script("war_odds_playouts")
+    bad = tmp_path / "bad.jsonl"
+    game = {"scenario": "short", "pair": "normal v easy", "seed": 1, "y": 1.0, "n": 8, "points": []}
+    bad.write_text(json.dumps(game) + "\n" + json.dumps({k: v for k, v in game.items() if k != "seed"}) + "\n")
+    with pytest.raises(SystemExit, match=r"bad.jsonl, line 2: not a scored game \(KeyError\('seed'\)\)"):
+        playouts.read_scored(str(bad), 8)
+    bad.write_text(json.dumps(game) + "\n{not json\n")
+    with pytest.raises(SystemExit, match=r"bad.jsonl, line 2: not a scored game"):
+        playouts.read_scored(str(bad), 8)
+    bad.write_text(json.dumps(game) + "\n")
+    assert playouts.read_scored(str(bad), 8) == [game]
+    with pytest.raises(SystemExit, match=r"bad.jsonl, line 1: key 'n' is 8, these scores use --n 4"):
+        playouts.read_scored(str(bad), 4)
+    with pytest.raises(SystemExit, match=r"missing.jsonl: cannot read it"):
+        playouts.read_scored(str(tmp_path / "missing.jsonl"), 8)
+
+
 def test_the_washington_count_finds_the_deciding_half_and_a_unit_in_reach(tmp_path):
     washington = load_script("war_odds_washington")
     rows = washington.woc.load([GAMES])[:4]
