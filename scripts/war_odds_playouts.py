@@ -12,7 +12,7 @@ weighted equally, against the games' results:
 - ``raw``: k / n;
 - ``blend``: (k + a x prior) / (n + a), the prior counted as ``--strength`` (a) playouts.
 
-Positions the rules have decided (``ahd.odds.decided``) are exactly 0 or 1 in all four. Printed with the seconds a
+Positions the rules have decided (``ahd.odds.decided``) are exactly 0 in all four. Printed with the seconds a
 position's playouts took (CPU of one worker), the machine, and the files.
 """
 from __future__ import annotations
@@ -35,7 +35,6 @@ sys.path.insert(0, str(ROOT))
 from ahd.analysis.bench import machine  # noqa: E402
 from ahd.analysis.war_odds import deep  # noqa: E402
 from ahd.odds import war  # noqa: E402
-from ahd.odds.decided import decided  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("war_odds_calibration", ROOT / "scripts" / "war_odds_calibration.py")
 woc = importlib.util.module_from_spec(_spec)
@@ -51,8 +50,8 @@ def score_game(job: tuple) -> dict:
     for index, game in enumerate(woc.positions(row["record"])):
         if game.is_over:
             continue
-        known = decided(game.state, game.scenario, game.play_on)
-        live = war.war_odds(game, union=row["union"], confederate=row["confederate"]).p_union
+        odds = war.war_odds(game, union=row["union"], confederate=row["confederate"])
+        live, known = odds.p_union, (odds.p_union if odds.model == "decided" else None)
         wins = None
         if known is None:
             start = time.process_time()

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ahd.core.sides import Side  # noqa: E402
-from ahd.odds.decided import _distances  # noqa: E402
+from ahd.odds.decided import _distances, deciding_need  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("war_odds_calibration", ROOT / "scripts" / "war_odds_calibration.py")
 woc = importlib.util.module_from_spec(_spec)
@@ -31,13 +31,8 @@ REACH = 4
 
 
 def deciding(game) -> bool:
-    """The last Confederate half before a scored game's result (S-13, or S-0 scored without playing on)."""
-    state, scenario = game.state, game.scenario
-    if game.is_over or state.phasing is not Side.CONFEDERATE:
-        return False
-    if scenario.end == "short":
-        return state.turn >= scenario.last_turn
-    return scenario.end == "table" and not game.play_on and state.turn >= scenario.score_turn
+    """The last Confederate half before a scored game's result (``ahd.odds.decided.deciding_need``)."""
+    return not game.is_over and deciding_need(game.state, game.scenario, game.play_on) is not None
 
 
 def near_washington(state) -> bool:

@@ -129,15 +129,22 @@ def campaign_decided(state) -> float | None:
     return 0.0 if best < len(missing) else None
 
 
-def scored_decided(state, scenario, play_on: bool) -> float | None:
-    """0.0 when the short game (S-13) or the scenario score (S-0) can no longer go the Union's way."""
-    if _unbounded(state) or state.phasing is not Side.CONFEDERATE:
+def deciding_need(state, scenario, play_on: bool) -> int | None:
+    """In the Confederate half that decides a scored game (the short game's last turn, S-13, or the scenario's
+    scored turn, S-0, when not played on): the lead over the Confederate maximum the Union needs; else None."""
+    if state.phasing is not Side.CONFEDERATE:
         return None
     if scenario.end == "short" and state.turn >= scenario.last_turn:
-        need = SHORT_GAME_MARGIN          # Union max ≥ Confederate max + 5
-    elif scenario.end == "table" and not play_on and state.turn >= scenario.score_turn:
-        need = SCORE_TABLE[scenario.score_turn] + 1  # a Union edge at least; a draw is half
-    else:
+        return SHORT_GAME_MARGIN          # Union max ≥ Confederate max + 5
+    if scenario.end == "table" and not play_on and state.turn >= scenario.score_turn:
+        return SCORE_TABLE[scenario.score_turn] + 1  # a Union edge at least; a draw is half
+    return None
+
+
+def scored_decided(state, scenario, play_on: bool) -> float | None:
+    """0.0 when the short game (S-13) or the scenario score (S-0) can no longer go the Union's way."""
+    need = None if _unbounded(state) else deciding_need(state, scenario, play_on)
+    if need is None:
         return None
     board = state.board
     near = set()
