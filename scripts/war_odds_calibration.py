@@ -72,28 +72,70 @@ def result_of(game) -> float:
     return 1.0 if winner is Side.UNION else 0.0 if winner is Side.CONFEDERATE else 0.5
 
 
+def play_jobs(scenarios, pairs, games: int, seed: int, *, cell_step: int = 0, by_round: bool = False,
+              part: tuple[int, int] = (0, 1)) -> list[tuple[str, str, int]]:
+    """The games ``play`` plays, in order: (scenario, pair, seed). Cell ``k`` (scenarios outer, pairs
+    inner) has seeds ``seed + cell_step * k + i`` for game ``i``; ``by_round`` plays game ``i`` of every
+    cell before game ``i + 1`` of any; part ``(j, m)`` keeps the games ``i`` with ``i % m == j``."""
+    cells = [(scenario, pair) for scenario in scenarios for pair in pairs]
+    index = [(k, i) for i in range(games) for k in range(len(cells))] if by_round else \
+        [(k, i) for k in range(len(cells)) for i in range(games)]
+    j, m = part
+    return [(*cells[k], seed + cell_step * k + i) for k, i in index if i % m == j]
+
+
 def play(args) -> None:
-    out = Path(args.save)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    """Plays the games of ``play_jobs``; ``--save`` may name a file per cell with ``{scenario}`` and
+    ``{pair}``; with ``--stop-at`` (epoch seconds) no new round of ``--by-round`` starts after that time."""
+    opts = vars(args)
+    jobs = play_jobs(args.scenarios.split(","), args.pairs.split(","), args.games, args.seed,
+                     cell_step=opts.get("cell_step", 0), by_round=opts.get("by_round", False),
+                     part=opts.get("part", (0, 1)))
+    stop_at = opts.get("stop_at")
     t0 = time.perf_counter()
-    for scenario in args.scenarios.split(","):
-        for pair in args.pairs.split(","):
-            union, confederate = pair.split("-")
-            for i in range(args.games):
-                seed = args.seed + i
-                game = new_game(scenario, seed=seed)
-                bots = {Side.UNION: make_bot(union, seed), Side.CONFEDERATE: make_bot(confederate, seed + 1)}
-                while not game.is_over:
-                    if game.current_player == CHANCE:
-                        game.roll()
-                        continue
-                    game.apply(bots[game.current_player].choose(game))
-                row = {"scenario": scenario, "union": union, "confederate": confederate, "seed": seed,
-                       "y": result_of(game), "turn": game.state.turn, "record": game.to_dict()}
-                with out.open("a", encoding="utf-8") as handle:
-                    handle.write(json.dumps(row) + "\n")
-                print(f"{scenario:6} {pair:22} seed {seed}: {row['y']} at turn {row['turn']} "
-                      f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    for done, (scenario, pair, seed) in enumerate(jobs):
+        starts_round = done and (scenario, pair) == jobs[0][:2]
+        if stop_at is not None and starts_round and time.time() >= stop_at:
+            print(f"stopped at {time.strftime('%H:%M:%S', time.gmtime())} UTC before seed {seed} (--stop-at)", flush=True)
+            return
+        out = Path(args.save.format(scenario=scenario, pair=pair))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        union, confederate = pair.split("-")
+        game = new_game(scenario, seed=seed)
+        bots = {Side.UNION: make_bot(union, seed), Side.CONFEDERATE: make_bot(confederate, seed + 1)}
+        while not game.is_over:
+            if game.current_player == CHANCE:
+                game.roll()
+                continue
+            game.apply(bots[game.current_player].choose(game))
+        row = {"scenario": scenario, "union": union, "confederate": confederate, "seed": seed,
+               "y": result_of(game), "turn": game.state.turn, "record": game.to_dict()}
+        with out.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(row) + "\n")
+        print(f"{scenario:6} {pair:22} seed {seed}: {row['y']} at turn {row['turn']} "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+
+
+def gather(args) -> None:
+    """The parts of a ``play --by-round`` block, one file a cell: every cell keeps its games 0..n-1, n the
+    number of rounds every cell finished (a round cut short by ``--stop-at`` or a stopped part is left out,
+    so that every cell has the same number of games), sorted by seed, written to ``--save``'s pattern."""
+    scenarios, pairs = args.scenarios.split(","), args.pairs.split(",")
+    cells = {(scenario, pair): args.seed + args.cell_step * k
+             for k, (scenario, pair) in enumerate((s, p) for s in scenarios for p in pairs)}
+    got: dict = defaultdict(dict)
+    for row in load(args.files):
+        cell = (row["scenario"], f"{row['union']}-{row['confederate']}")
+        if cell not in cells:
+            raise SystemExit(f"gather: a game of {cell[0]} {cell[1]} (seed {row['seed']}) is not in this block's cells")
+        got[cell][row["seed"] - cells[cell]] = row
+    rounds = min(next(i for i in range(len(got[cell]) + 1) if i not in got[cell]) for cell in cells)
+    for cell, first in cells.items():
+        out = Path(args.save.format(scenario=cell[0], pair=cell[1]))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("".join(json.dumps(got[cell][i]) + "\n" for i in range(rounds)), encoding="utf-8")
+    print(f"{rounds} games a cell in {len(cells)} cells (seeds from {min(cells.values())}); "
+          f"left out: {sum(len(games) for games in got.values()) - rounds * len(cells)} games of unfinished rounds")
 
 
 def positions(record: dict):
@@ -436,6 +478,16 @@ def fit(args) -> None:
               "run report --store on held-out games for the app's note")
 
 
+def part_of(text: str) -> tuple[int, int]:
+    try:
+        j, m = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--part: {text!r} is not J/M (e.g. 0/2)") from None
+    if not 0 <= j < m:
+        raise argparse.ArgumentTypeError(f"--part: {text!r} needs 0 <= J < M")
+    return j, m
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -444,7 +496,18 @@ def main() -> None:
     p.add_argument("--pairs", default="hard-hard")
     p.add_argument("--games", type=int, default=6)
     p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--save", required=True)
+    p.add_argument("--save", required=True, help="the file; {scenario} and {pair} in it make one file a cell")
+    p.add_argument("--cell-step", type=int, default=0, help="cell k's game i has seed SEED + CELL_STEP * k + i")
+    p.add_argument("--by-round", action="store_true", help="game i of every cell before game i + 1 of any")
+    p.add_argument("--part", type=part_of, default=(0, 1), metavar="J/M", help="only the games i with i %% M == J")
+    p.add_argument("--stop-at", type=float, metavar="EPOCH", help="with --by-round: no round starts after this time")
+    g = sub.add_parser("gather", help="the parts of a play --by-round block, one file a cell, whole rounds only")
+    g.add_argument("files", nargs="+")
+    g.add_argument("--scenarios", default=",".join(SCENARIOS))
+    g.add_argument("--pairs", default="hard-hard")
+    g.add_argument("--seed", type=int, required=True)
+    g.add_argument("--cell-step", type=int, default=0)
+    g.add_argument("--save", required=True, help="one file a cell: {scenario} and {pair} in the name")
     r = sub.add_parser("report")
     r.add_argument("files", nargs="+")
     r.add_argument("--out")
@@ -460,9 +523,11 @@ def main() -> None:
                    help="cells that ship the pair's prior alone (hold 1), e.g. 1864:normal-hard: where the "
                         "cross-validation does not show the position model adding anything")
     args = parser.parse_args()
+    if args.command == "play" and args.stop_at is not None and not args.by_round:
+        parser.error("play --stop-at needs --by-round (it stops between rounds)")
     if args.command == "report" and args.keep and not args.out:
         parser.error("report --keep needs --out (the file whose previous report keeps the other cells)")
-    {"play": play, "report": report, "fit": fit}[args.command](args)
+    {"play": play, "gather": gather, "report": report, "fit": fit}[args.command](args)
 
 
 if __name__ == "__main__":
