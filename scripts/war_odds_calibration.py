@@ -13,6 +13,11 @@ for those players), and write it to a file.
 ``seed + i`` and the bots seeded ``seed + i`` (Union) and ``seed + i + 1`` (Confederacy); one JSON
 line per game (scenario, pair, result, the game's record) appended to ``--save``. Seeds are fixed in
 advance (docs/bots/issue34_seeds.txt): the model is fitted (``fit``) on one range and reported on another.
+``--cell-step N`` gives every cell seeds of its own (cell ``k``, scenarios outer and pairs inner: ``seed + N k
++ i``); ``--by-round`` plays game ``i`` of every cell before game ``i + 1`` of any, ``--part J/M`` only the
+games with ``i % M == J`` (M processes), ``--stop-at`` starts no round after a time, and ``--save`` may name
+a file a cell (``{scenario}``, ``{pair}``). ``gather`` then makes one file a cell of the parts, keeping the
+rounds every cell finished, so that a block cut short still has the same number of games in every cell.
 
 ``report``: every game is replayed; at the start of each half-turn the live odds for the game's players
 are compared with the result (Union win 1, loss 0, scenario draw ½). Per scenario and pair: positions,

@@ -33,7 +33,6 @@ artifacts/war_odds_cv/ (ignored by git) and reads them from there next time.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -42,14 +41,12 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
 from ahd.analysis.bench import machine  # noqa: E402
 from ahd.odds import war  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("war_odds_calibration", ROOT / "scripts" / "war_odds_calibration.py")
-woc = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(woc)
+import war_odds_calibration as woc  # noqa: E402  (scripts/, on the path above)
 
 SLOPES = woc.SLOPES  # 0.2..2 by 0.1
 HOLDS_09 = woc.HOLDS  # 0..0.9 by 0.1

@@ -18,7 +18,6 @@ position's playouts took (CPU of one worker), the machine, and the files.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import time
@@ -30,15 +29,13 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
 from ahd.analysis.bench import machine  # noqa: E402
 from ahd.analysis.war_odds import deep  # noqa: E402
 from ahd.odds import war  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("war_odds_calibration", ROOT / "scripts" / "war_odds_calibration.py")
-woc = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(woc)
+import war_odds_calibration as woc  # noqa: E402  (scripts/, on the path above)
 
 FORMS = ("base", "live", "raw", "blend")
 

@@ -11,20 +11,18 @@ generous, as ``ahd.odds.decided`` is).
 """
 from __future__ import annotations
 
-import importlib.util
+import argparse
 import sys
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
 from ahd.core.sides import Side  # noqa: E402
 from ahd.odds.decided import _distances, deciding_need  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("war_odds_calibration", ROOT / "scripts" / "war_odds_calibration.py")
-woc = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(woc)
+import war_odds_calibration as woc  # noqa: E402  (scripts/, on the path above)
 
 #: two marches (4.f) of at most two links (T-3) for a Confederate unit
 REACH = 4
@@ -55,9 +53,13 @@ def main(paths: list[str]) -> Counter:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        raise SystemExit(__doc__)
-    counts = main(sys.argv[1:])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="+", help="kept games (.jsonl or .jsonl.xz)")
+    args = parser.parse_args()
+    missing = [path for path in args.files if not Path(path).is_file()]
+    if missing:
+        parser.error("no such file: " + ", ".join(missing))
+    counts = main(args.files)
     for kind in sorted({k for k, _ in counts}):
         print(f"{kind:6} deciding Confederate halves {counts[kind, 'halves']}, Union won {counts[kind, 'Union won']}, "
               f"a Confederate unit within {REACH} links of Washington in {counts[kind, 'Washington in reach']}")
