@@ -250,6 +250,7 @@ def report(args) -> None:
         brier = float(np.average((p - y) ** 2, weights=w))
         brier_base = float(np.average((base - y) ** 2, weights=w))
         brier_hind = float(np.average((ys.mean() - y) ** 2, weights=w))
+        diff, diff_se = brier_margin(games, base)
         start = float(np.mean([pts[0][0] for _, pts in games]))
         low, high = wilson(float(ys.sum()), len(ys))  # a draw counts half, unrounded
         inside = "inside" if low <= start <= high else "OUTSIDE"
@@ -260,6 +261,8 @@ def report(args) -> None:
                   f"equally); base: {sum(fitted):g}/{len(fitted)} fit games",
                   f"  Brier {brier:.4f} vs the base rate {base:.3f}: {brier_base:.4f} ({met} the base rate); "
                   f"hindsight {ys.mean():.2f}: {brier_hind:.4f}",
+                  f"  Brier minus the base rate's {diff:+.4f}, its standard error over the {len(games)} games "
+                  f"{diff_se:.4f} (a game's positions together are one draw)",
                   f"  decided positions (odds exactly 0 or 1 before the end): {len(decided)} in "
                   f"{sum(1 for _, pts in games if any(pt[2] for pt in pts))} games, wrong {wrong}",
                   f"  start odds {start:.2f}; Union measured {ys.sum():g}/{len(ys)} = {ys.mean():.2f} "
@@ -319,6 +322,14 @@ def report(args) -> None:
                 entry.setdefault(scenario, {})["heldout"] = figures
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"written the held-out figures to {path}")
+
+
+def brier_margin(games, base: float) -> tuple[float, float]:
+    """The cell's Brier score minus the base rate's, as the report weighs positions (each game 1), and its
+    standard error with the games as the draws: (mean of d, sd(d) / sqrt(games)), d a game's mean over its
+    positions of (p - y)^2 - (base - y)^2. Beside the measure: how far a miss or a pass is from noise."""
+    d = np.array([np.mean([(pt[0] - y) ** 2 - (base - y) ** 2 for pt in pts]) for y, pts in games])
+    return float(d.mean()), float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else 0.0
 
 
 def start_chi_square(cells) -> tuple[float, float]:

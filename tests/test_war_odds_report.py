@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pytest
 from script_module import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,3 +93,21 @@ def test_the_fits_command_names_kept_games_by_their_blocks_and_only_when_exact(t
     assert script.files_said(every[:2]) == "games/g_944000_*.jsonl.xz"
     assert script.files_said(every[:3]) == " ".join(every[:3])  # the pattern would name a fourth file
     assert script.files_said(["a.jsonl", "b.jsonl"]) == "a.jsonl b.jsonl"
+
+
+def test_the_brier_margin_is_the_cells_brier_minus_the_base_rates_with_games_as_the_draws():
+    script = load_script("war_odds_calibration")
+    games = [(1.0, [(0.9, 1, False), (0.7, 2, False)]), (0.0, [(0.4, 1, False)]), (1.0, [(0.6, 1, False)] * 4)]
+    base = 0.8
+    # by hand: a game's mean of (p - y)^2 - (base - y)^2
+    d = [((0.01 - 0.04) + (0.09 - 0.04)) / 2, 0.16 - 0.64, 0.16 - 0.04]
+    diff, se = script.brier_margin(games, base)
+    assert diff == pytest.approx(sum(d) / 3)
+    mean = sum(d) / 3
+    assert se == pytest.approx(math.sqrt(sum((x - mean) ** 2 for x in d) / 2 / 3))
+    # the same as the report's Brier scores (each position weighted 1 / its game's positions)
+    p = np.array([pt[0] for _, pts in games for pt in pts])
+    y = np.array([yy for yy, pts in games for _ in pts])
+    w = np.array([1 / len(pts) for _, pts in games for _ in pts])
+    assert diff == pytest.approx(np.average((p - y) ** 2, weights=w) - np.average((base - y) ** 2, weights=w))
+    assert script.brier_margin(games[:1], base)[1] == 0.0  # one game: no spread to measure
