@@ -4,8 +4,10 @@
 printed beside the measures are right."""
 from __future__ import annotations
 
+import argparse
 import json
 import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -111,3 +113,19 @@ def test_the_brier_margin_is_the_cells_brier_minus_the_base_rates_with_games_as_
     w = np.array([1 / len(pts) for _, pts in games for _ in pts])
     assert diff == pytest.approx(np.average((p - y) ** 2, weights=w) - np.average((base - y) ** 2, weights=w))
     assert script.brier_margin(games[:1], base)[1] == 0.0  # one game: no spread to measure
+
+
+def test_report_with_jobs_says_what_one_process_says(tmp_path, capsys, monkeypatch):
+    script = load_script("war_odds_calibration")
+    monkeypatch.setitem(sys.modules, "war_odds_calibration", script)  # the processes' work pickles by this name
+    files = []
+    for pair, seed in (("easy-normal", 41), ("normal-easy", 141)):
+        files.append(str(tmp_path / f"g_{pair}.jsonl"))
+        script.play(argparse.Namespace(scenarios="short", pairs=pair, games=2, seed=seed, save=files[-1]))
+    capsys.readouterr()
+    said = []
+    for jobs in (1, 2):
+        script.report(argparse.Namespace(files=files, base=None, out=None, store=False, keep=False, jobs=jobs))
+        said.append(capsys.readouterr().out)
+    assert said[0] == said[1]
+    assert "short  easy v normal" in said[0] and "short  normal v easy" in said[0]
