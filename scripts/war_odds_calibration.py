@@ -127,8 +127,8 @@ def gather(args) -> None:
     number of rounds every cell finished (a round cut short by ``--stop-at`` or a stopped part is left out,
     so that every cell has the same number of games), sorted by seed, written to ``--save``'s pattern."""
     scenarios, pairs = args.scenarios.split(","), args.pairs.split(",")
-    cells = {(scenario, pair): args.seed + args.cell_step * k
-             for k, (scenario, pair) in enumerate((s, p) for s in scenarios for p in pairs)}
+    cells = {(scenario, pair): first  # each cell's game 0, as play gave it
+             for scenario, pair, first in play_jobs(scenarios, pairs, 1, args.seed, cell_step=args.cell_step)}
     got: dict = defaultdict(dict)
     for row in load(args.files):
         cell = (row["scenario"], f"{row['union']}-{row['confederate']}")
@@ -229,20 +229,22 @@ def _order(key):
 
 
 def report(args) -> None:
-    rows = load(args.files)
-    base_rows = load(args.base) if args.base else rows
-    base_rates = defaultdict(list)
-    for row in base_rows:
-        base_rates[(row["scenario"], f"{row['union']} v {row['confederate']}")].append(row["y"])
-    groups = defaultdict(list)
     jobs = vars(args).get("jobs", 1)
     if jobs > 1:  # file by file in processes; the same order as one process
         with ProcessPoolExecutor(jobs) as pool:
             per_file = list(pool.map(samples_of, args.files))
     else:
-        per_file = [list(samples(rows))]
+        per_file = [samples_of(path) for path in args.files]
+    groups = defaultdict(list)
     for scenario, pair, y, points in (sample for part in per_file for sample in part):
         groups[(scenario, pair)].append((y, points))
+    base_rates = defaultdict(list)  # without --base: the reported games' own results
+    if args.base:
+        for row in load(args.base):
+            base_rates[(row["scenario"], f"{row['union']} v {row['confederate']}")].append(row["y"])
+    else:
+        for key, games in groups.items():
+            base_rates[key] = [y for y, _ in games]
     lines = [f"War odds (live, as the app's chart shows them for the game's players) on recorded games: "
              f"{', '.join(args.files)}" + (f"; base rate from {', '.join(args.base)}" if args.base else ""),
              f"machine: {machine()}",
