@@ -246,7 +246,7 @@ def report(args) -> None:
         for key, games in groups.items():
             base_rates[key] = [y for y, _ in games]
     lines = [f"War odds (live, as the app's chart shows them for the game's players) on recorded games: "
-             f"{', '.join(args.files)}" + (f"; base rate from {', '.join(args.base)}" if args.base else ""),
+             f"{files_said(args.files)}" + (f"; base rate from {files_said(args.base)}" if args.base else ""),
              f"machine: {machine()}",
              "The base rate: the Union's smoothed result in the base games, (wins + 1) / (games + 2), the "
              "pair's prior; 'hindsight' is the held-out games' own mean result (the best constant, known only "

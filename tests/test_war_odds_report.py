@@ -120,7 +120,7 @@ def test_report_with_jobs_says_what_one_process_says(tmp_path, capsys, monkeypat
     monkeypatch.setitem(sys.modules, "war_odds_calibration", script)  # the processes' work pickles by this name
     files = []
     for pair, seed in (("easy-normal", 41), ("normal-easy", 141)):
-        files.append(str(tmp_path / f"g_{pair}.jsonl"))
+        files.append(str(tmp_path / f"g_{seed}_short_{pair}.jsonl"))
         script.play(argparse.Namespace(scenarios="short", pairs=pair, games=2, seed=seed, save=files[-1]))
     capsys.readouterr()
     said = []
@@ -129,3 +129,5 @@ def test_report_with_jobs_says_what_one_process_says(tmp_path, capsys, monkeypat
         said.append(capsys.readouterr().out)
     assert said[0] == said[1]
     assert "short  easy v normal" in said[0] and "short  normal v easy" in said[0]
+    # the header names the files by the pattern that names exactly them, not one by one
+    assert f"on recorded games: {tmp_path}/g_{{141,41}}_*.jsonl\n" in said[0]
