@@ -44,6 +44,7 @@ Pairs and scenarios not in the games given are kept.
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import lzma
@@ -193,15 +194,38 @@ def samples_of(path: str) -> list:
 
 
 CACHE = ROOT / "artifacts" / "war_odds_cv"
+#: the code that turns a recorded position into the cached odds: the model (``war.war_odds(offsets=False)``)
+#: and the rules' decided positions (the engine is not in the key: a record that no longer replays raises)
+ODDS_CODE = ("ahd/odds/war.py", "ahd/odds/decided.py")
+
+
+def behaviour(source: str) -> str:
+    """``source``'s syntax tree without its docstrings: what a docstring, a comment or a reflowed line leaves
+    alone (``ast.dump`` keeps no line numbers) and any change of code alters."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+def odds_key(root: Path = ROOT) -> str:
+    """What the cached positions' odds depend on: the live model's coefficients (``war_odds.json`` "models")
+    and the behaviour of the code in ``ODDS_CODE``; not the pairs' fits, which the cache's users apply."""
+    models = json.loads((root / "ahd" / "data" / "war_odds.json").read_text("utf-8"))["models"]
+    return json.dumps(models, sort_keys=True) + "".join(behaviour((root / name).read_text("utf-8"))
+                                                        for name in ODDS_CODE)
 
 
 def games_of(paths: list[str], cache_dir: Path = CACHE) -> list[dict]:
     """Per game: scenario, pair ("hard v normal"), y, seed and pts = [(model p without adjustments, turn,
-    decided?, time left)] at each half-turn start before the end (cached in artifacts/war_odds_cv/)."""
+    decided?, time left)] at each half-turn start before the end (cached in artifacts/war_odds_cv/, keyed on the
+    games and ``odds_key``)."""
     base = lambda game: war.war_odds(game, offsets=False)  # noqa: E731
-    # what the positions' odds depend on: the model's coefficients and the rules' decided positions
-    code = json.dumps(json.loads((ROOT / "ahd" / "data" / "war_odds.json").read_text("utf-8"))["models"]) + \
-        (ROOT / "ahd" / "odds" / "decided.py").read_text("utf-8")
+    code = odds_key()
     out = []
     for path in paths:
         rows = load([path])

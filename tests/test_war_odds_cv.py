@@ -48,3 +48,33 @@ def test_stop_46s_rule_picks_the_form_with_more_cells_below_the_base_rate_and_gu
     assert cv.choose(tie) == ("slope4", [])  # the same count: the lower mean Brier score
     same = {cell: {**score, "slope4": score["slope"]} for cell, score in scores.items()}
     assert cv.choose(same)[0] == "slope"  # and then the first
+
+
+def test_the_replay_cache_key_follows_the_odds_code_not_its_docstrings(tmp_path):
+    """The cached positions stay valid through a docstring, comment or line-wrap edit of the odds code and are
+    replayed afresh after any change of what it computes, in ``war.py`` as in ``decided.py``."""
+    woc = load_script("war_odds_calibration")
+    for name in (*woc.ODDS_CODE, "ahd/data/war_odds.json"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text((woc.ROOT / name).read_text("utf-8"), "utf-8")
+    key = woc.odds_key(tmp_path)
+    assert key == woc.odds_key()
+    war_py, decided_py = (tmp_path / name for name in woc.ODDS_CODE)
+    source = war_py.read_text("utf-8")
+    docstring = '    """The live model\'s chance'
+    assert docstring in source
+    war_py.write_text(source.replace(docstring, '    # a comment\n    """Reworded: the live model\'s chance')
+                      .replace("import math\n", "import math  # a note\n\n"), "utf-8")
+    assert woc.odds_key(tmp_path) == key  # words only: the cache holds
+    war_py.write_text(source.replace("return WarOdds(", "return  WarOdds(", 1), "utf-8")
+    assert woc.odds_key(tmp_path) == key  # spacing only
+    war_py.write_text(source.replace("if game.is_over:", "if game.is_over and game.state:", 1), "utf-8")
+    assert woc.odds_key(tmp_path) != key  # war.py's code: replayed afresh (the old key left it out)
+    war_py.write_text(source, "utf-8")
+    decided_source = decided_py.read_text("utf-8")
+    assert "LAST_TURN" in decided_source
+    decided_py.write_text(decided_source.replace("LAST_TURN", "(LAST_TURN)"), "utf-8")
+    assert woc.odds_key(tmp_path) == key  # brackets that change nothing
+    decided_py.write_text(decided_source.replace("from collections import deque", "from collections import deque\n"
+                                                 "X = 1"), "utf-8")
+    assert woc.odds_key(tmp_path) != key
