@@ -1,4 +1,4 @@
-"""Conformance of the advanced game: 180 seeded random games over every scenario with random
+"""Conformance of the advanced game: 72 seeded random games over every scenario with random
 combinations of the advanced and advanced optional switches (and some optional and house ones),
 played to the end by random players.
 
@@ -21,7 +21,7 @@ from ahd.core.sides import CHANCE, Side
 
 from conftest import snapshot
 
-GAMES = 180
+GAMES = 72  # scripts/conformance.py plays more (minutes), for the issue notes
 BLOCKS = 6
 SCENARIOS = ("1861", "short", "1862", "1863", "1864")
 ADVANCED = sorted(rule for rule in SWITCHES if rule.startswith("A"))

@@ -24,7 +24,7 @@ class Strict:
         return action
 
 
-GAMES = 30  # full games per bot and scenario
+GAMES = 12  # full games per bot and scenario
 
 
 def play_strict(scenario, seed, union, confederate):
@@ -38,7 +38,7 @@ def play_strict(scenario, seed, union, confederate):
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_heuristic_and_random_play_every_scenario(scenario):
-    """30 full games each for the heuristic and the random bot (they play each other, both seats)."""
+    """12 full games each for the heuristic and the random bot (they play each other, both seats)."""
     for seed in range(GAMES):
         bots = (HeuristicBot(seed), RandomBot(seed))
         play_strict(scenario, seed, *(bots if seed % 2 else bots[::-1]))

@@ -16,7 +16,7 @@ from ahd.core.units import MILITIA_MIX
 
 from conftest import snapshot
 
-GAMES = 300  # scripts/conformance.py plays more (minutes), for the issue notes
+GAMES = 100  # scripts/conformance.py plays more (minutes), for the issue notes
 CONFIGS = [("1861", None), ("1861", "novice-union"), ("short", None), ("short", "novice-union")]
 
 
@@ -85,7 +85,7 @@ def test_random_games_keep_every_invariant(block):
         assert [str(e) for e in reloaded.log] == [str(e) for e in game.log]
 
 
-OPTION_GAMES = 200
+OPTION_GAMES = 60
 SCENARIOS = ("1861", "short", "1862", "1863", "1864")
 
 

@@ -18,7 +18,7 @@ def tiny(seed):
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_search_plays_every_scenario(scenario):
-    """30 full games per scenario with a tiny budget, against the random bot, both seats."""
+    """Full games per scenario (tests/test_bots.GAMES) with a tiny budget, against the random bot, both seats."""
     searched = 0
     for seed in range(GAMES):
         bot = tiny(seed)
