@@ -96,14 +96,13 @@ case "${1:-}" in
         # Italian ask for it: lang="es", ahd.set_language, house-divided app --lang)
         export AHD_LANG=en
         if [ $# -gt 0 ]; then
-            exec .venv/bin/python -m pytest -n auto "$@"
+            exec .venv/bin/python -m pytest -n auto --dist loadgroup "$@"
         fi
-        # unit, rule, widget and browser tests; then every notebook, each cell passing (nbval)
-        status=0
-        .venv/bin/python -m pytest -n auto --durations=25 tests || status=$?
-        .venv/bin/python -m pytest -n auto --dist loadscope --nbval-lax --nbval-current-env notebooks \
-            -p no:cacheprovider || status=$?
-        exit $status
+        # unit, rule, widget and browser tests, and every notebook, each cell passing (nbval), in one run:
+        # a notebook's cells go to one worker together (tests/conftest.py groups them for --dist loadgroup),
+        # every other test to whichever worker is free
+        exec .venv/bin/python -m pytest -n auto --dist loadgroup --durations=25 --nbval-lax --nbval-current-env \
+            -p no:cacheprovider tests notebooks
         ;;
     *)
         echo "usage: ./run.sh app | ./run.sh test [pytest args]" >&2
