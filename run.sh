@@ -96,12 +96,12 @@ case "${1:-}" in
         # Italian ask for it: lang="es", ahd.set_language, house-divided app --lang)
         export AHD_LANG=en
         if [ $# -gt 0 ]; then
-            exec .venv/bin/python -m pytest -n auto --dist loadgroup "$@"
+            exec .venv/bin/python -m pytest -n auto --dist loadscope "$@"
         fi
         # unit, rule, widget and browser tests, and every notebook, each cell passing (nbval), in one run:
-        # a notebook's cells go to one worker together (tests/conftest.py groups them for --dist loadgroup),
-        # every other test to whichever worker is free
-        exec .venv/bin/python -m pytest -n auto --dist loadgroup --durations=25 --nbval-lax --nbval-current-env \
+        # --dist loadscope gives a worker a whole test module or notebook (a notebook's cells run in order in
+        # one kernel; a module's fixtures are set up once), and the many small notebooks fill the end
+        exec .venv/bin/python -m pytest -n auto --dist loadscope --durations=25 --nbval-lax --nbval-current-env \
             -p no:cacheprovider tests notebooks
         ;;
     *)

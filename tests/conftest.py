@@ -18,14 +18,11 @@ from ahd.core.sides import Side
 _RULES_SEEN: Counter = Counter()
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist names the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         for mark in item.iter_markers("rule"):
             for rule in mark.args:
                 _RULES_SEEN[rule] += 1
-        if item.path.suffix == ".ipynb":  # a notebook's cells run in order in one kernel: one worker (loadgroup)
-            item.add_marker(pytest.mark.xdist_group(str(item.path)))
 
 
 def pytest_terminal_summary(terminalreporter):
