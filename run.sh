@@ -96,13 +96,14 @@ case "${1:-}" in
         # Italian ask for it: lang="es", ahd.set_language, house-divided app --lang)
         export AHD_LANG=en
         if [ $# -gt 0 ]; then
-            exec .venv/bin/python -m pytest -n auto --dist loadscope "$@"
+            exec .venv/bin/python -m pytest -n auto "$@"
         fi
-        # unit, rule, widget and browser tests, and every notebook, each cell passing (nbval), in one run:
-        # --dist loadscope gives a worker a whole test module or notebook (a notebook's cells run in order in
-        # one kernel; a module's fixtures are set up once), and the many small notebooks fill the end
-        exec .venv/bin/python -m pytest -n auto --dist loadscope --durations=25 --nbval-lax --nbval-current-env \
-            -p no:cacheprovider tests notebooks
+        # unit, rule, widget and browser tests; then every notebook, each cell passing (nbval)
+        status=0
+        .venv/bin/python -m pytest -n auto --durations=25 tests || status=$?
+        .venv/bin/python -m pytest -n auto --dist loadscope --nbval-lax --nbval-current-env notebooks \
+            -p no:cacheprovider || status=$?
+        exit $status
         ;;
     *)
         echo "usage: ./run.sh app | ./run.sh test [pytest args]" >&2
