@@ -149,3 +149,40 @@ def test_the_pool_is_topped_up_again_after_games_end_together_and_drops_warm_ker
         assert len(fills) == 2  # never while the server stops
 
     asyncio.run(scenario())
+
+
+def test_the_pool_heals_itself_without_a_game_ending_and_never_offers_a_failed_start(tmp_path, monkeypatch):
+    """A warm kernel whose start failed is dropped when voila's page handler asks the pool's size (so the page gets
+    a kernel started for it, not voila's error for the failed start), and the keeper tops the pool up on its own,
+    every KEEP_EVERY_S seconds, with no game ending to trigger it."""
+    from widgets.server import kernels
+    from widgets.server.kernels import AhdKernelManager, keep_pool, pool_aware
+
+    monkeypatch.setattr(kernels, "KEEP_EVERY_S", 0.05)
+    km = AhdKernelManager(connection_dir=str(tmp_path), warm=2, cap=3)
+    assert keep_pool(km) is None  # no warm kernels (voila's pool): nothing to keep
+    fills = []
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        ok, failed = loop.create_future(), loop.create_future()
+        ok.set_result({"kernel_id": "warm"})
+        failed.set_exception(RuntimeError("kernel died on start"))
+        km._pools = {"app.ipynb": [failed, ok]}
+        km.fill_if_needed = lambda **kwargs: fills.append(km.kernel_pools_config["default"]["pool_size"])
+        km.get_rendered_notebook = None  # voila's; not called here
+        km.default_env_variables = {}
+        pool_aware(km)
+        assert km.get_pool_size("app.ipynb") == 1 and km._pools["app.ipynb"] == [ok]  # the failed start is gone
+        keeper = keep_pool(km)
+        try:
+            await asyncio.sleep(0.3)
+        finally:
+            keeper.stop()
+        assert len(fills) >= 3 and set(fills) == {2}  # topped up again and again, to the free places (3 - 0 games)
+        km.closing = True
+        before = len(fills)
+        km.top_up()
+        assert len(fills) == before  # never while the server stops
+
+    asyncio.run(scenario())

@@ -45,7 +45,7 @@ from tornado.web import GZipContentEncoding
 from widgets.model.i18n import _, loading_texts
 from widgets.server.hardening import CSP, LogoutHandler, with_plain_errors
 from widgets.server.kernel_socket import KernelModelHandler, KernelSocketHandler, ShutdownHandler
-from widgets.server.kernels import HANDOFF_ENV, pool_aware
+from widgets.server.kernels import HANDOFF_ENV, keep_pool, pool_aware
 from widgets.server.options import (CULL_ENV, TEACHER_TOKEN_ENV, TOKEN_ENV, TOKENS_FILE, ClassState,  # noqa: F401
                                     ServeOptions, _cull_override, kept_tokens)
 from widgets.server.paths import APPS, JUPYTER_DATA, NOTEBOOKS, TEMPLATE
@@ -113,6 +113,7 @@ class AhdVoila(Voila):
         if self.ssl_context is not None:
             plain, context = self.app.listen, self.ssl_context
             self.app.listen = lambda port, address="", **kwargs: plain(port, address, ssl_options=context, **kwargs)
+        self.pool_keeper = keep_pool(self.kernel_manager)  # the warm pool topped up on the loop listen runs
         return super().listen()
 
     @property

@@ -13,7 +13,12 @@ things are ours:
   kernel; the app notebook waits for it (:func:`widgets.app.arrive`). voila's own way
   (``voila.utils.wait_for_request``) has the kernel open a websocket to ``/voila/query/<id>``, a route voila
   serves without any login (anyone who knows a kernel id could read another page's link) and over plain
-  ``ws://`` only (it fails with ``--certfile``): that route is not served here.
+  ``ws://`` only (it fails with ``--certfile``): that route is not served here;
+- the pool heals itself: every :data:`KEEP_EVERY_S` seconds it is topped up to the free places, and a warm
+  kernel whose start failed (a busy machine) is dropped at once, before a page could be given it (voila would
+  await the failed start and show the student an error; with it gone the page gets a kernel started for it).
+  Topping up only when a game ended left the pool short whenever a refill failed or the games' endings
+  overlapped longer than the second look (1 of 2 warm kernels after a loaded class closed its pages).
 
 **Counting** (:meth:`AhdKernelManager.live_games`): a game is a kernel a page has taken, still running. Warm
 kernels waiting in the pool are not games; a page whose kernel is starting counts once (``ClassState.starting``
@@ -156,9 +161,17 @@ class AhdKernelManager(AsyncMappingKernelManager):
         refill = getattr(self, "fill_if_needed", None)
         if refill is None or self.closing:
             return
-        for pool in getattr(self, "_pools", {}).values():
-            pool[:] = [task for task in pool if not (task.done() and not task.cancelled() and task.exception())]
+        self.drop_failed()
         refill(notebook_name=getattr(self, "notebook_path", None))
+
+    def drop_failed(self) -> None:
+        """Forget the warm kernels whose start failed: they hold a pool place with no kernel behind it."""
+        for pool in getattr(self, "_pools", {}).values():
+            failed = [task for task in pool if task.done() and (task.cancelled() or task.exception())]
+            for task in failed:
+                pool.remove(task)
+                self.log.warning("A warm kernel failed to start (%s): dropped from the pool",
+                                 "cancelled" if task.cancelled() else task.exception())
 
     def pool_room(self, taking: int = 0) -> int:
         """Warm kernels the pool may hold now."""
@@ -169,6 +182,8 @@ class AhdKernelManager(AsyncMappingKernelManager):
 
 #: seconds after a game ends when the pool is topped up once more
 REFILL_AGAIN_S = 2.0
+#: seconds between two top-ups of the pool, whatever happens (:func:`keep_pool`)
+KEEP_EVERY_S = 5.0
 
 
 def write_handoff(folder: str, kernel_id: str, request_url: str) -> None:
@@ -210,5 +225,21 @@ def pool_aware(km) -> None:
         write_handoff(km.handoff_dir, kernel_id, extra.get(REQUEST_URL, ""))
         return task, cache, kernel_id
 
+    def get_pool_size(notebook_name: str) -> int:
+        km.drop_failed()  # voila's page handler asks this first: a failed start is not offered to a page
+        return len(km._pools.get(notebook_name, ()))
+
     km.fill_if_needed = fill_if_needed
     km.get_rendered_notebook = get_rendered_notebook
+    km.get_pool_size = get_pool_size
+
+
+def keep_pool(km):
+    """Top the pool up every :data:`KEEP_EVERY_S` seconds on the running loop (started by the classroom's
+    ``listen``); returns the callback, or None when there is no pool (no warm kernels)."""
+    if not hasattr(km, "_pools") or not isinstance(km, AhdKernelManager):
+        return None
+    from tornado.ioloop import PeriodicCallback
+    keeper = PeriodicCallback(km.top_up, KEEP_EVERY_S * 1000)
+    keeper.start()
+    return keeper
