@@ -29,7 +29,8 @@ setup() {
     fi
     if [ ! -f "$stamp" ]; then
         echo "Setting up .venv from the lock requirements/dev.txt (first run or changed lock; about a minute)..."
-        if ! { .venv/bin/python -m pip install --no-input --require-hashes --no-deps -r requirements/dev.txt &&
+        # --no-compile: each module's .pyc is written at its first import, not all of them now (half the time)
+        if ! { .venv/bin/python -m pip install --no-input --require-hashes --no-deps --no-compile -r requirements/dev.txt &&
                .venv/bin/python -m pip install --no-input --no-deps -e .; } > .venv/install.log 2>&1; then
             cat .venv/install.log
             echo "error: installing the dependencies failed (log above, also in .venv/install.log)" >&2
