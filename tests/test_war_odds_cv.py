@@ -25,8 +25,9 @@ def test_the_cross_validations_odds_are_the_apps_position_by_position(tmp_path, 
     assert len(list((tmp_path / "cache").iterdir())) == 1
     rows = cv.woc.load([str(games)])
     prior, params = cv.fit(kept, "slope+hold1")
-    for fitted in (params, (-0.7, 0.3, 0.6), (0.4, 0.0, 1.0)):
-        offset, hold, slope = fitted
+    assert params[3] == 0.0  # no late term in the forms the app can show
+    for fitted in (params, (-0.7, 0.3, 0.6, 0.0), (0.4, 0.0, 1.0, 0.0)):
+        offset, hold, slope, _ = fitted
         adjust = {"1862": {"offset": offset, "slope": slope, "hold": hold, "prior": prior, "games": 2}}
         monkeypatch.setattr(war, "scenario_adjustments", lambda name=war.MODEL, pair=DEFAULT_PAIR: adjust)
         mine, _, _ = cv.odds(kept, prior, fitted)
@@ -78,3 +79,27 @@ def test_the_replay_cache_key_follows_the_odds_code_not_its_docstrings(tmp_path)
     decided_py.write_text(decided_source.replace("from collections import deque", "from collections import deque\n"
                                                  "X = 1"), "utf-8")
     assert woc.odds_key(tmp_path) != key
+
+
+def test_the_late_term_is_found_where_the_odds_grow_surer_towards_the_end_and_is_zero_where_they_do_not(monkeypatch):
+    """Stop 52's candidate ``late`` (scripts/war_odds_cv.py): on positions whose true odds are the model's logit times
+    1 + 2 x (1 - time left) (blended with the prior as the app does), the fit finds slope 1 and late 2; on positions
+    whose odds are the model's own, it finds no late term. Without ``lates`` the fit is the app's form (late 0)."""
+    import numpy as np
+    woc = load_script("war_odds_calibration")
+    monkeypatch.setattr(woc, "OFFSETS", np.round(np.arange(-0.4, 0.4001, 0.02), 4))  # the true offset is 0
+    rng = np.random.default_rng(52)
+    n = 20000
+    z, left = rng.normal(0, 1.2, n), rng.uniform(0, 1, n)
+
+    def positions(true_slope, prior=0.5):  # as the app blends: the prior's share falls with the time left (hold 0)
+        y = (rng.uniform(0, 1, n) < war.lean_on_prior(war.adjusted(z, 0.0, true_slope), prior, left)).astype(float)
+        return [(1 / (1 + np.exp(-a)), b, 1.0, c) for a, b, c in zip(z, y, left)], prior
+
+    surer, prior = positions(1 + 2 * (1 - left))
+    grids = dict(slopes=(0.5, 1.0, 1.5, 2.0, 3.0), holds=(0.0,))
+    with_late = woc.fit_cell(surer, prior, lates=(0.0, 1.0, 2.0, 3.0), **grids)
+    without = woc.fit_cell(surer, prior, **grids)
+    assert with_late[2:] == (1.0, 2.0) and without[3] == 0.0
+    plain, prior = positions(np.ones(n))
+    assert woc.fit_cell(plain, prior, lates=(0.0, 1.0, 2.0, 3.0), **grids)[3] == 0.0
