@@ -103,7 +103,7 @@ case "${1:-}" in
         status=0
         .venv/bin/python -m pytest -n auto --durations=25 tests || status=$?
         .venv/bin/python -m pytest -n auto --dist loadscope --nbval-lax --nbval-current-env notebooks \
-            -p no:cacheprovider || status=$?
+            -p no:cacheprovider -p tests.nbval_retry || status=$?
         exit $status
         ;;
     *)
