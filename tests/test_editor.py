@@ -259,7 +259,13 @@ def test_play_it_and_balance():
     assert "Fix the problems first" in editor.status.value
 
 
-def test_publish_gives_a_zip_of_the_publish_folder(tmp_path):
+def test_publish_gives_a_zip_of_the_publish_folder(tmp_path, monkeypatch):
+    import tempfile
+    scratch = tmp_path / "scratch"  # the temporary folders publishing makes: none is left behind
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    tmp_path = tmp_path / "out"
+    tmp_path.mkdir()
     editor = widgets.editor()
     editor.set(id="my scenario!", title="Published", last_turn=3, end="short")
     editor.add_unit("richmond", "confederate", "FV")
@@ -277,6 +283,7 @@ def test_publish_gives_a_zip_of_the_publish_folder(tmp_path):
                 "my-scenario/README.md"} <= names
         (tmp_path / "published.json").write_bytes(z.read("my-scenario/scenario.json"))
     assert ahd.new_game(str(tmp_path / "published.json"), seed=1).scenario.title == "Published"
+    assert [f.name for f in scratch.iterdir() if f.name.startswith("ahd-publish-")] == []
     # refused: the loader's message, no zip
     editor.add_unit("richmond", "confederate", "MF", count=9)
     assert editor.publish_zip(tmp_path / "x") is None and "1.3.a" in editor.status.value

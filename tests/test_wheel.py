@@ -154,3 +154,17 @@ def test_the_extras_are_the_ones_documented():
     assert not any(name in app for name in ("pytest", "playwright", "jupyterlab"))
     assert any("jupyterlab" in r for r in extras["lab"])
     assert any("jupyterhub" in r for r in extras["test"])
+
+
+def test_the_wheel_a_kernel_builds_for_publishing_goes_with_the_kernel(tmp_path):
+    """widgets.authoring.wheel.project_wheel builds (or packs) the wheel once per process in a temporary folder; the
+    folder is removed when the process ends (it was left in the machine's temporary folder, 1 MB each time)."""
+    script = ("import widgets.authoring.wheel as w\n"
+              "w._build = w._repack = lambda folder: (folder / 'x.whl').write_bytes(b'x') and folder / 'x.whl'\n"
+              "print(w.project_wheel())")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    built = Path(done.stdout.strip())
+    assert built.parent.parent == tmp_path and built.name == "x.whl"  # it was made there
+    assert not built.parent.exists()  # and is gone with the process

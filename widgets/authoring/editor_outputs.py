@@ -2,6 +2,7 @@
 the computer, a balance study."""
 from __future__ import annotations
 
+import atexit
 import base64
 import json
 import re
@@ -55,7 +56,11 @@ class EditorOutputs:
             return None
         out = Path(folder) if folder is not None else work
         archive = Path(shutil.make_archive(str(out / name), "zip", root_dir=app.parent, base_dir=app.name))
-        shutil.rmtree(app, ignore_errors=True)  # the zip is what is offered
+        if folder is not None:
+            shutil.rmtree(work, ignore_errors=True)  # the zip, in the caller's folder, is what is offered
+        else:
+            shutil.rmtree(app, ignore_errors=True)  # the zip is what is offered; it goes with the kernel
+            atexit.register(shutil.rmtree, work, ignore_errors=True)
         data = base64.b64encode(archive.read_bytes()).decode()
         link = _("Download the published app ({file}, {size} KB)").format(file=archive.name,
                                                                          size=archive.stat().st_size // 1024 + 1)

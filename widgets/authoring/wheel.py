@@ -13,6 +13,7 @@ Either way once per process (several publications reuse it).
 """
 from __future__ import annotations
 
+import atexit
 import base64
 import csv
 import hashlib
@@ -38,6 +39,7 @@ def project_wheel() -> Path:
     """The wheel of this house-divided (built or packed once per process, in a temporary folder)."""
     if "wheel" not in _BUILT or not _BUILT["wheel"].is_file():
         folder = Path(tempfile.mkdtemp(prefix="house-divided-wheel-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)  # the kernel's copy goes with the kernel
         checkout = ROOT / "pyproject.toml"
         if checkout.is_file() and f'name = "{DISTRIBUTION}"' in checkout.read_text(encoding="utf-8"):
             _BUILT["wheel"] = _build(folder)
