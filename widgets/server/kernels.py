@@ -198,11 +198,16 @@ def write_handoff(folder: str, kernel_id: str, request_url: str) -> None:
     os.replace(part, path)
 
 
+def has_pool(km) -> bool:
+    """Whether ``km`` is ours with voila's pool of warm kernels (preheat on)."""
+    return hasattr(km, "_pools") and isinstance(km, AhdKernelManager)
+
+
 def pool_aware(km) -> None:
     """Make voila's pool (when preheat is on) stay within the free places and hand each warm kernel its
     page's link arguments. voila builds its kernel manager class itself (``voila_kernel_manager_factory``
     over ours), with no hook for either: its two methods are wrapped on the instance."""
-    if not hasattr(km, "_pools") or not isinstance(km, AhdKernelManager):
+    if not has_pool(km):
         return
     fill, take = km.fill_if_needed, km.get_rendered_notebook
     taking = [0]
@@ -237,7 +242,7 @@ def pool_aware(km) -> None:
 def keep_pool(km):
     """Top the pool up every :data:`KEEP_EVERY_S` seconds on the running loop (started by the classroom's
     ``listen``); returns the callback, or None when there is no pool (no warm kernels)."""
-    if not hasattr(km, "_pools") or not isinstance(km, AhdKernelManager):
+    if not has_pool(km):
         return None
     from tornado.ioloop import PeriodicCallback
     keeper = PeriodicCallback(km.top_up, KEEP_EVERY_S * 1000)
