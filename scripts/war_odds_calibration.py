@@ -467,8 +467,9 @@ GRIDS = {"0.2..2": (SLOPES, HOLDS), "0.2..4": (SLOPES4, HOLDS)}
 PRIOR_ALONE = ((1.0,), (1.0,))
 
 
-def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,)) -> tuple[float, float, float, float]:
-    """The (offset, hold, slope, late) of one pair in one scenario: the values, on the grids, whose odds have the
+def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,),
+             shapes=(1.0,)) -> tuple[float, float, float, float, float]:
+    """The (offset, hold, slope, late, shape) of one pair in one scenario: the values, on the grids, whose odds have the
     lowest Brier score over the fit games' undecided positions ``pts`` = [(model p without offsets, result,
     weight, time left)], blended with ``prior`` as ``ahd.odds.war.war_odds`` does (the logit times ``slope``
     plus ``offset``). A hold of 1 is the constant prior, the base rate itself; a tiny penalty prefers the
@@ -476,25 +477,30 @@ def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,)) -> tup
 
     ``late`` (stop 52, a candidate of scripts/war_odds_cv.py only; the app has none, so ``fit`` keeps 0): the
     slope grows as the time runs out, ``slope + late x (1 - time left)``, so that the odds can grow surer towards
-    the end than at the start."""
+    the end than at the start.
+
+    ``shape`` (stop 53, a candidate of scripts/war_odds_cv.py only; ``fit`` keeps 1): the lean on the prior falls as
+    the time left to the power ``shape``, ``hold + (1 - hold) x left ** shape``, so that below 1 the odds keep to the
+    prior longer and leave it later and faster (the app's lean is ``shape`` 1)."""
     if all(hold >= 1 for hold in holds):  # the prior alone: what the penalties pick, with no search
-        return 0.0, 1.0, min(slopes, key=lambda slope: (abs(slope - 1), slope)), 0.0
+        return 0.0, 1.0, min(slopes, key=lambda slope: (abs(slope - 1), slope)), 0.0, 1.0
     z = war.logit([v[0] for v in pts])
     y = np.array([v[1] for v in pts])
     w = np.array([v[2] for v in pts])
     left = np.array([v[3] for v in pts])
-    best = (math.inf, 0.0, 0.0, 1.0, 0.0)
+    best = (math.inf, 0.0, 0.0, 1.0, 0.0, 1.0)
     for slope in slopes:
         for late in lates:
             q = war.adjusted(z[None, :], OFFSETS[:, None], slope + late * (1 - left)[None, :])  # offsets x positions
-            for hold in holds:
-                p = war.lean_on_prior(q, prior, left, hold)
-                score = ((w * (p - y) ** 2).sum(axis=1) / w.sum() + 1e-5 * OFFSETS ** 2 + 1e-5 * (slope - 1) ** 2
-                         + 1e-5 * late ** 2)
-                k = int(np.argmin(score))
-                if score[k] < best[0]:
-                    best = (float(score[k]), float(OFFSETS[k]), float(hold), float(slope), float(late))
-    return best[1], best[2], best[3], best[4]
+            for shape in shapes:
+                for hold in holds:
+                    p = war.lean_on_prior(q, prior, left ** shape, hold)
+                    score = ((w * (p - y) ** 2).sum(axis=1) / w.sum() + 1e-5 * OFFSETS ** 2 + 1e-5 * (slope - 1) ** 2
+                             + 1e-5 * late ** 2 + 1e-5 * math.log(shape) ** 2)
+                    k = int(np.argmin(score))
+                    if score[k] < best[0]:
+                        best = (float(score[k]), float(OFFSETS[k]), float(hold), float(slope), float(late), float(shape))
+    return best[1:]
 
 
 def fit(args) -> None:
@@ -517,7 +523,7 @@ def fit(args) -> None:
         ys = results[(pair, scenario)]
         prior = prior_of(ys)
         slopes, holds = PRIOR_ALONE if f"{scenario}:{pair}" in args.prior_alone else GRIDS[args.slopes]
-        offset, hold, slope, _ = fit_cell(pts, prior, slopes=slopes, holds=holds)  # no late: the app has none
+        offset, hold, slope, _, _ = fit_cell(pts, prior, slopes=slopes, holds=holds)  # the app has no late, no shape
         entry = {"offset": round(offset, 4), "slope": slope, "prior": round(prior, 4), "hold": hold,
                  "games": len(ys), "seeds": seed_ranges(seeds[(pair, scenario)])}
         by_scenario = pairs.setdefault(pair, {}).setdefault("by_scenario", {})

@@ -18,6 +18,11 @@ logit times a slope plus an offset, blended with the pair's prior by ``hold + (1
   left)`` with late in :data:`LATES` (the app has no such term: a candidate, cross-validated only). Stop 51 found
   that the cells the Union nearly always wins miss the Brier measure because the odds are not sure enough late in
   the games the Union wins; this asks whether a surer end helps without hurting elsewhere.
+- ``shape`` (stop 53): ``slope``'s grids, and the lean on the prior falling as the time left to a power in
+  :data:`SHAPES`, ``hold + (1 - hold) x left ** shape`` (the app's is 1; a candidate, cross-validated only). Stop 52
+  found that 1863 hard v normal lost to the base rate on 1000000+, whose 32 games the Union all won, in turns 19-22,
+  where the odds had left the prior and dipped below it, and beat it in the last turns: below 1, the odds keep to
+  the prior longer and turn to the position later.
 
 ``--estimators`` limits a run to some of them (the base rate is always scored).
 
@@ -59,9 +64,12 @@ HOLDS_09 = woc.HOLDS  # 0..0.9 by 0.1
 HOLDS_1 = HOLDS_09 + (1.0,)
 #: the late term's grid (stop 52): the slope's growth from the start to the deciding turn
 LATES = (0.0, 1.0, 2.0, 4.0)
+#: the shape's grid (stop 53): the power of the time left in the lean on the prior
+SHAPES = (0.25, 0.5, 1.0, 2.0, 4.0)
+#: each estimator's grids: (slopes, holds[, lates[, shapes]])
 ESTIMATORS = {"stop43": ((1.0,), HOLDS_09), "slope": (SLOPES, HOLDS_09), "hold1": ((1.0,), HOLDS_1),
               "slope+hold1": (SLOPES, HOLDS_1), "slope4": woc.GRIDS["0.2..4"], "prior": woc.PRIOR_ALONE,
-              "late": (SLOPES, HOLDS_09, LATES)}
+              "late": (SLOPES, HOLDS_09, LATES), "shape": (SLOPES, HOLDS_09, (0.0,), SHAPES)}
 #: stop 46's rule (docs/bots/issue34_seeds.txt, 10:31 UTC): of these, the one with the most cells below the
 #: base rate, then the lower mean Brier score, then the first; then the guard (``choose``)
 CANDIDATES = ("slope", "slope4")
@@ -72,12 +80,13 @@ def prior_of(games) -> float:
     return woc.prior_of([g["y"] for g in games])
 
 
-def fit(games, estimator: str) -> tuple[float, tuple[float, float, float, float]]:
-    """(prior, (offset, hold, slope, late)) of an estimator fitted on a cell's games, as ``woc.fit`` does."""
+def fit(games, estimator: str) -> tuple[float, tuple[float, float, float, float, float]]:
+    """(prior, (offset, hold, slope, late, shape)) of an estimator fitted on a cell's games, as ``woc.fit`` does."""
     prior = prior_of(games)
     pts = [(p, g["y"], 1 / len(g["pts"]), left) for g in games for p, _, decided, left in g["pts"] if not decided]
-    slopes, holds, *lates = ESTIMATORS[estimator]
-    return prior, woc.fit_cell(pts, prior, slopes=slopes, holds=holds, lates=lates[0] if lates else (0.0,))
+    grids = ESTIMATORS[estimator]
+    slopes, holds, lates, shapes = (*grids, *((0.0,), (1.0,))[len(grids) - 2:])
+    return prior, woc.fit_cell(pts, prior, slopes=slopes, holds=holds, lates=lates, shapes=shapes)
 
 
 def results(games) -> tuple[np.ndarray, np.ndarray]:
@@ -89,9 +98,9 @@ def results(games) -> tuple[np.ndarray, np.ndarray]:
 
 def odds(games, prior: float, params) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(odds, results, weights) at every position of ``games``, as ``war.war_odds`` gives them for the fit."""
-    offset, hold, slope, late = params
+    offset, hold, slope, late, shape = params
     p0, decided, left = (np.array([pt[i] for g in games for pt in g["pts"]], dtype=float) for i in (0, 2, 3))
-    p = war.lean_on_prior(war.adjusted(war.logit(p0), offset, slope + late * (1 - left)), prior, left, hold)
+    p = war.lean_on_prior(war.adjusted(war.logit(p0), offset, slope + late * (1 - left)), prior, left ** shape, hold)
     return (np.where(decided > 0, p0, p), *results(games))  # decided: exactly 0 or 1, whatever the fit
 
 

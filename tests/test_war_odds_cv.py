@@ -25,9 +25,9 @@ def test_the_cross_validations_odds_are_the_apps_position_by_position(tmp_path, 
     assert len(list((tmp_path / "cache").iterdir())) == 1
     rows = cv.woc.load([str(games)])
     prior, params = cv.fit(kept, "slope+hold1")
-    assert params[3] == 0.0  # no late term in the forms the app can show
-    for fitted in (params, (-0.7, 0.3, 0.6, 0.0), (0.4, 0.0, 1.0, 0.0)):
-        offset, hold, slope, _ = fitted
+    assert params[3:] == (0.0, 1.0)  # no late term and the app's lean in the forms the app can show
+    for fitted in (params, (-0.7, 0.3, 0.6, 0.0, 1.0), (0.4, 0.0, 1.0, 0.0, 1.0)):
+        offset, hold, slope, _, _ = fitted
         adjust = {"1862": {"offset": offset, "slope": slope, "hold": hold, "prior": prior, "games": 2}}
         monkeypatch.setattr(war, "scenario_adjustments", lambda name=war.MODEL, pair=DEFAULT_PAIR: adjust)
         mine, _, _ = cv.odds(kept, prior, fitted)
@@ -100,6 +100,33 @@ def test_the_late_term_is_found_where_the_odds_grow_surer_towards_the_end_and_is
     grids = dict(slopes=(0.5, 1.0, 1.5, 2.0, 3.0), holds=(0.0,))
     with_late = woc.fit_cell(surer, prior, lates=(0.0, 1.0, 2.0, 3.0), **grids)
     without = woc.fit_cell(surer, prior, **grids)
-    assert with_late[2:] == (1.0, 2.0) and without[3] == 0.0
+    assert with_late[2:4] == (1.0, 2.0) and without[3] == 0.0
     plain, prior = positions(np.ones(n))
     assert woc.fit_cell(plain, prior, lates=(0.0, 1.0, 2.0, 3.0), **grids)[3] == 0.0
+
+
+def test_the_shape_is_found_where_the_odds_keep_to_the_prior_longer_and_is_one_where_they_do_not(monkeypatch):
+    """Stop 53's candidate ``shape`` (scripts/war_odds_cv.py): on positions whose true odds lean on the prior by the
+    square root of the time left (the prior kept longer), the fit finds shape 0.5; on positions blended as the app
+    blends them, shape 1; ``cv`` scores the odds with the shape fitted, and its other estimators keep shape 1."""
+    import numpy as np
+    woc = load_script("war_odds_calibration")
+    cvs = load_script("war_odds_cv")
+    monkeypatch.setattr(woc, "OFFSETS", np.round(np.arange(-0.4, 0.4001, 0.02), 4))  # the true offset is 0
+    rng = np.random.default_rng(53)
+    n = 20000
+    z, left = rng.normal(0, 1.5, n), rng.uniform(0, 1, n)
+
+    def positions(power, prior=0.8):
+        y = (rng.uniform(0, 1, n) < war.lean_on_prior(war.adjusted(z), prior, left ** power)).astype(float)
+        return [(1 / (1 + np.exp(-a)), b, 1.0, c) for a, b, c in zip(z, y, left)], prior
+
+    grids = dict(slopes=(0.5, 1.0, 1.5), holds=(0.0, 0.2), shapes=(0.25, 0.5, 1.0, 2.0))
+    longer, prior = positions(0.5)
+    assert woc.fit_cell(longer, prior, **grids)[1:] == (0.0, 1.0, 0.0, 0.5)
+    plain, prior = positions(1.0)
+    assert woc.fit_cell(plain, prior, **grids)[1:] == (0.0, 1.0, 0.0, 1.0)
+    games = [{"y": 1.0, "pts": [(0.5, 20, False, 0.25)]}]
+    p, _, _ = cvs.odds(games, 0.8, (0.0, 0.0, 1.0, 0.0, 0.5))
+    assert p[0] == pytest.approx(0.5 * 0.5 + 0.5 * 0.8)  # lean 0.25 ** 0.5 = 0.5 on the prior
+    assert cvs.fit([{"y": 1.0, "pts": [(0.5, 20, False, 0.25)]}] * 3, "late")[1][4] == 1.0  # late keeps shape 1

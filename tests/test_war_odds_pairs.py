@@ -195,10 +195,10 @@ def test_the_fit_recovers_a_known_slope_offset_and_hold():
     got = script.fit_cell(pts, prior, slopes=(0.4, 0.6, 0.8, 1.0), holds=(0.0, 0.2, 0.4))
     assert got[0] == pytest.approx(offset, abs=0.021) and got[1] == pytest.approx(hold) and got[2] == pytest.approx(slope)
     noise = [(1 / (1 + math.exp(-zz)), float(rng.uniform() < prior), 1.0, float(l)) for zz, l in zip(z, left)]
-    _, hold, slope, _ = script.fit_cell(noise, prior, slopes=(0.0, 1.0), holds=(0.0, 1.0))
+    _, hold, slope, _, _ = script.fit_cell(noise, prior, slopes=(0.0, 1.0), holds=(0.0, 1.0))
     assert slope == 0.0 or hold == 1.0  # a constant: the model's swings are noise here
     # the prior alone (hold 1 only): no search; offset 0 and slope 1, as the penalties would pick
-    assert script.fit_cell(noise, prior, *script.PRIOR_ALONE) == (0.0, 1.0, 1.0, 0.0)
+    assert script.fit_cell(noise, prior, *script.PRIOR_ALONE) == (0.0, 1.0, 1.0, 0.0, 1.0)
 
 
 def test_the_fit_writes_each_cell_it_has_games_for_and_drops_only_their_stale_held_out_figures(tmp_path, monkeypatch, capsys):
