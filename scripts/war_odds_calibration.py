@@ -462,6 +462,9 @@ SLOPES = tuple(float(a) for a in np.round(np.arange(0.2, 2.0001, 0.1), 2))
 #: the wider grid stop 46 tries (docs/bots/issue34_seeds.txt): half the 60-game fit's slopes sat at 2.0
 SLOPES4 = tuple(float(a) for a in np.round(np.arange(0.2, 4.0001, 0.1), 2))
 HOLDS = tuple(float(h) for h in np.round(np.arange(0.0, 0.95, 0.1), 2))
+#: the power of the time left in the lean on the prior (stop 53, chosen by cross-validation on the 220 fit games a
+#: cell: docs/bots/war_odds_cv_stop53.txt); (1.0,) is the lean of stops 40-52
+SHAPES = (0.25, 0.5, 1.0, 2.0, 4.0)
 #: fit's grids by its --slopes, and the grids that leave the pair's prior alone (hold 1: offset and slope moot)
 GRIDS = {"0.2..2": (SLOPES, HOLDS), "0.2..4": (SLOPES4, HOLDS)}
 PRIOR_ALONE = ((1.0,), (1.0,))
@@ -473,15 +476,16 @@ def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,),
     lowest Brier score over the fit games' undecided positions ``pts`` = [(model p without offsets, result,
     weight, time left)], blended with ``prior`` as ``ahd.odds.war.war_odds`` does (the logit times ``slope``
     plus ``offset``). A hold of 1 is the constant prior, the base rate itself; a tiny penalty prefers the
-    smaller offset, the slope nearer 1 and the smaller late.
+    smaller offset, the slope nearer 1, the smaller late and the shape nearer 1.
 
     ``late`` (stop 52, a candidate of scripts/war_odds_cv.py only; the app has none, so ``fit`` keeps 0): the
     slope grows as the time runs out, ``slope + late x (1 - time left)``, so that the odds can grow surer towards
     the end than at the start.
 
-    ``shape`` (stop 53, a candidate of scripts/war_odds_cv.py only; ``fit`` keeps 1): the lean on the prior falls as
-    the time left to the power ``shape``, ``hold + (1 - hold) x left ** shape``, so that below 1 the odds keep to the
-    prior longer and leave it later and faster (the app's lean is ``shape`` 1)."""
+    ``shape`` (stop 53; ``fit`` searches :data:`SHAPES`, adopted by its declared cross-validation,
+    docs/bots/war_odds_cv_stop53.txt): the lean on the prior falls as the time left to the power ``shape``,
+    ``hold + (1 - hold) x left ** shape`` (``ahd.odds.war.blend_weight``), so that below 1 the odds keep to the
+    prior longer and leave it later and faster."""
     if all(hold >= 1 for hold in holds):  # the prior alone: what the penalties pick, with no search
         return 0.0, 1.0, min(slopes, key=lambda slope: (abs(slope - 1), slope)), 0.0, 1.0
     z = war.logit([v[0] for v in pts])
@@ -494,7 +498,7 @@ def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,),
             q = war.adjusted(z[None, :], OFFSETS[:, None], slope + late * (1 - left)[None, :])  # offsets x positions
             for shape in shapes:
                 for hold in holds:
-                    p = war.lean_on_prior(q, prior, left ** shape, hold)
+                    p = war.lean_on_prior(q, prior, left, hold, shape)
                     score = ((w * (p - y) ** 2).sum(axis=1) / w.sum() + 1e-5 * OFFSETS ** 2 + 1e-5 * (slope - 1) ** 2
                              + 1e-5 * late ** 2 + 1e-5 * math.log(shape) ** 2)
                     k = int(np.argmin(score))
@@ -522,19 +526,22 @@ def fit(args) -> None:
     for (pair, scenario), pts in sorted(per.items()):
         ys = results[(pair, scenario)]
         prior = prior_of(ys)
-        slopes, holds = PRIOR_ALONE if f"{scenario}:{pair}" in args.prior_alone else GRIDS[args.slopes]
-        offset, hold, slope, _, _ = fit_cell(pts, prior, slopes=slopes, holds=holds)  # the app has no late, no shape
-        entry = {"offset": round(offset, 4), "slope": slope, "prior": round(prior, 4), "hold": hold,
+        alone = f"{scenario}:{pair}" in args.prior_alone
+        slopes, holds = PRIOR_ALONE if alone else GRIDS[args.slopes]
+        shapes = (1.0,) if alone or args.no_shape else SHAPES
+        offset, hold, slope, _, shape = fit_cell(pts, prior, slopes=slopes, holds=holds, shapes=shapes)  # no late
+        entry = {"offset": round(offset, 4), "slope": slope, "prior": round(prior, 4), "hold": hold, "shape": shape,
                  "games": len(ys), "seeds": seed_ranges(seeds[(pair, scenario)])}
         by_scenario = pairs.setdefault(pair, {}).setdefault("by_scenario", {})
         if "heldout" in by_scenario.get(scenario, {}):
             dropped.append(f"{scenario}:{pair}")  # they describe the fit replaced here
         by_scenario[scenario] = entry
-        print(f"{pair:14} {scenario}: offset {offset:+.2f}, slope {slope:.1f}, hold {hold:.1f} on {len(pts)} "
+        print(f"{pair:14} {scenario}: offset {offset:+.2f}, slope {slope:.1f}, hold {hold:.1f}, shape {shape:g} on {len(pts)} "
               f"positions; prior {prior:.3f} (Union {sum(ys):g}/{len(ys)})")
     for pair in {p for p, _ in per}:
         pairs[pair]["command"] = ("python scripts/war_odds_calibration.py fit " + files_said(args.files)
                                   + (f" --slopes {args.slopes}" if args.slopes != "0.2..2" else "")
+                                  + (" --no-shape" if args.no_shape else "")
                                   + (" --prior-alone " + " ".join(args.prior_alone) if args.prior_alone else ""))
     data.pop("scenarios", None)  # before pairs: hard v hard only (now pairs["hard-hard"])
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -589,6 +596,8 @@ def main() -> None:
     f.add_argument("--prior-alone", nargs="*", default=[], metavar="SCENARIO:PAIR",
                    help="cells that ship the pair's prior alone (hold 1), e.g. 1864:normal-hard: where the "
                         "cross-validation does not show the position model adding anything")
+    f.add_argument("--no-shape", action="store_true",
+                   help="the lean of stops 40-52 (shape 1) instead of fitting the shape (SHAPES)")
     args = parser.parse_args()
     if args.command == "play" and args.stop_at is not None and not args.by_round:
         parser.error("play --stop-at needs --by-round (it stops between rounds)")

@@ -19,10 +19,10 @@ logit times a slope plus an offset, blended with the pair's prior by ``hold + (1
   that the cells the Union nearly always wins miss the Brier measure because the odds are not sure enough late in
   the games the Union wins; this asks whether a surer end helps without hurting elsewhere.
 - ``shape`` (stop 53): ``slope``'s grids, and the lean on the prior falling as the time left to a power in
-  :data:`SHAPES`, ``hold + (1 - hold) x left ** shape`` (the app's is 1; a candidate, cross-validated only). Stop 52
-  found that 1863 hard v normal lost to the base rate on 1000000+, whose 32 games the Union all won, in turns 19-22,
-  where the odds had left the prior and dipped below it, and beat it in the last turns: below 1, the odds keep to
-  the prior longer and turn to the position later.
+  :data:`SHAPES`, ``hold + (1 - hold) x left ** shape`` (adopted at stop 53 by its declared rule: the app's lean
+  since, docs/bots/war_odds_cv_stop53.txt). Stop 52 found that 1863 hard v normal lost to the base rate on
+  1000000+, whose 32 games the Union all won, in turns 19-22, where the odds had left the prior and dipped below
+  it, and beat it in the last turns: below 1, the odds keep to the prior longer and turn to the position later.
 
 ``--estimators`` limits a run to some of them (the base rate is always scored).
 
@@ -65,7 +65,7 @@ HOLDS_1 = HOLDS_09 + (1.0,)
 #: the late term's grid (stop 52): the slope's growth from the start to the deciding turn
 LATES = (0.0, 1.0, 2.0, 4.0)
 #: the shape's grid (stop 53): the power of the time left in the lean on the prior
-SHAPES = (0.25, 0.5, 1.0, 2.0, 4.0)
+SHAPES = woc.SHAPES
 #: each estimator's grids: (slopes, holds[, lates[, shapes]])
 ESTIMATORS = {"stop43": ((1.0,), HOLDS_09), "slope": (SLOPES, HOLDS_09), "hold1": ((1.0,), HOLDS_1),
               "slope+hold1": (SLOPES, HOLDS_1), "slope4": woc.GRIDS["0.2..4"], "prior": woc.PRIOR_ALONE,
@@ -100,7 +100,7 @@ def odds(games, prior: float, params) -> tuple[np.ndarray, np.ndarray, np.ndarra
     """(odds, results, weights) at every position of ``games``, as ``war.war_odds`` gives them for the fit."""
     offset, hold, slope, late, shape = params
     p0, decided, left = (np.array([pt[i] for g in games for pt in g["pts"]], dtype=float) for i in (0, 2, 3))
-    p = war.lean_on_prior(war.adjusted(war.logit(p0), offset, slope + late * (1 - left)), prior, left ** shape, hold)
+    p = war.lean_on_prior(war.adjusted(war.logit(p0), offset, slope + late * (1 - left)), prior, left, hold, shape)
     return (np.where(decided > 0, p0, p), *results(games))  # decided: exactly 0 or 1, whatever the fit
 
 

@@ -118,10 +118,13 @@ def test_a_pair_without_a_fit_in_a_scenario_uses_the_fallback_and_says_so(monkey
 
 def test_the_prior_falls_with_the_time_left_to_the_pairs_hold(monkeypatch):
     """The odds lean on the pair's prior: all of it at the start, then less as the game runs down, to the share
-    ``hold`` fitted for the pair (scripts/war_odds_calibration.py fit); without ``hold``, to none."""
+    ``hold`` fitted for the pair (scripts/war_odds_calibration.py fit); without ``hold``, to none. The lean falls
+    as the time left to the pair's ``shape`` (stop 53): below 1 it keeps to the prior longer; without it, shape 1."""
     from ahd.odds import war
     assert war.blend_weight(1.0, 0.3) == 1.0 and war.blend_weight(0.0, 0.3) == pytest.approx(0.3)
     assert war.blend_weight(0.5) == pytest.approx(0.5) and war.blend_weight(0.5, 0.4) == pytest.approx(0.7)
+    assert war.blend_weight(0.25, 0.0, 0.5) == pytest.approx(0.5) and war.blend_weight(0.5, 0.2, 2.0) == pytest.approx(0.4)
+    assert war.blend_weight(1.0, 0.3, 0.25) == 1.0 and war.blend_weight(0.0, 0.3, 0.25) == pytest.approx(0.3)
     game = ahd.new_game("short", seed=5)
     bots = {Side.UNION: HeuristicBot(seed=1), Side.CONFEDERATE: HeuristicBot(seed=2)}
     while game.state.turn < 6 and not game.is_over:
@@ -130,10 +133,11 @@ def test_the_prior_falls_with_the_time_left_to_the_pairs_hold(monkeypatch):
     left = war.time_left(game.state, game.scenario, game.play_on)
     assert 0 < left < 1
     raw = war.war_odds(game, offsets=False).p_union
-    for hold in (None, 0.0, 0.6):
-        fit = {"offset": 0.0, "prior": 0.9, "games": 20} | ({} if hold is None else {"hold": hold})
+    for hold, shape in ((None, None), (0.0, None), (0.6, None), (0.0, 0.25), (0.3, 4.0)):
+        fit = {"offset": 0.0, "prior": 0.9, "games": 20} | ({} if hold is None else {"hold": hold}) \
+            | ({} if shape is None else {"shape": shape})
         monkeypatch.setattr(war, "scenario_adjustments", lambda name=war.MODEL, pair=DEFAULT_PAIR, f=fit: {"short": f})
-        lean = (hold or 0.0) + (1 - (hold or 0.0)) * left
+        lean = (hold or 0.0) + (1 - (hold or 0.0)) * left ** (shape or 1.0)
         assert war_odds(game).p_union == pytest.approx((1 - lean) * raw + lean * 0.9)
 
 
@@ -217,8 +221,10 @@ def test_the_fit_writes_each_cell_it_has_games_for_and_drops_only_their_stale_he
              for i, y in enumerate(rng.uniform(size=20) < 0.4)]
     monkeypatch.setattr(script, "ROOT", tmp_path)
     monkeypatch.setattr(script, "games_of", lambda files: games)
-    script.fit(argparse.Namespace(files=["g_944000_1861_hard-hard.jsonl"], slopes="0.2..2", prior_alone=[]))
+    script.fit(argparse.Namespace(files=["g_944000_1861_hard-hard.jsonl"], slopes="0.2..2", prior_alone=[],
+                                  no_shape=False))
     cells = json.loads(path.read_text(encoding="utf-8"))["pairs"]["hard-hard"]["by_scenario"]
+    assert cells["1861"]["shape"] in script.SHAPES  # stop 53: the lean's shape is fitted too
     wins = sum(g["y"] for g in games)
     assert cells["1861"]["prior"] == round((wins + 1) / 22, 4) and cells["1861"]["games"] == 20
     assert cells["1861"]["seeds"] == "944000-944019" and "heldout" not in cells["1861"]

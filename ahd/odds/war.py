@@ -202,13 +202,15 @@ def scenario_adjustments(name: str = MODEL, pair: str = DEFAULT_PAIR) -> dict[st
     and ``prior``, the pair's Union result in its fit games ((wins + 1) / (games + 2)), which the odds lean
     on as the time left falls (all of it at the scenario's start, ``hold`` of it at its end: ``blend_weight``);
     ``hold``, the share of the prior kept to the end (0 if absent: the lean is then the time left alone; fitted
-    with the offset where the position model tells these players' games apart less well); ``games``, how many.
+    with the offset where the position model tells these players' games apart less well); ``shape``, the power
+    of the time left in that lean (1 if absent; below 1 the odds keep to the prior longer and turn to the
+    position later: stop 53, docs/bots/war_odds_cv_stop53.txt); ``games``, how many.
     Empty for a model file without them."""
     data = json.loads(resources.files("ahd").joinpath(f"data/{name}").read_text(encoding="utf-8"))
     by = data.get("pairs", {}).get(pair, {}).get("by_scenario")
     if by is None and pair == DEFAULT_PAIR:  # a model file from before pairs
         by = data.get("scenarios", {}).get("by_scenario", {})
-    keys = ("offset", "slope", "prior", "hold", "games")
+    keys = ("offset", "slope", "prior", "hold", "shape", "games")
     return {k: {key: float(v[key]) for key in keys if key in v} for k, v in (by or {}).items()}
 
 
@@ -238,16 +240,17 @@ def time_left(state, scenario, play_on: bool = False) -> float:
     return min(1.0, left / max(1, 2 * (deadline - scenario.start_turn) + 1))
 
 
-def blend_weight(left: float, hold: float = 0.0) -> float:
+def blend_weight(left: float, hold: float = 0.0, shape: float = 1.0) -> float:
     """How much the odds lean on the pair's prior with the share ``left`` of the game still to play: all of
-    it at the start, falling with the time left to ``hold`` at the deciding turn."""
-    return hold + (1.0 - hold) * left
+    it at the start, falling with the time left to the power ``shape`` to ``hold`` at the deciding turn (a
+    shape below 1 keeps to the prior longer and leaves it later and faster)."""
+    return hold + (1.0 - hold) * left ** shape
 
 
-def lean_on_prior(p, prior, left, hold: float = 0.0):
-    """The odds ``p`` leaning on the pair's ``prior`` by ``blend_weight(left, hold)``, as ``war_odds`` gives
-    them (numbers or numpy arrays alike: the calibration scripts fit and score with this very function)."""
-    lean = blend_weight(left, hold)
+def lean_on_prior(p, prior, left, hold: float = 0.0, shape: float = 1.0):
+    """The odds ``p`` leaning on the pair's ``prior`` by ``blend_weight(left, hold, shape)``, as ``war_odds``
+    gives them (numbers or numpy arrays alike: the calibration scripts fit and score with this very function)."""
+    lean = blend_weight(left, hold, shape)
     return (1 - lean) * p + lean * prior
 
 
@@ -304,10 +307,10 @@ def war_odds(game, mode: str = "live", offsets: bool = True, *, union: str | Non
     p, se, low, high = predict(kind, x, shift=adjust.get("offset", 0.0), scale=adjust.get("slope", 1.0))
     if "prior" in adjust:
         left, hold = time_left(game.state, game.scenario, game.play_on), adjust.get("hold", 0.0)
-        prior = adjust["prior"]
+        prior, shape = adjust["prior"], adjust.get("shape", 1.0)
         prior_se = math.sqrt(prior * (1 - prior) / (adjust.get("games", 0) + 2))  # the prior's own uncertainty
         prior_low, prior_high = max(0.0, prior - 1.96 * prior_se), min(1.0, prior + 1.96 * prior_se)
-        p, low, high, se = (lean_on_prior(v, w, left, hold) for v, w in
+        p, low, high, se = (lean_on_prior(v, w, left, hold, shape) for v, w in
                             ((p, prior), (low, prior_low), (high, prior_high), (se, prior_se)))
     return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"], pair=pair)
 
