@@ -37,8 +37,9 @@ artifacts/war_odds_cv/ (``games_of``, shared with scripts/war_odds_cv.py) and re
 
 ``fit``: per pair and scenario, in ``ahd/data/war_odds.json`` "pairs": the pair's smoothed result in the
 games given, ``(wins + 1) / (games + 2)``, the prior the odds lean on (all of it at the start, falling with
-the time left to ``hold`` at the deciding turn: ``ahd.odds.war.war_odds``), and the logit offset and
-``hold`` with the lowest Brier score on those games (every position of a game weighted 1/(its positions)).
+the time left to the power ``shape`` to ``hold`` at the deciding turn: ``ahd.odds.war.war_odds``), and the logit
+offset, slope, ``hold`` and ``shape`` with the lowest Brier score on those games (every position of a game weighted
+1/(its positions)).
 Pairs and scenarios not in the games given are kept.
 """
 from __future__ import annotations
@@ -472,8 +473,8 @@ PRIOR_ALONE = ((1.0,), (1.0,))
 
 def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,),
              shapes=(1.0,)) -> tuple[float, float, float, float, float]:
-    """The (offset, hold, slope, late, shape) of one pair in one scenario: the values, on the grids, whose odds have the
-    lowest Brier score over the fit games' undecided positions ``pts`` = [(model p without offsets, result,
+    """The (offset, hold, slope, late, shape) of one pair in one scenario: the values, on the grids, whose odds have
+    the lowest Brier score over the fit games' undecided positions ``pts`` = [(model p without offsets, result,
     weight, time left)], blended with ``prior`` as ``ahd.odds.war.war_odds`` does (the logit times ``slope``
     plus ``offset``). A hold of 1 is the constant prior, the base rate itself; a tiny penalty prefers the
     smaller offset, the slope nearer 1, the smaller late and the shape nearer 1.
@@ -503,13 +504,14 @@ def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,),
                              + 1e-5 * late ** 2 + 1e-5 * math.log(shape) ** 2)
                     k = int(np.argmin(score))
                     if score[k] < best[0]:
-                        best = (float(score[k]), float(OFFSETS[k]), float(hold), float(slope), float(late), float(shape))
+                        best = (float(score[k]), float(OFFSETS[k]), float(hold), float(slope), float(late),
+                                float(shape))
     return best[1:]
 
 
 def fit(args) -> None:
-    """Per pair and scenario: a logit offset on top of the base model and the share of the prior held to the
-    end (``fit_cell``), and the prior; merged into ``ahd/data/war_odds.json`` "pairs" (other pairs and
+    """Per pair and scenario: a logit offset and slope on top of the base model, the share of the prior held to the
+    end and the lean's shape (``fit_cell``), and the prior; merged into ``ahd/data/war_odds.json`` "pairs" (other pairs and
     scenarios kept)."""
     per, results, seeds = defaultdict(list), defaultdict(list), defaultdict(list)
     for g in games_of(args.files):  # the model's odds without offsets: the same for every pair
@@ -536,8 +538,8 @@ def fit(args) -> None:
         if "heldout" in by_scenario.get(scenario, {}):
             dropped.append(f"{scenario}:{pair}")  # they describe the fit replaced here
         by_scenario[scenario] = entry
-        print(f"{pair:14} {scenario}: offset {offset:+.2f}, slope {slope:.1f}, hold {hold:.1f}, shape {shape:g} on {len(pts)} "
-              f"positions; prior {prior:.3f} (Union {sum(ys):g}/{len(ys)})")
+        print(f"{pair:14} {scenario}: offset {offset:+.2f}, slope {slope:.1f}, hold {hold:.1f}, shape {shape:g} on "
+              f"{len(pts)} positions; prior {prior:.3f} (Union {sum(ys):g}/{len(ys)})")
     for pair in {p for p, _ in per}:
         pairs[pair]["command"] = ("python scripts/war_odds_calibration.py fit " + files_said(args.files)
                                   + (f" --slopes {args.slopes}" if args.slopes != "0.2..2" else "")

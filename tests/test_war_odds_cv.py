@@ -106,7 +106,7 @@ def test_the_late_term_is_found_where_the_odds_grow_surer_towards_the_end_and_is
 
 
 def test_the_shape_is_found_where_the_odds_keep_to_the_prior_longer_and_is_one_where_they_do_not(monkeypatch):
-    """Stop 53's candidate ``shape`` (scripts/war_odds_cv.py): on positions whose true odds lean on the prior by the
+    """Stop 53's ``shape`` (scripts/war_odds_cv.py, adopted): on positions whose true odds lean on the prior by the
     square root of the time left (the prior kept longer), the fit finds shape 0.5; on positions blended as the app
     blends them, shape 1; ``cv`` scores the odds with the shape fitted, and its other estimators keep shape 1."""
     import numpy as np
