@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -173,6 +174,20 @@ def box_on_screen(page, box_id: str, timeout_s: float = 30.0) -> tuple[float, fl
         if time.monotonic() > deadline:
             raise AssertionError(f"the box {box_id!r} is not on the page after {timeout_s:.0f} s")
         page.wait_for_timeout(100)
+
+
+def wait_for_kernels(server: "VoilaServer", count: int, seconds: float, gone: Iterable[int] = ()) -> list[int]:
+    """The server's kernels once there are ``count`` of them and none of the pids ``gone`` is among them, or as
+    they are when ``seconds`` have passed. The list returned is the one checked: kernels end and start while a
+    class comes and goes, so a second look could count a kernel that has just ended, or miss one just started
+    (a count of 2 passed on the way from 3 games to none read as 1 warm kernel: stop 53's CI)."""
+    gone = set(gone)
+    deadline = time.monotonic() + seconds
+    while True:
+        pids = server.kernel_pids()
+        if (len(pids) == count and not gone & set(pids)) or time.monotonic() >= deadline:
+            return pids
+        time.sleep(0.25)
 
 
 def leave_page(page, server: "VoilaServer", timeout_s: float = 30.0) -> list[int]:

@@ -19,6 +19,7 @@ import pytest
 playwright = pytest.importorskip("playwright.sync_api")
 
 import serve  # noqa: E402
+from serve import wait_for_kernels  # noqa: E402
 from browser import chromium  # noqa: E402
 
 STUDENTS = 2
@@ -42,13 +43,6 @@ def leave(page) -> None:
     on, playwright would drop that request)."""
     page.unroute_all()
     page.goto("about:blank")
-
-
-def wait_for_kernels(server, count: int, seconds: float) -> list[int]:
-    deadline = time.monotonic() + seconds
-    while len(server.kernel_pids()) != count and time.monotonic() < deadline:
-        time.sleep(0.25)
-    return server.kernel_pids()
 
 
 @pytest.fixture(scope="module")

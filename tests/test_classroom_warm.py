@@ -17,17 +17,11 @@ import time
 import pytest
 
 import serve
+from serve import wait_for_kernels
 from security_client import Browser
 
 playwright = pytest.importorskip("playwright.sync_api")
 from browser import chromium  # noqa: E402
-
-
-def wait_for_kernels(server, count: int, seconds: float) -> list[int]:
-    deadline = time.monotonic() + seconds
-    while len(server.kernel_pids()) != count and time.monotonic() < deadline:
-        time.sleep(0.25)
-    return server.kernel_pids()
 
 
 def test_warm_kernels_open_the_app_at_once_follow_the_link_and_never_overfill_the_class(tmp_path):
@@ -62,7 +56,8 @@ def test_warm_kernels_open_the_app_at_once_follow_the_link_and_never_overfill_th
             assert len(server.kernel_pids()) == 3  # 2 games + 1 warm: never more than the class
             student(server.join_url)
             time.sleep(2)
-            assert len(server.kernel_pids()) == 3  # 3 games, no warm kernel: the class is full
+            games = server.kernel_pids()
+            assert len(games) == 3  # 3 games, no warm kernel: the class is full
             status, html = Browser(server.port).request("GET", f"/?token={server.token}")[:2]
             assert status == 503 and "3 of 3 games" in html
             for context, page in pages:
@@ -70,8 +65,9 @@ def test_warm_kernels_open_the_app_at_once_follow_the_link_and_never_overfill_th
                 page.goto("about:blank")
                 context.close()
             browser.close()
-        # the games ended by their pages' unload; the pool refills for the next students
-        assert len(wait_for_kernels(server, 2, 60)) == 2
+        # the games ended by their pages' unload; the pool refills for the next students (2 new kernels, not 2
+        # games still ending)
+        assert len(wait_for_kernels(server, 2, 60, gone=games)) == 2
     finally:
         server.stop()
     print(f"\nFIGURES warm classroom: first page on screen in {first_s:.2f} s")
@@ -186,3 +182,22 @@ def test_the_pool_heals_itself_without_a_game_ending_and_never_offers_a_failed_s
         assert len(fills) == before  # never while the server stops
 
     asyncio.run(scenario())
+
+
+def test_waiting_for_kernels_answers_with_the_kernels_it_counted(monkeypatch):
+    """The helper the server tests wait with (serve.wait_for_kernels): kernels end and start while a class leaves,
+    so it answers with the very list it counted (it used to look again, and once read 3 games ending -> 2 -> 1 as
+    "1 warm kernel": stop 53's CI), and with ``gone`` it waits until those kernels are no longer among them."""
+    monkeypatch.setattr(time, "sleep", lambda seconds: None)
+
+    class Server:
+        def __init__(self, *looks):
+            self.looks = iter(looks)
+
+        def kernel_pids(self):
+            return next(self.looks)
+
+    leaving = ([11, 12, 13], [11, 12], [11], [11, 21], [21, 22])
+    assert wait_for_kernels(Server(*leaving), 2, 5) == [11, 12]
+    assert wait_for_kernels(Server(*leaving), 2, 5, gone=[11, 12, 13]) == [21, 22]
+    assert wait_for_kernels(Server([1], [], [2]), 0, 5) == []

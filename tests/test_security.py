@@ -9,6 +9,7 @@ import time
 import pytest
 
 import serve
+from serve import wait_for_kernels
 from security_client import V1, Browser, kernel_socket_probe
 
 
@@ -55,13 +56,6 @@ def test_a_legacy_binary_frame_is_not_read_as_a_v1_header():
     assert v1_header(legacy) is None and v1_header(b"") is None and v1_header(b"\xff" * 40) is None
     assert time.monotonic() - started < 0.1
     assert v1_header(v1_frame(message))["msg_type"] == "comm_msg"
-
-
-def wait_for_kernels(server, count: int, seconds: float) -> list[int]:
-    deadline = time.monotonic() + seconds
-    while len(server.kernel_pids()) != count and time.monotonic() < deadline:
-        time.sleep(0.25)
-    return server.kernel_pids()
 
 
 def test_one_browser_cannot_fill_the_class_and_a_page_that_never_connects_frees_its_place(room):
