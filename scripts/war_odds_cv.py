@@ -66,10 +66,18 @@ HOLDS_1 = HOLDS_09 + (1.0,)
 LATES = (0.0, 1.0, 2.0, 4.0)
 #: the shape's grid (stop 53): the power of the time left in the lean on the prior
 SHAPES = woc.SHAPES
-#: each estimator's grids: (slopes, holds[, lates[, shapes]])
-ESTIMATORS = {"stop43": ((1.0,), HOLDS_09), "slope": (SLOPES, HOLDS_09), "hold1": ((1.0,), HOLDS_1),
-              "slope+hold1": (SLOPES, HOLDS_1), "slope4": woc.GRIDS["0.2..4"], "prior": woc.PRIOR_ALONE,
-              "late": (SLOPES, HOLDS_09, LATES), "shape": (SLOPES, HOLDS_09, (0.0,), SHAPES)}
+
+
+def grids(slopes, holds, lates=(0.0,), shapes=(1.0,)) -> dict:
+    """An estimator's grids, as ``woc.fit_cell`` takes them (no late term and the lean of stops 40-52 unless given)."""
+    return dict(slopes=slopes, holds=holds, lates=lates, shapes=shapes)
+
+
+#: each estimator by name: its grids
+ESTIMATORS = {"stop43": grids((1.0,), HOLDS_09), "slope": grids(SLOPES, HOLDS_09), "hold1": grids((1.0,), HOLDS_1),
+              "slope+hold1": grids(SLOPES, HOLDS_1), "slope4": grids(*woc.GRIDS["0.2..4"]),
+              "prior": grids(*woc.PRIOR_ALONE), "late": grids(SLOPES, HOLDS_09, lates=LATES),
+              "shape": grids(SLOPES, HOLDS_09, shapes=SHAPES)}
 #: stop 46's rule (docs/bots/issue34_seeds.txt, 10:31 UTC): of these, the one with the most cells below the
 #: base rate, then the lower mean Brier score, then the first; then the guard (``choose``)
 CANDIDATES = ("slope", "slope4")
@@ -84,9 +92,7 @@ def fit(games, estimator: str) -> tuple[float, tuple[float, float, float, float,
     """(prior, (offset, hold, slope, late, shape)) of an estimator fitted on a cell's games, as ``woc.fit`` does."""
     prior = prior_of(games)
     pts = [(p, g["y"], 1 / len(g["pts"]), left) for g in games for p, _, decided, left in g["pts"] if not decided]
-    grids = ESTIMATORS[estimator]
-    slopes, holds, lates, shapes = (*grids, *((0.0,), (1.0,))[len(grids) - 2:])
-    return prior, woc.fit_cell(pts, prior, slopes=slopes, holds=holds, lates=lates, shapes=shapes)
+    return prior, woc.fit_cell(pts, prior, **ESTIMATORS[estimator])
 
 
 def results(games) -> tuple[np.ndarray, np.ndarray]:

@@ -196,10 +196,7 @@ def leave_page(page, server: "VoilaServer", timeout_s: float = 30.0) -> list[int
     kernels still running once none is left or ``timeout_s`` has passed."""
     page.unroute_all()
     page.goto("about:blank")
-    deadline = time.monotonic() + timeout_s
-    while server.kernel_pids() and time.monotonic() < deadline:
-        page.wait_for_timeout(250)
-    return server.kernel_pids()
+    return wait_for_kernels(server, 0, timeout_s)
 
 
 def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, timeout: float = 60.0,
