@@ -490,22 +490,29 @@ def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,),
     if all(hold >= 1 for hold in holds):  # the prior alone: what the penalties pick, with no search
         return 0.0, 1.0, min(slopes, key=lambda slope: (abs(slope - 1), slope)), 0.0, 1.0
     z = war.logit([v[0] for v in pts])
-    y = np.array([v[1] for v in pts])
-    w = np.array([v[2] for v in pts])
-    left = np.array([v[3] for v in pts])
+    y = np.array([v[1] for v in pts], dtype=float)
+    w = np.array([v[2] for v in pts], dtype=float)
+    left = np.array([v[3] for v in pts], dtype=float)
+    # p - y = (1 - lean) (q - prior) + (prior - y): the weighted sum of its square is two matrix products over the
+    # positions, one column per (shape, hold) in the order of the loops it replaces (the first best wins, as there)
+    combos = [(shape, hold) for shape in shapes for hold in holds]
+    keep = np.array([1 - war.blend_weight(left, hold, shape) for shape, hold in combos]).T  # positions x combos
+    square, cross = w[:, None] * keep ** 2, (w * (prior - y))[:, None] * keep
+    rest = float((w * (prior - y) ** 2).sum())
+    penalty = np.array([1e-5 * math.log(shape) ** 2 for shape, _ in combos])[:, None] + 1e-5 * OFFSETS ** 2
+    exp_offsets = np.exp(-OFFSETS)
     best = (math.inf, 0.0, 0.0, 1.0, 0.0, 1.0)
     for slope in slopes:
         for late in lates:
-            q = war.adjusted(z[None, :], OFFSETS[:, None], slope + late * (1 - left)[None, :])  # offsets x positions
-            for shape in shapes:
-                for hold in holds:
-                    p = war.lean_on_prior(q, prior, left, hold, shape)
-                    score = ((w * (p - y) ** 2).sum(axis=1) / w.sum() + 1e-5 * OFFSETS ** 2 + 1e-5 * (slope - 1) ** 2
-                             + 1e-5 * late ** 2 + 1e-5 * math.log(shape) ** 2)
-                    k = int(np.argmin(score))
-                    if score[k] < best[0]:
-                        best = (float(score[k]), float(OFFSETS[k]), float(hold), float(slope), float(late),
-                                float(shape))
+            # war.adjusted(z, offset, slope + late x (1 - left)) for every offset and position: the exponential of
+            # the sum as the product of two exponentials, an outer product
+            d = 1 / (1 + np.outer(exp_offsets, np.exp(-(slope + late * (1 - left)) * z))) - prior  # offsets x positions
+            score = (((d ** 2) @ square + 2 * (d @ cross) + rest) / w.sum()).T  # combos x offsets
+            score += penalty + 1e-5 * (slope - 1) ** 2 + 1e-5 * late ** 2
+            c, k = np.unravel_index(int(np.argmin(score)), score.shape)
+            if score[c, k] < best[0]:
+                shape, hold = combos[c]
+                best = (float(score[c, k]), float(OFFSETS[k]), float(hold), float(slope), float(late), float(shape))
     return best[1:]
 
 

@@ -130,3 +130,29 @@ def test_the_shape_is_found_where_the_odds_keep_to_the_prior_longer_and_is_one_w
     p, _, _ = cvs.odds(games, 0.8, (0.0, 0.0, 1.0, 0.0, 0.5))
     assert p[0] == pytest.approx(0.5 * 0.5 + 0.5 * 0.8)  # lean 0.25 ** 0.5 = 0.5 on the prior
     assert cvs.fit([{"y": 1.0, "pts": [(0.5, 20, False, 0.25)]}] * 3, "late")[1][4] == 1.0  # late keeps shape 1
+
+
+def test_the_fit_scores_every_grid_point_as_the_odds_it_would_give():
+    """fit_cell scores the grids with two matrix products (stop 54); on random positions it picks what a plain search
+    over every (slope, late, shape, hold, offset) picks, scoring each with the odds ``war.lean_on_prior`` gives."""
+    import itertools
+    import math
+
+    import numpy as np
+    woc = load_script("war_odds_calibration")
+    rng = np.random.default_rng(54)
+    n = 400
+    p0, left = rng.uniform(0.02, 0.98, n), rng.uniform(0, 1, n)
+    y = (rng.uniform(0, 1, n) < p0).astype(float)
+    w = rng.uniform(0.01, 0.05, n)
+    prior = 0.63
+    grid = dict(slopes=(0.6, 1.3), holds=(0.0, 0.5, 1.0), lates=(0.0, 2.0), shapes=(0.5, 1.0, 4.0))
+    best = (math.inf,)
+    for slope, late, shape, hold in itertools.product(grid["slopes"], grid["lates"], grid["shapes"], grid["holds"]):
+        for offset in woc.OFFSETS:
+            p = war.lean_on_prior(war.adjusted(war.logit(p0), offset, slope + late * (1 - left)), prior, left, hold, shape)
+            score = (np.average((p - y) ** 2, weights=w) + 1e-5 * (offset ** 2 + (slope - 1) ** 2 + late ** 2
+                                                                  + math.log(shape) ** 2))
+            if score < best[0] - 1e-12:
+                best = (score, float(offset), hold, slope, late, shape)
+    assert woc.fit_cell(list(zip(p0, y, w, left)), prior, **grid) == pytest.approx(best[1:], abs=1e-9)
