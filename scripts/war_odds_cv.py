@@ -23,6 +23,8 @@ logit times a slope plus an offset, blended with the pair's prior by ``hold + (1
   since, docs/bots/war_odds_cv_stop53.txt). Stop 52 found that 1863 hard v normal lost to the base rate on
   1000000+, whose 32 games the Union all won, in turns 19-22, where the odds had left the prior and dipped below
   it, and beat it in the last turns: below 1, the odds keep to the prior longer and turn to the position later.
+- ``shape16`` (stop 54): ``shape`` with the shape's grid widened to :data:`SHAPES16`, up to 16 (13 of the 30 cells of
+  stop 53's fit chose shape 4, the top of ``shape``'s grid).
 
 ``--estimators`` limits a run to some of them (the base rate is always scored).
 
@@ -66,6 +68,8 @@ HOLDS_1 = HOLDS_09 + (1.0,)
 LATES = (0.0, 1.0, 2.0, 4.0)
 #: the shape's grid (stop 53): the power of the time left in the lean on the prior
 SHAPES = woc.SHAPES
+#: the wider grid stop 54 tries: 4 was the top of SHAPES, chosen by 13 of stop 53's 30 cells
+SHAPES16 = SHAPES + (8.0, 16.0)
 
 
 def grids(slopes, holds, lates=(0.0,), shapes=(1.0,)) -> dict:
@@ -77,7 +81,7 @@ def grids(slopes, holds, lates=(0.0,), shapes=(1.0,)) -> dict:
 ESTIMATORS = {"stop43": grids((1.0,), HOLDS_09), "slope": grids(SLOPES, HOLDS_09), "hold1": grids((1.0,), HOLDS_1),
               "slope+hold1": grids(SLOPES, HOLDS_1), "slope4": grids(*woc.GRIDS["0.2..4"]),
               "prior": grids(*woc.PRIOR_ALONE), "late": grids(SLOPES, HOLDS_09, lates=LATES),
-              "shape": grids(SLOPES, HOLDS_09, shapes=SHAPES)}
+              "shape": grids(SLOPES, HOLDS_09, shapes=SHAPES), "shape16": grids(SLOPES, HOLDS_09, shapes=SHAPES16)}
 #: stop 46's rule (docs/bots/issue34_seeds.txt, 10:31 UTC): of these, the one with the most cells below the
 #: base rate, then the lower mean Brier score, then the first; then the guard (``choose``)
 CANDIDATES = ("slope", "slope4")
