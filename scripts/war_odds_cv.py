@@ -24,7 +24,8 @@ logit times a slope plus an offset, blended with the pair's prior by ``hold + (1
   1000000+, whose 32 games the Union all won, in turns 19-22, where the odds had left the prior and dipped below
   it, and beat it in the last turns: below 1, the odds keep to the prior longer and turn to the position later.
 - ``shape16`` (stop 54): ``shape`` with the shape's grid widened to :data:`SHAPES16`, up to 16 (13 of the 30 cells of
-  stop 53's fit chose shape 4, the top of ``shape``'s grid).
+  stop 53's fit chose shape 4, the top of ``shape``'s grid); adopted by its declared rule, the fit's grid since
+  (docs/bots/war_odds_cv_stop54.txt).
 
 ``--estimators`` limits a run to some of them (the base rate is always scored).
 
@@ -67,9 +68,10 @@ HOLDS_1 = HOLDS_09 + (1.0,)
 #: the late term's grid (stop 52): the slope's growth from the start to the deciding turn
 LATES = (0.0, 1.0, 2.0, 4.0)
 #: the shape's grid (stop 53): the power of the time left in the lean on the prior
-SHAPES = woc.SHAPES
-#: the wider grid stop 54 tries: 4 was the top of SHAPES, chosen by 13 of stop 53's 30 cells
-SHAPES16 = SHAPES + (8.0, 16.0)
+SHAPES = (0.25, 0.5, 1.0, 2.0, 4.0)
+#: the wider grid stop 54 tried, SHAPES and 8, 16 (4 was the top of SHAPES, chosen by 13 of stop 53's 30 cells);
+#: adopted, the fit's grid since
+SHAPES16 = woc.SHAPES
 
 
 def grids(slopes, holds, lates=(0.0,), shapes=(1.0,)) -> dict:
@@ -172,7 +174,9 @@ def cv(args) -> None:
                   + " ".join(f"{score[name]:>12.4f}" for name in names), flush=True)
     for name in names:
         below, mean = tally(scores, name)
-        print(f"{name:12}: below the base rate in {below} of {len(table)} cells; mean Brier {mean:.4f}")
+        print(f"{name:12}: below the base rate in {below} of {len(table)} cells; mean Brier {mean:.6f}")
+    ranked = sorted(names, key=lambda name: (-tally(scores, name)[0], tally(scores, name)[1]))
+    print("by cells below the base rate, then the lower mean: " + ", ".join(ranked))
     if set(CANDIDATES) | {"prior"} <= set(names):
         form, guarded = choose(scores)
         print(f"stop 46's rule: {form} ships; the prior alone where {form} is not below it: "
