@@ -447,7 +447,7 @@ def files_said(paths: list[str]) -> str:
     if not all(found) or len({(m[1], m[3]) for m in found}) != 1:
         return " ".join(paths)
     folder, ext = found[0][1] or "", found[0][3] or ""
-    blocks = sorted({m[2] for m in found})
+    blocks = sorted({m[2] for m in found}, key=int)
     named = sorted(str(Path(folder) / f.name) if folder else f.name
                    for block in blocks for f in Path(folder or ".").glob(f"g_{block}_*.jsonl{ext}"))
     if named != sorted(paths):

@@ -87,11 +87,12 @@ def test_the_fits_command_names_kept_games_by_their_blocks_and_only_when_exact(t
     monkeypatch.chdir(tmp_path)
     kept = Path("games")
     kept.mkdir()
-    names = [f"g_{block}_{cell}.jsonl.xz" for block in (944000, 956000) for cell in ("1861_hard-hard", "short_easy-normal")]
+    names = [f"g_{block}_{cell}.jsonl.xz" for block in (944000, 956000, 1000000)
+             for cell in ("1861_hard-hard", "short_easy-normal")]
     for name in names:
         (kept / name).write_bytes(b"")
     every = [f"games/{name}" for name in names]
-    assert script.files_said(every) == "games/g_{944000,956000}_*.jsonl.xz"
+    assert script.files_said(every) == "games/g_{944000,956000,1000000}_*.jsonl.xz"  # blocks in the order of seeds
     assert script.files_said(every[:2]) == "games/g_944000_*.jsonl.xz"
     assert script.files_said(every[:3]) == " ".join(every[:3])  # the pattern would name a fourth file
     assert script.files_said(["a.jsonl", "b.jsonl"]) == "a.jsonl b.jsonl"
