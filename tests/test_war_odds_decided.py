@@ -96,6 +96,55 @@ def test_a_scenario_score_out_of_reach_and_a_draw_still_possible():
     assert decided(played_on.state, played_on.scenario, True) is None  # the war goes on to turn 40
 
 
+@pytest.mark.rule("9.b")
+@pytest.mark.rule("S-0")
+def test_a_union_box_the_confederate_cavalry_holds_can_still_revert_to_the_union_in_the_deciding_half():
+    """In the Confederate half that scores 1864, a box of the Union's colour held by Confederate cavalry alone goes
+    back to the Union when the cavalry leaves (9.b): the Union's maximum can grow by it, so a score that reaches the
+    draw with it is not decided, where the same box left to nobody is (stop 54's held-out game 1032707)."""
+    def position(held: bool, stripped: int):
+        game = at("1864", 37, Side.CONFEDERATE)
+        state = game.state
+        near = set()
+        for unit in state.units_of(Side.UNION):
+            near |= state.board.neighbours(unit.location) | {unit.location}
+        assert "fort_wayne" not in near and state.board["fort_wayne"].owner is Side.UNION
+        if held:
+            cavalry = next(u for u in state.units_of(Side.CONFEDERATE) if u.id.startswith("C-CV"))
+            state.place(cavalry, "fort_wayne")
+            state.set_control("fort_wayne", Side.CONFEDERATE, cavalry_held=True)
+        else:
+            state.set_control("fort_wayne", None)
+        far = [box.id for box in state.board if box.owner is Side.UNION and box.blue_value == 1
+               and box.red_value == 0 and box.id not in near and box.id != "fort_wayne"
+               and state.control[box.id] is Side.UNION]
+        for box in far[:stripped]:  # Union boxes no Union unit can win back this half
+            state.set_control(box, None)
+        state.invalidate_maxima()
+        return decided(state, game.scenario), state.army_max(Side.UNION) - state.army_max(Side.CONFEDERATE)
+
+    steps = [(position(False, k), position(True, k)) for k in range(40)]
+    assert all(left == right for (_, left), (_, right) in steps)  # the same score now, with or without the cavalry
+    assert any(alone == 0.0 and held is None for (alone, _), (held, _) in steps)  # the reversion keeps the draw
+    assert steps[-1][0][0] == steps[-1][1][0] == 0.0  # and far enough behind, both are decided
+
+
+def test_the_held_out_game_that_found_the_reversion_is_never_called_decided():
+    """1864 normal v easy, seed 1032707 (kept in docs/bots/games/stop44/): at turn 37 the Union trailed by 14, and a
+    Confederate cavalry leaving Fort Wayne gave it 2 and the draw. No position of it is decided."""
+    from pathlib import Path
+    from script_module import load_script
+    woc = load_script("war_odds_calibration")
+    kept = Path(__file__).resolve().parent.parent / "docs/bots/games/stop44/g_1030000_1864_normal-easy.jsonl.xz"
+    row = next(row for row in woc.load([str(kept)]) if row["seed"] == 1032707)
+    calls = []
+    for game in woc.positions(row["record"]):  # each half-turn's start, then the end
+        if not game.is_over:
+            calls.append((game.state.turn, game.state.phasing, decided(game.state, game.scenario, game.play_on)))
+    assert (37, Side.CONFEDERATE, None) in calls and {call[2] for call in calls} == {None}
+    assert game.is_over and game.outcome.winner is None and row["y"] == 0.5  # the draw
+
+
 @pytest.mark.rule("S-0")
 @pytest.mark.rule("13")
 def test_a_decided_position_always_ends_in_a_confederate_win_in_random_games():
@@ -142,5 +191,6 @@ def test_scenario_start_odds_are_the_measured_result_of_the_scenario(scenario):
     fit = scenario_adjustments()["1861"]
     expected = predict(kind, x, shift=fit["offset"], scale=fit.get("slope", 1.0))[0]
     hold = fit.get("hold", 0.0)  # the share of the prior kept at the deciding turn
-    lean = blend_weight(1 / 79, hold)  # one half-turn left of the 79 from turn 1's Union half to turn 40's
+    lean = blend_weight(1 / 79, hold, fit.get("shape", 1.0))  # one half-turn left of the 79 from turn 1's Union
+    # half to turn 40's, leaning on the prior by the time left to the fitted power (stop 53)
     assert late.p_union == pytest.approx((1 - lean) * expected + lean * fit["prior"])

@@ -16,9 +16,12 @@ what the rules prove is used, with generous bounds, so a position called decided
   cannot each get a different unit, the Union cannot win: 0.
 - **S-13 / S-0 scoring** (a short game or a scored year scenario not played on), in the Confederate
   half of the deciding turn: the Union maximum can only grow by boxes of its colour a Union unit
-  retreats into (next to a Union unit), the Confederate maximum only fall by a Confederate
-  cavalry-held box reverting (9.b; a Union retreat never enters a Confederate-held box of the
-  Confederacy's colour, 5.2.5 (b)). If even the best case leaves the Union short, it has lost: 0.
+  retreats into (next to a Union unit) and by Confederate cavalry-held boxes the Union owns reverting
+  to it when the cavalry leaves (9.b), the Confederate maximum only fall by a Confederate cavalry-held
+  box reverting (9.b; a Union retreat never enters a Confederate-held box of the Confederacy's colour,
+  5.2.5 (b)). If even the best case leaves the Union short, it has lost: 0. (Until stop 54 the Union's
+  gain by reversion was missing: on the held-out game 1032707, 1864 normal v easy, the odds said 0 at
+  turn 37 and a cavalry leaving Fort Wayne gave the Union a draw.)
 
 Never 1.0 before the end: the rules almost never prove that the Union cannot lose. A Union win ends the
 game at once (11.a), and in the last Confederate half of a scored game a Confederate unit within two
@@ -150,9 +153,12 @@ def scored_decided(state, scenario, play_on: bool) -> float | None:
     near = set()
     for unit in state.units_of(Side.UNION):
         near |= board.neighbours(unit.location) | {unit.location}
-    gain = sum(board[b].blue_value for b in near if state.control[b] is not Side.UNION)
-    loss = sum(board[b].red_value for b in state.cavalry_held
-               if state.control[b] is Side.CONFEDERATE and board[b].owner is not Side.CONFEDERATE)
+    reverting = {b for b in state.cavalry_held  # 9.b: back to the printed owner when the cavalry leaves
+                 if state.control[b] is Side.CONFEDERATE and board[b].owner is not Side.CONFEDERATE}
+    union_gains = {b for b in near if state.control[b] is not Side.UNION}
+    union_gains |= {b for b in reverting if board[b].owner is Side.UNION}
+    gain = sum(board[b].blue_value for b in union_gains)
+    loss = sum(board[b].red_value for b in reverting)
     best = state.army_max(Side.UNION) + gain - (state.army_max(Side.CONFEDERATE) - loss)
     if scenario.end == "table" and best == need - 1:
         return None  # a draw (½) is still possible: not decided
