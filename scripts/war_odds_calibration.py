@@ -464,8 +464,8 @@ SLOPES = tuple(float(a) for a in np.round(np.arange(0.2, 2.0001, 0.1), 2))
 SLOPES4 = tuple(float(a) for a in np.round(np.arange(0.2, 4.0001, 0.1), 2))
 HOLDS = tuple(float(h) for h in np.round(np.arange(0.0, 0.95, 0.1), 2))
 #: the power of the time left in the lean on the prior (stop 53, chosen by cross-validation on the 220 fit games a
-#: cell: docs/bots/war_odds_cv_stop53.txt; widened from 4 to 16 at stop 54 by its own, docs/bots/war_odds_cv_stop54.txt);
-#: (1.0,) is the lean of stops 40-52
+#: cell: docs/bots/war_odds_cv_stop53.txt; widened from 4 to 16 at stop 54 by its own,
+#: docs/bots/war_odds_cv_stop54.txt); (1.0,) is the lean of stops 40-52
 SHAPES = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 #: fit's grids by its --slopes, and the grids that leave the pair's prior alone (hold 1: offset and slope moot)
 GRIDS = {"0.2..2": (SLOPES, HOLDS), "0.2..4": (SLOPES4, HOLDS)}
@@ -485,9 +485,9 @@ def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,),
     the end than at the start.
 
     ``shape`` (stop 53; ``fit`` searches :data:`SHAPES`, adopted by its declared cross-validation,
-    docs/bots/war_odds_cv_stop53.txt, and widened to 16 by stop 54's): the lean on the prior falls as the time left to the power ``shape``,
-    ``hold + (1 - hold) x left ** shape`` (``ahd.odds.war.blend_weight``), so that below 1 the odds keep to the
-    prior longer and leave it later and faster."""
+    docs/bots/war_odds_cv_stop53.txt, and widened to 16 by stop 54's): the lean on the prior falls as the time left
+    to the power ``shape``, ``hold + (1 - hold) x left ** shape`` (``ahd.odds.war.blend_weight``), so that below 1
+    the odds keep to the prior longer and leave it later and faster."""
     if all(hold >= 1 for hold in holds):  # the prior alone: what the penalties pick, with no search
         return 0.0, 1.0, min(slopes, key=lambda slope: (abs(slope - 1), slope)), 0.0, 1.0
     z = war.logit([v[0] for v in pts])
@@ -507,7 +507,7 @@ def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,),
         for late in lates:
             # war.adjusted(z, offset, slope + late x (1 - left)) for every offset and position: the exponential of
             # the sum as the product of two exponentials, an outer product
-            d = 1 / (1 + np.outer(exp_offsets, np.exp(-(slope + late * (1 - left)) * z))) - prior  # offsets x positions
+            d = 1 / (1 + np.outer(exp_offsets, np.exp(-(slope + late * (1 - left)) * z))) - prior  # offsets x pos.
             score = (((d ** 2) @ square + 2 * (d @ cross) + rest) / w.sum()).T  # combos x offsets
             score += penalty + 1e-5 * (slope - 1) ** 2 + 1e-5 * late ** 2
             c, k = np.unravel_index(int(np.argmin(score)), score.shape)

@@ -150,7 +150,8 @@ def test_the_fit_scores_every_grid_point_as_the_odds_it_would_give():
     best = (math.inf,)
     for slope, late, shape, hold in itertools.product(grid["slopes"], grid["lates"], grid["shapes"], grid["holds"]):
         for offset in woc.OFFSETS:
-            p = war.lean_on_prior(war.adjusted(war.logit(p0), offset, slope + late * (1 - left)), prior, left, hold, shape)
+            q = war.adjusted(war.logit(p0), offset, slope + late * (1 - left))
+            p = war.lean_on_prior(q, prior, left, hold, shape)
             score = (np.average((p - y) ** 2, weights=w) + 1e-5 * (offset ** 2 + (slope - 1) ** 2 + late ** 2
                                                                   + math.log(shape) ** 2))
             if score < best[0] - 1e-12:
