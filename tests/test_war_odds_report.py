@@ -131,4 +131,4 @@ def test_report_with_jobs_says_what_one_process_says(tmp_path, capsys, monkeypat
     assert said[0] == said[1]
     assert "short  easy v normal" in said[0] and "short  normal v easy" in said[0]
     # the header names the files by the pattern that names exactly them, not one by one
-    assert f"on recorded games: {tmp_path}/g_{{141,41}}_*.jsonl\n" in said[0]
+    assert f"on recorded games: {tmp_path}/g_{{41,141}}_*.jsonl\n" in said[0]
