@@ -130,8 +130,8 @@ def test_a_union_box_the_confederate_cavalry_holds_can_still_revert_to_the_union
 
 
 def test_the_held_out_game_that_found_the_reversion_is_never_called_decided():
-    """1864 normal v easy, seed 1032707 (kept in docs/bots/games/stop44/): at turn 37 the Union trailed by 14, and a
-    Confederate cavalry leaving Fort Wayne gave it 2 and the draw. No position of it is decided."""
+    """1864 normal v easy, seed 1032707 (kept in docs/bots/games/stop44/): at turn 37 the Union led by 14, two short of
+    the draw's 16, and a Confederate cavalry leaving Fort Wayne gave it 2 and the draw. No position of it is decided."""
     from pathlib import Path
     from script_module import load_script
     woc = load_script("war_odds_calibration")
