@@ -129,6 +129,8 @@ def test_a_union_box_the_confederate_cavalry_holds_can_still_revert_to_the_union
     assert steps[-1][0][0] == steps[-1][1][0] == 0.0  # and far enough behind, both are decided
 
 
+@pytest.mark.rule("9.b")
+@pytest.mark.rule("S-0")
 def test_the_held_out_game_that_found_the_reversion_is_never_called_decided():
     """1864 normal v easy, seed 1032707 (kept in docs/bots/games/stop44/): at turn 37 the Union led by 14, two short of
     the draw's 16, and a Confederate cavalry leaving Fort Wayne gave it 2 and the draw. No position of it is decided."""
