@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterable
@@ -45,6 +47,9 @@ class VoilaServer:
     teacher_token: str = ""
     mode: str = "app"
     scheme: str = "http"
+    #: the server's TMPDIR (``start``): its temporary data folder and its kernels' files, removed by ``stop`` even
+    #: when the server had to be killed and could not remove them itself
+    scratch: Path | None = None
 
     @property
     def url(self) -> str:
@@ -94,6 +99,8 @@ class VoilaServer:
 
     def stop(self) -> None:
         stop_process(self.process)
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 def stop_process(process: subprocess.Popen, timeout: float = 10) -> None:
@@ -229,11 +236,13 @@ def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, ti
         env["HOUSE_DIVIDED_CULL"] = cull
     if connect:
         env["HOUSE_DIVIDED_CONNECT"] = str(connect)
+    scratch = Path(tempfile.mkdtemp(prefix="ahd-test-server-"))
+    env["TMPDIR"] = str(scratch)  # what a killed server leaves behind goes with this folder (VoilaServer.stop)
     output = open(log, "w") if log else (subprocess.DEVNULL if quiet else None)  # noqa: SIM115
     process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT if log else output, env=env,
                                cwd=Path(__file__).resolve().parents[1])
     server = VoilaServer(process, port, tree, token, teacher if mode == "classroom" else "", mode,
-                         "https" if tls_ca else "http")
+                         "https" if tls_ca else "http", scratch)
     context = None
     if tls_ca:
         import ssl
@@ -241,6 +250,7 @@ def start(port: int | None = None, *, tree: bool = False, quiet: bool = True, ti
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
+            server.stop()
             raise RuntimeError(f"house-divided {mode} exited with code {process.returncode}")
         try:
             with urllib.request.urlopen(server.url + "voila/static/voila.js", timeout=2, context=context):

@@ -201,3 +201,20 @@ def test_waiting_for_kernels_answers_with_the_kernels_it_counted(monkeypatch):
     assert wait_for_kernels(Server(*leaving), 2, 5) == [11, 12]
     assert wait_for_kernels(Server(*leaving), 2, 5, gone=[11, 12, 13]) == [21, 22]
     assert wait_for_kernels(Server([1], [], [2]), 0, 5) == []
+
+
+def test_a_server_the_tests_had_to_kill_leaves_no_folder_behind():
+    """serve.start gives each server its own TMPDIR: a server killed outright (stop's SIGKILL when it is slow to end)
+    cannot remove its temporary data folder and kernel files itself, and stop removes them with that folder (a full
+    run of stop 54's suite left one such folder in /tmp)."""
+    import os
+    import signal
+    server = serve.start(mode="classroom", students=2)
+    try:
+        assert server.scratch is not None and any(server.scratch.glob("house-divided-*"))  # the server's data
+        os.kill(server.process.pid, signal.SIGKILL)
+        server.process.wait()
+        assert any(server.scratch.glob("house-divided-*"))  # nothing removed it: the server was killed
+    finally:
+        server.stop()
+    assert not server.scratch.exists()
