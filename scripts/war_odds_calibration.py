@@ -501,13 +501,10 @@ def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,),
     square, cross = w[:, None] * keep ** 2, (w * (prior - y))[:, None] * keep
     rest = float((w * (prior - y) ** 2).sum())
     penalty = np.array([1e-5 * math.log(shape) ** 2 for shape, _ in combos])[:, None] + 1e-5 * OFFSETS ** 2
-    exp_offsets = np.exp(-OFFSETS)
     best = (math.inf, 0.0, 0.0, 1.0, 0.0, 1.0)
     for slope in slopes:
         for late in lates:
-            # war.adjusted(z, offset, slope + late x (1 - left)) for every offset and position: the exponential of
-            # the sum as the product of two exponentials, an outer product
-            d = 1 / (1 + np.outer(exp_offsets, np.exp(-(slope + late * (1 - left)) * z))) - prior  # offsets x pos.
+            d = war.adjusted(z[None, :], OFFSETS[:, None], slope + late * (1 - left)[None, :]) - prior  # offsets x pos.
             score = (((d ** 2) @ square + 2 * (d @ cross) + rest) / w.sum()).T  # combos x offsets
             score += penalty + 1e-5 * (slope - 1) ** 2 + 1e-5 * late ** 2
             c, k = np.unravel_index(int(np.argmin(score)), score.shape)

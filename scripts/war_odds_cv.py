@@ -172,10 +172,10 @@ def cv(args) -> None:
             scores[(scenario, pair)] = score
             print(f"{scenario:8} {pair:16} {len(games):>5} {score['base']:>7.4f} "
                   + " ".join(f"{score[name]:>12.4f}" for name in names), flush=True)
-    for name in names:
-        below, mean = tally(scores, name)
+    tallies = {name: tally(scores, name) for name in names}
+    for name, (below, mean) in tallies.items():
         print(f"{name:12}: below the base rate in {below} of {len(table)} cells; mean Brier {mean:.6f}")
-    ranked = sorted(names, key=lambda name: (-tally(scores, name)[0], tally(scores, name)[1]))
+    ranked = sorted(names, key=lambda name: (-tallies[name][0], tallies[name][1]))
     print("by cells below the base rate, then the lower mean: " + ", ".join(ranked))
     if set(CANDIDATES) | {"prior"} <= set(names):
         form, guarded = choose(scores)
