@@ -106,11 +106,18 @@ def test_a_damaged_tokens_file_is_a_clear_error(tmp_path):
 
 
 def test_ctrl_c_stops_a_server_started_in_the_background(tmp_path):
-    """A script's background job starts with SIGINT ignored; Ctrl-C (SIGINT) must still stop the server."""
+    """A script's background job starts with SIGINT ignored; Ctrl-C (SIGINT) must still stop the server. Ctrl-C
+    at once, while its two warm kernels are still starting, leaves no kernel running and nothing in the temporary
+    folder (before stop 55 the kernels still starting wrote their connection files into the removed data folder:
+    a house-divided-* folder was left in /tmp)."""
     import signal
+    import psutil
     port = serve.free_port()
     log = tmp_path / "server.log"
+    scratch = tmp_path / "tmp"  # the server's TMPDIR: its data folder (no --data) goes here
+    scratch.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("HOUSE_DIVIDED_")}
+    env["TMPDIR"] = str(scratch)
     with open(log, "w") as out:
         process = subprocess.Popen([sys.executable, "-m", "widgets.server.cli", "classroom", "--host=127.0.0.1",
                                     f"--port={port}", "--students=2"], stdout=out, stderr=subprocess.STDOUT,
@@ -119,9 +126,13 @@ def test_ctrl_c_stops_a_server_started_in_the_background(tmp_path):
         deadline = time.monotonic() + 60
         while "Students join at" not in log.read_text() and time.monotonic() < deadline:
             assert process.poll() is None, log.read_text()[-3000:]
-            time.sleep(0.2)
+            time.sleep(0.05)
+        assert [p.name for p in scratch.iterdir()][:1] == [p.name for p in scratch.glob("house-divided-*")][:1] != []
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) == 0
+        time.sleep(1)  # a kernel left running would write its connection file in this second
+        left = [p for p in psutil.process_iter(["cmdline"]) if str(scratch) in " ".join(p.info["cmdline"] or ())]
+        assert left == [] and list(scratch.rglob("*")) == [], (left, list(scratch.rglob("*")), log.read_text()[-2000:])
     finally:
         if process.poll() is None:
             process.kill()

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
+import shutil
 import signal
 import tempfile
 from pathlib import Path
@@ -45,7 +46,7 @@ from tornado.web import GZipContentEncoding
 from widgets.model.i18n import _, loading_texts
 from widgets.server.hardening import CSP, LogoutHandler, with_plain_errors
 from widgets.server.kernel_socket import KernelModelHandler, KernelSocketHandler, ShutdownHandler
-from widgets.server.kernels import HANDOFF_ENV, keep_pool, pool_aware
+from widgets.server.kernels import HANDOFF_ENV, end_stragglers, keep_pool, pool_aware
 from widgets.server.options import (CULL_ENV, TEACHER_TOKEN_ENV, TOKEN_ENV, TOKENS_FILE, ClassState,  # noqa: F401
                                     ServeOptions, _cull_override, kept_tokens)
 from widgets.server.paths import APPS, JUPYTER_DATA, NOTEBOOKS, TEMPLATE
@@ -115,6 +116,16 @@ class AhdVoila(Voila):
             self.app.listen = lambda port, address="", **kwargs: plain(port, address, ssl_options=context, **kwargs)
         self.pool_keeper = keep_pool(self.kernel_manager)  # the warm pool topped up on the loop listen runs
         return super().listen()
+
+    def stop(self):
+        """voila's stop (it removes the connection files' folder, then ends the kernels it knows), then the
+        kernels whose start was still under way (widgets/server/kernels.py, "Stopping") and the connection
+        files they wrote meanwhile."""
+        try:
+            super().stop()
+        finally:
+            if end_stragglers():
+                shutil.rmtree(self.connection_dir, ignore_errors=True)
 
     @property
     def settings_state(self) -> ClassState:
@@ -276,6 +287,5 @@ def serve(options: ServeOptions) -> int:
         app.start()
     finally:
         if options.data is None:
-            import shutil
             shutil.rmtree(data, ignore_errors=True)
     return 0

@@ -30,6 +30,12 @@ moment a page took it (or its start): in the classroom such a kernel is ended by
 that up after 10 minutes; elsewhere (``house-divided app``, a published folder) after the idle time plus the
 connect grace. Under load a page may take
 longer than the idle time between its kernel's start and its websocket: the culler used to end it first.
+
+**Stopping** (:func:`end_stragglers`): a kernel whose start was under way when the server stopped (warm
+kernels, Ctrl-C in the first seconds) is not known to the kernel manager yet, so voila's stop does not end it.
+Its process lived on until it noticed its parent gone, and in between wrote its connection file again into the
+data folder the server had just removed (a temporary ``house-divided-*`` folder left in /tmp at every early
+Ctrl-C, stop 55). The server ends every process it started before it removes that folder.
 """
 from __future__ import annotations
 
@@ -184,6 +190,26 @@ class AhdKernelManager(AsyncMappingKernelManager):
 REFILL_AGAIN_S = 2.0
 #: seconds between two top-ups of the pool, whatever happens (:func:`keep_pool`)
 KEEP_EVERY_S = 5.0
+
+
+def end_stragglers(timeout: float = 5.0) -> int:
+    """End every process this one started that is still running (kernels whose start the kernel manager had not
+    seen through): SIGTERM, then SIGKILL after ``timeout`` seconds. How many there were."""
+    import psutil  # with ipykernel, which the app's kernels run (pyproject's app extra)
+    children = psutil.Process().children(recursive=True)
+    for child in children:
+        try:
+            child.terminate()
+        except psutil.NoSuchProcess:
+            pass
+    _, alive = psutil.wait_procs(children, timeout=timeout)
+    for child in alive:
+        try:
+            child.kill()
+        except psutil.NoSuchProcess:
+            pass
+    psutil.wait_procs(alive, timeout=timeout)
+    return len(children)
 
 
 def write_handoff(folder: str, kernel_id: str, request_url: str) -> None:
