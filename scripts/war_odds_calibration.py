@@ -36,10 +36,14 @@ the cells these games do not cover keep what the file's previous report said of 
 artifacts/war_odds_cv/ (``games_of``, shared with scripts/war_odds_cv.py) and reads them from there next time.
 
 ``fit``: per pair and scenario, in ``ahd/data/war_odds.json`` "pairs": the pair's smoothed result in the
-games given, ``(wins + 1) / (games + 2)``, the prior the odds lean on (all of it at the start, falling with
-the time left to the power ``shape`` to ``hold`` at the deciding turn: ``ahd.odds.war.war_odds``), and the logit
-offset, slope, ``hold`` and ``shape`` with the lowest Brier score on those games (every position of a game weighted
-1/(its positions)).
+games given, ``(wins + 1) / (games + 2)``, the prior, which is the odds at the scenario's start, and (stop 55,
+``--form anchor``, the default) the coefficients of the recalibration anchored at it (``ahd.odds.war.RECAL_FORMS``:
+logit p = logit(prior) + b1 t + b2 z t + b3 t² + b4 z t², t the share of the game played, z the position model's
+logit) by weighted maximum likelihood with a small ridge (``fit_recal``; every position of a game weighted
+1/(its positions)). Chosen by leaving one stored block out at a time (scripts/war_odds_cv.py blocks,
+docs/bots/war_odds_blocks_stop55.txt). ``--form shape`` fits stops 40-54's form instead: the odds lean on the prior
+(all of it at the start, falling with the time left to the power ``shape`` to ``hold`` at the deciding turn) and
+the logit offset, slope, ``hold`` and ``shape`` with the lowest Brier score on the grids (``fit_cell``).
 Pairs and scenarios not in the games given are kept.
 """
 from __future__ import annotations
@@ -514,6 +518,48 @@ def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,),
     return best[1:]
 
 
+#: the recalibration's ridge, times the cell's total weight, on every coefficient but the constant
+RIDGE = 1e-3
+
+
+def fit_recal(z, t, y, w, terms, ridge: float = RIDGE, rounds: int = 100, offset: float | None = None) -> np.ndarray:
+    """The recalibration's coefficients by weighted maximum likelihood (Newton's method; results 1, 0 or ½), with
+    the ridge on all but the constant; ``offset``: a fixed logit added to every position (the anchored forms')."""
+    x = war.recal_columns(z, t, terms)[0]
+    constant = terms[0] == "1"
+    penalty = ridge * w.sum() * np.r_[0.0 if constant else 1.0, np.ones(x.shape[1] - 1)]
+    beta = np.zeros(x.shape[1])
+    if constant:
+        mean = np.clip(np.average(y, weights=w), 1e-3, 1 - 1e-3)
+        beta[0] = np.log(mean / (1 - mean))
+    shift = 0.0 if offset is None else offset
+
+    def objective(b):  # the penalized log-likelihood, to be maximized
+        eta = x @ b + shift
+        return float(w @ (y * eta - np.logaddexp(0.0, eta))) - 0.5 * float(penalty @ (b * b))
+
+    for _ in range(rounds):
+        p = war.adjusted(x @ beta, shift)
+        gradient = x.T @ (w * (y - p)) - penalty * beta
+        hessian = (x * (w * p * (1 - p))[:, None]).T @ x + np.diag(penalty) + 1e-9 * np.eye(len(beta))
+        step = np.linalg.solve(hessian, gradient)
+        now = objective(beta)
+        while objective(beta + step) < now - 1e-12 and np.max(np.abs(step)) > 1e-12:
+            step = step / 2  # Newton's step halved until it does not go downhill (recal2 diverged without)
+        beta = beta + step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return beta
+
+def fit_anchor(pts, prior: float, form: str = "anchor") -> tuple[float, ...]:
+    """The coefficients of a recalibration anchored at the pair's prior (``ahd.odds.war.RECAL_FORMS``, stop 55) on
+    a cell's undecided positions ``pts`` = [(model p without adjustments, result, weight, time left)]: the logit of
+    the prior a fixed offset, so at the scenario's start the odds are the prior."""
+    p0, y, w, left = (np.array(column, dtype=float) for column in zip(*pts))
+    return tuple(float(c) for c in fit_recal(war.logit(p0), 1 - left, y, w, war.RECAL_FORMS[form],
+                                             offset=float(war.logit(prior))))
+
+
 def fit(args) -> None:
     """Per pair and scenario: a logit offset and slope on top of the base model, the share of the prior held to the
     end and the lean's shape (``fit_cell``), and the prior; merged into ``ahd/data/war_odds.json`` "pairs" (other pairs and
@@ -534,19 +580,27 @@ def fit(args) -> None:
         ys = results[(pair, scenario)]
         prior = prior_of(ys)
         alone = f"{scenario}:{pair}" in args.prior_alone
-        slopes, holds = PRIOR_ALONE if alone else GRIDS[args.slopes]
-        shapes = (1.0,) if alone or args.no_shape else SHAPES
-        offset, hold, slope, _, shape = fit_cell(pts, prior, slopes=slopes, holds=holds, shapes=shapes)  # no late
-        entry = {"offset": round(offset, 4), "slope": slope, "prior": round(prior, 4), "hold": hold, "shape": shape,
-                 "games": len(ys), "seeds": seed_ranges(seeds[(pair, scenario)])}
+        form = vars(args).get("form", "anchor")
+        if form in war.RECAL_FORMS and not alone:  # stop 55: a recalibration anchored at the prior
+            coef = fit_anchor(pts, round(prior, 4), form)
+            entry = {"prior": round(prior, 4), "form": form, "coef": [round(c, 6) for c in coef], "games": len(ys),
+                     "seeds": seed_ranges(seeds[(pair, scenario)])}
+            said = f"{form} " + " ".join(f"{term} {c:+.3f}" for term, c in zip(war.RECAL_FORMS[form], coef))
+        else:
+            slopes, holds = PRIOR_ALONE if alone else GRIDS[args.slopes]
+            shapes = (1.0,) if alone or args.no_shape else SHAPES
+            offset, hold, slope, _, shape = fit_cell(pts, prior, slopes=slopes, holds=holds, shapes=shapes)  # no late
+            entry = {"offset": round(offset, 4), "slope": slope, "prior": round(prior, 4), "hold": hold,
+                     "shape": shape, "games": len(ys), "seeds": seed_ranges(seeds[(pair, scenario)])}
+            said = f"offset {offset:+.2f}, slope {slope:.1f}, hold {hold:.1f}, shape {shape:g}"
         by_scenario = pairs.setdefault(pair, {}).setdefault("by_scenario", {})
         if "heldout" in by_scenario.get(scenario, {}):
             dropped.append(f"{scenario}:{pair}")  # they describe the fit replaced here
         by_scenario[scenario] = entry
-        print(f"{pair:14} {scenario}: offset {offset:+.2f}, slope {slope:.1f}, hold {hold:.1f}, shape {shape:g} on "
-              f"{len(pts)} positions; prior {prior:.3f} (Union {sum(ys):g}/{len(ys)})")
+        print(f"{pair:14} {scenario}: {said} on {len(pts)} positions; prior {prior:.3f} (Union {sum(ys):g}/{len(ys)})")
     for pair in {p for p, _ in per}:
         pairs[pair]["command"] = ("python scripts/war_odds_calibration.py fit " + files_said(args.files)
+                                  + (f" --form {args.form}" if vars(args).get("form", "anchor") != "anchor" else "")
                                   + (f" --slopes {args.slopes}" if args.slopes != "0.2..2" else "")
                                   + (" --no-shape" if args.no_shape else "")
                                   + (" --prior-alone " + " ".join(args.prior_alone) if args.prior_alone else ""))
@@ -598,6 +652,9 @@ def main() -> None:
                    help="with --out: keep the cells of the file's previous report that these games do not cover")
     f = sub.add_parser("fit")
     f.add_argument("files", nargs="+")
+    f.add_argument("--form", choices=(*war.RECAL_FORMS, "shape"), default="anchor",
+                   help="anchor (stop 55, the app's): a recalibration anchored at the prior (ahd.odds.war.RECAL_FORMS); "
+                        "shape: stops 40-54's offset, slope, hold and shape on grids (--slopes, --no-shape)")
     f.add_argument("--slopes", choices=tuple(GRIDS), default="0.2..2",
                    help="the slope grid (SLOPES, or SLOPES4: stop 46's cross-validation chooses)")
     f.add_argument("--prior-alone", nargs="*", default=[], metavar="SCENARIO:PAIR",

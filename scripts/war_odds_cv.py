@@ -26,6 +26,13 @@ logit times a slope plus an offset, blended with the pair's prior by ``hold + (1
 - ``shape16`` (stop 54): ``shape`` with the shape's grid widened to :data:`SHAPES16`, up to 16 (13 of the 30 cells of
   stop 53's fit chose shape 4, the top of ``shape``'s grid); adopted by its declared rule, the fit's grid since
   (docs/bots/war_odds_cv_stop54.txt).
+- ``recal``, ``recal2`` (stop 55, candidates): a logistic recalibration per cell whose coefficients move with the
+  share of the game played (:data:`RECAL`), fitted by weighted maximum likelihood (``woc.fit_recal``): the odds of
+  the first half need not sit on the prior, nor one offset serve the whole game. Not shipped: their start odds are
+  not the pair's measured result.
+- ``anchor``, ``anchor_sqrt`` (stop 55): the same, anchored at the prior (its logit a fixed offset, so the start
+  odds are the measured result); ``anchor`` adopted by its declared rule, the app's form since
+  (``ahd.odds.war.RECAL_FORMS``; docs/bots/war_odds_blocks_stop55.txt).
 
 ``--estimators`` limits a run to some of them (the base rate is always scored).
 
@@ -37,6 +44,14 @@ ships the prior alone (``war_odds_calibration.py fit --prior-alone``).
 ``i mod 5``): each estimator and the base rate (the training folds' (wins + 1) / (games + 2)) are fitted on four
 folds and scored on the fifth, every position of a game weighted 1/(its positions), as the report does; printed
 per cell, then how many cells each estimator has below the base rate and its mean Brier score.
+
+``blocks`` (stop 55): leave one block out. The stored games come in blocks, each a seed range declared before it
+was played (``g_<block>_<scenario>_<pair>.jsonl.xz``). For each block and cell, each estimator and the base rate
+are fitted on the cell's games of all the other blocks and scored on that block's, as ``report`` scores a held-out
+block. Printed: per cell, the blocks where the estimator is below the base rate and the pooled score over all the
+blocks; per block, the cells below. Then, resampling the games' own scores (each by a fit that did not see it;
+seeded), the chance that a block of N games a cell has the estimator below the base rate in each cell, and in all
+of them: how often a held-out block of that size can meet the measure with this estimator.
 
 ``compare``: each estimator fitted on the ``--fit`` games and scored on the ``--heldout`` games, as ``report``
 scores the shipped one (its figures for the shipped estimator are the report's, which checks the formula here).
@@ -83,11 +98,27 @@ def grids(slopes, holds, lates=(0.0,), shapes=(1.0,)) -> dict:
 ESTIMATORS = {"stop43": grids((1.0,), HOLDS_09), "slope": grids(SLOPES, HOLDS_09), "hold1": grids((1.0,), HOLDS_1),
               "slope+hold1": grids(SLOPES, HOLDS_1), "slope4": grids(*woc.GRIDS["0.2..4"]),
               "prior": grids(*woc.PRIOR_ALONE), "late": grids(SLOPES, HOLDS_09, lates=LATES),
-              "shape": grids(SLOPES, HOLDS_09, shapes=SHAPES), "shape16": grids(SLOPES, HOLDS_09, shapes=SHAPES16)}
+              "shape": grids(SLOPES, HOLDS_09, shapes=SHAPES), "shape16": grids(SLOPES, HOLDS_09, shapes=SHAPES16),
+              "recal": {}, "recal2": {}, "anchor": {}, "anchor_sqrt": {}}  # stop 55's candidates: RECAL
 #: stop 46's rule (docs/bots/issue34_seeds.txt, 10:31 UTC): of these, the one with the most cells below the
 #: base rate, then the lower mean Brier score, then the first; then the guard (``choose``)
 CANDIDATES = ("slope", "slope4")
 FOLDS = 5
+
+
+#: stop 55's candidates (docs/bots/issue34_seeds.txt, 15:26 UTC): a logistic recalibration per cell whose coefficients
+#: move with the share of the game played, t = 1 - time left, on the position model's logit z; the terms by name
+RECAL = {"recal": ("1", "z", "zt", "t"), "recal2": ("1", "z", "zt", "t", "t2", "zt2"),
+         # 15:33 UTC: recal's start odds are not the pair's measured result; these are anchored at it, logit(prior)
+         # a fixed offset (no constant), so at the start (t = 0) the odds are the prior as in the app now
+         # ("anchor": t, zt, t2, zt2; "anchor_sqrt": s, zs, t, zt with s the square root of t)
+         **war.RECAL_FORMS}
+#: the forms of RECAL whose logit starts from the pair's prior: the app's (``war.recalibrated``)
+ANCHORED = tuple(war.RECAL_FORMS)
+def recal_design(z: np.ndarray, t: np.ndarray, terms) -> np.ndarray:
+    """The recalibration's columns ``terms`` at positions with model logit ``z`` and share played ``t``
+    (``war.recal_columns``, which the app's odds use)."""
+    return war.recal_columns(z, t, terms)[0]
 
 
 def prior_of(games) -> float:
@@ -98,6 +129,10 @@ def fit(games, estimator: str) -> tuple[float, tuple[float, float, float, float,
     """(prior, (offset, hold, slope, late, shape)) of an estimator fitted on a cell's games, as ``woc.fit`` does."""
     prior = prior_of(games)
     pts = [(p, g["y"], 1 / len(g["pts"]), left) for g in games for p, _, decided, left in g["pts"] if not decided]
+    if estimator in RECAL:
+        p0, y, w, left = (np.array(column, dtype=float) for column in zip(*pts))
+        anchor = float(war.logit(prior)) if estimator in ANCHORED else None
+        return prior, (estimator, tuple(woc.fit_recal(war.logit(p0), 1 - left, y, w, RECAL[estimator], offset=anchor)))
     return prior, woc.fit_cell(pts, prior, **ESTIMATORS[estimator])
 
 
@@ -110,8 +145,14 @@ def results(games) -> tuple[np.ndarray, np.ndarray]:
 
 def odds(games, prior: float, params) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(odds, results, weights) at every position of ``games``, as ``war.war_odds`` gives them for the fit."""
-    offset, hold, slope, late, shape = params
     p0, decided, left = (np.array([pt[i] for g in games for pt in g["pts"]], dtype=float) for i in (0, 2, 3))
+    if params[0] in RECAL:  # stop 55's candidates
+        if params[0] in ANCHORED:  # as the app gives them
+            p = war.recalibrated(war.logit(p0), 1 - left, prior, params[0], params[1])
+        else:
+            p = war.adjusted(recal_design(war.logit(p0), 1 - left, RECAL[params[0]]) @ np.array(params[1]))
+        return (np.where(decided > 0, p0, p), *results(games))
+    offset, hold, slope, late, shape = params
     p = war.lean_on_prior(war.adjusted(war.logit(p0), offset, slope + late * (1 - left)), prior, left, hold, shape)
     return (np.where(decided > 0, p0, p), *results(games))  # decided: exactly 0 or 1, whatever the fit
 
@@ -183,6 +224,90 @@ def cv(args) -> None:
               + (", ".join(f"{scenario}:{pair.replace(' v ', '-')}" for scenario, pair in guarded) or "nowhere"))
 
 
+def game_scores(games, prior: float, params) -> np.ndarray:
+    """Each game's own Brier score (the mean over its positions; a cell's score is the mean over its games)."""
+    p, y, w = odds(games, prior, params)
+    per_game = np.repeat(np.arange(len(games)), [len(g["pts"]) for g in games])
+    return np.bincount(per_game, weights=w * (p - y) ** 2, minlength=len(games))
+
+
+def block_cell(by_block: dict, names) -> dict:
+    """{block: {estimator or "base": game scores}} of one cell, each block scored by the fits on the cell's games of
+    the other blocks."""
+    out = {}
+    for block, games in by_block.items():
+        train = [g for other, part in by_block.items() if other != block for g in part]
+        y = np.array([g["y"] for g in games], dtype=float)
+        out[block] = {"base": (prior_of(train) - y) ** 2}
+        for name in names:
+            out[block][name] = game_scores(games, *fit(train, name))
+    return out
+
+
+def block_of(path: str) -> str:
+    """The block of a stored game file, ``g_<block>_<scenario>_<pair>.jsonl.xz``: its first seed."""
+    name = Path(path).name
+    if not name.startswith("g_") or not name.split("_")[1].isdigit():
+        raise SystemExit(f"{path}: not a stored block's file (g_<block>_<scenario>_<pair>.jsonl[.xz])")
+    return name.split("_")[1]
+
+
+def chance_below(diffs: np.ndarray, n: int, rng, draws: int) -> float:
+    """The share of ``draws`` resampled blocks of ``n`` games (with replacement from ``diffs``, each game's
+    estimator score minus its base-rate score) whose mean is below 0."""
+    return float(np.mean(rng.choice(diffs, size=(draws, n)).mean(axis=1) < 0))
+
+
+def blocks(args) -> None:
+    names = args.estimators
+    paths = defaultdict(list)
+    for path in args.files:
+        paths[block_of(path)].append(path)
+    order = sorted(paths, key=int)
+    print(f"machine: {machine()}\nleave one block out: {len(order)} blocks ({', '.join(order)}), "
+          f"{len(args.files)} files; estimators {', '.join(names)}")
+    per_block = {block: cells(woc.games_of(paths[block])) for block in order}
+    keys = sorted({key for table in per_block.values() for key in table}, key=woc._order)
+    tables = [{block: per_block[block][key] for block in order if key in per_block[block]} for key in keys]
+    below = {name: defaultdict(int) for name in names}
+    diffs = {name: {} for name in names}
+    pooled = {name: {} for name in names}
+    print(f"{'scenario':8} {'pair':16} {'games':>5} {'base':>8} "
+          + " ".join(f"{name:>8} {'blocks':>6}" for name in names))
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for key, scored in zip(keys, pool.map(block_cell, tables, [names] * len(keys))):
+            base = np.concatenate([s["base"] for s in scored.values()])
+            line = f"{key[0]:8} {key[1]:16} {len(base):>5} {base.mean():>8.5f} "
+            for name in names:
+                model = np.concatenate([s[name] for s in scored.values()])
+                diffs[name][key], pooled[name][key] = model - base, (model.mean(), base.mean())
+                wins = [block for block, s in scored.items() if s[name].mean() < s["base"].mean()]
+                for block in wins:
+                    below[name][block] += 1
+                line += f"{model.mean():>8.5f}{'' if model.mean() < base.mean() else '*'} {len(wins):>2}/{len(scored):<3} "
+            print(line.rstrip(), flush=True)
+    print("(* not below the base rate pooled; blocks: the blocks where it is below)")
+    for name in names:
+        count = sum(m < b for m, b in pooled[name].values())
+        mean = sum(m for m, _ in pooled[name].values()) / len(keys)
+        print(f"{name:8}: below the base rate pooled in {count} of {len(keys)} cells, mean Brier {mean:.6f}; cells below, "
+              "block by block: " + ", ".join(f"{block} {below[name][block]}/{sum(block in t for t in tables)}"
+                                             for block in order))
+    for name in names:
+        rng = np.random.default_rng(args.seed)
+        print(f"\n{name}: resampled blocks ({args.draws} a size, seed {args.seed}), the chance of being below the base rate")
+        print(f"{'scenario':8} {'pair':16} " + " ".join(f"{'N=' + str(n):>7}" for n in args.sizes))
+        chances = {n: [] for n in args.sizes}
+        for key in keys:
+            row = [chance_below(diffs[name][key], n, rng, args.draws) for n in args.sizes]
+            for n, c in zip(args.sizes, row):
+                chances[n].append(c)
+            print(f"{key[0]:8} {key[1]:16} " + " ".join(f"{c:>7.3f}" for c in row))
+        print(f"{'every cell':25} " + " ".join(f"{np.prod(chances[n]):>7.3f}" for n in args.sizes)
+              + "   (the product: the cells' games are independent)")
+        print(f"{'cells expected below':25} " + " ".join(f"{sum(chances[n]):>7.1f}" for n in args.sizes))
+
+
 def compare(args) -> None:
     print(f"machine: {machine()}\nfitted on {len(args.fit)} files, scored on {len(args.heldout)} held-out files")
     fitted, heldout = cells(woc.games_of(args.fit)), cells(woc.games_of(args.heldout))
@@ -211,11 +336,20 @@ def main() -> None:
     m = sub.add_parser("compare")
     m.add_argument("--fit", nargs="+", required=True)
     m.add_argument("--heldout", nargs="+", required=True)
+    b = sub.add_parser("blocks")
+    b.add_argument("files", nargs="+")
+    b.add_argument("--estimators", type=estimators, default=("shape16",),
+                   help="comma-separated, of: " + ", ".join(ESTIMATORS) + " (default: shape16, the app's)")
+    b.add_argument("--jobs", type=int, default=2, help="processes (one cell each at a time)")
+    b.add_argument("--sizes", type=lambda t: [int(n) for n in t.split(",")], default=[40, 80, 120, 200],
+                   help="block sizes to resample, games a cell (comma-separated)")
+    b.add_argument("--draws", type=int, default=4000, help="resampled blocks a size")
+    b.add_argument("--seed", type=int, default=55)
     for command in (c, m):
         command.add_argument("--estimators", type=estimators, default=tuple(ESTIMATORS),
                              help="comma-separated, of: " + ", ".join(ESTIMATORS) + " (default: all)")
     args = parser.parse_args()
-    {"cv": cv, "compare": compare}[args.command](args)
+    {"cv": cv, "compare": compare, "blocks": blocks}[args.command](args)
 
 
 def estimators(text: str) -> tuple[str, ...]:

@@ -26,9 +26,15 @@ def test_the_cross_validations_odds_are_the_apps_position_by_position(tmp_path, 
     rows = cv.woc.load([str(games)])
     prior, params = cv.fit(kept, "slope+hold1")
     assert params[3:] == (0.0, 1.0)  # no late term and the app's lean in the forms the app can show
-    for fitted in (params, (-0.7, 0.3, 0.6, 0.0, 1.0), (0.4, 0.0, 1.0, 0.0, 1.0)):
-        offset, hold, slope, _, _ = fitted
-        adjust = {"1862": {"offset": offset, "slope": slope, "hold": hold, "prior": prior, "games": 2}}
+    anchored = cv.fit(kept, "anchor")[1]
+    assert anchored[0] == "anchor" and len(anchored[1]) == 4  # stop 55's form, the app's since
+    for fitted in (params, (-0.7, 0.3, 0.6, 0.0, 1.0), (0.4, 0.0, 1.0, 0.0, 1.0), anchored,
+                   ("anchor", (0.5, 1.5, -0.4, 0.8)), ("anchor_sqrt", (0.2, 0.9, 0.1, 0.6))):
+        if fitted[0] in war.RECAL_FORMS:
+            adjust = {"1862": {"prior": prior, "games": 2, "form": fitted[0], "coef": fitted[1]}}
+        else:
+            offset, hold, slope, _, _ = fitted
+            adjust = {"1862": {"offset": offset, "slope": slope, "hold": hold, "prior": prior, "games": 2}}
         monkeypatch.setattr(war, "scenario_adjustments", lambda name=war.MODEL, pair=DEFAULT_PAIR: adjust)
         mine, _, _ = cv.odds(kept, prior, fitted)
         apps = [war.war_odds(game).p_union for row in rows for game in cv.woc.positions(row["record"])
@@ -157,3 +163,59 @@ def test_the_fit_scores_every_grid_point_as_the_odds_it_would_give():
             if score < best[0] - 1e-12:
                 best = (score, float(offset), hold, slope, late, shape)
     assert woc.fit_cell(list(zip(p0, y, w, left)), prior, **grid) == pytest.approx(best[1:], abs=1e-9)
+
+
+def test_the_recalibration_fit_finds_the_coefficients_it_is_given_and_does_not_diverge():
+    """Stop 55: ``fit_recal`` (weighted maximum likelihood, Newton's steps halved when they go downhill) recovers the
+    coefficients of positions drawn from a recalibration, anchored at a prior or not; on results that are all
+    but certain it stays finite (recal2's plain Newton steps diverged in 1862 normal v hard)."""
+    import numpy as np
+    woc = load_script("war_odds_calibration")
+    rng = np.random.default_rng(55)
+    n = 40000
+    z, t, w = rng.normal(0, 1.5, n), rng.uniform(0, 1, n), np.full(n, 0.01)
+    true = np.array([0.6, 1.4, -0.5, -0.8])
+    p = war.recalibrated(z, t, 0.7, "anchor", true)
+    y = (rng.uniform(0, 1, n) < p).astype(float)
+    got = woc.fit_recal(z, t, y, w, war.RECAL_FORMS["anchor"], offset=float(war.logit(0.7)), ridge=1e-6)
+    assert got == pytest.approx(true, abs=0.15)
+    assert woc.fit_recal(z, t, y, w, war.RECAL_FORMS["anchor"], offset=float(war.logit(0.3)),
+                         ridge=1e-6)[0] > got[0] + 1  # a wrong anchor: the t term makes up for it
+    free = woc.fit_recal(z, t, (rng.uniform(0, 1, n) < war.adjusted(0.3 + 0.8 * z)).astype(float), w,
+                         ("1", "z", "zt", "t"), ridge=1e-6)
+    assert free == pytest.approx([0.3, 0.8, 0.0, 0.0], abs=0.1)
+    rare = (rng.uniform(0, 1, n) < 0.002).astype(float)  # nearly always 0
+    steep = woc.fit_recal(z, t, rare, w, ("1", "z", "zt", "t", "t2", "zt2"))
+    assert np.all(np.isfinite(steep)) and war.adjusted(woc.war.recal_columns(z, t, ("1", "z", "zt", "t", "t2",
+                                                                                     "zt2"))[0] @ steep).mean() < 0.01
+
+
+def test_leaving_one_block_out_scores_each_block_by_the_fit_on_the_others(monkeypatch):
+    """``blocks`` (stop 55): a block's games are scored by the fit on the other blocks' games only; a cell's score
+    is the mean of its games' own scores (the report's weighting); the resampled chance is of the mean below 0."""
+    import numpy as np
+    cv = load_script("war_odds_cv")
+    rng = np.random.default_rng(7)
+
+    def game(seed):
+        return {"seed": seed, "y": float(rng.uniform() < 0.6),
+                "pts": [(float(p), k, False, 1 - k / 6) for k, p in enumerate(rng.uniform(0.2, 0.9, int(rng.integers(3, 7))))]}
+    by_block = {"944000": [game(944000 + i) for i in range(12)], "946000": [game(946000 + i) for i in range(9)],
+                "954000": [game(954000 + i) for i in range(10)]}
+    seen = []
+    fit = cv.fit
+    monkeypatch.setattr(cv, "fit", lambda games, name: seen.append({g["seed"] // 1000 for g in games}) or fit(games, name))
+    scored = cv.block_cell(by_block, ("anchor",))
+    assert seen == [{946, 954}, {944, 954}, {944, 946}]
+    for block, games in by_block.items():
+        train = [g for other, part in by_block.items() if other != block for g in part]
+        prior, params = fit(train, "anchor")
+        assert scored[block]["anchor"].mean() == pytest.approx(cv.brier([cv.odds(games, prior, params)]))
+        y = np.array([g["y"] for g in games])
+        assert scored[block]["base"] == pytest.approx((cv.prior_of(train) - y) ** 2)
+    assert cv.chance_below(np.array([-0.01, -0.02]), 5, rng, 50) == 1.0
+    assert cv.chance_below(np.array([0.01, 0.02]), 5, rng, 50) == 0.0
+    assert 0.2 < cv.chance_below(np.array([-1.0, 1.0]), 3, rng, 4000) < 0.8
+    assert cv.block_of("docs/bots/games/stop44/g_1030000_short_hard-normal.jsonl.xz") == "1030000"
+    with pytest.raises(SystemExit, match="not a stored block"):
+        cv.block_of("artifacts/odds40_fit.jsonl")

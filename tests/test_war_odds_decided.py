@@ -173,9 +173,10 @@ def test_a_decided_position_always_ends_in_a_confederate_win_in_random_games():
 @pytest.mark.parametrize("scenario", ["1861", "short", "1862", "1863", "1864"])
 def test_scenario_start_odds_are_the_measured_result_of_the_scenario(scenario):
     """At a scenario's start the odds are the Union's result in the hard v hard games the adjustment was
-    fitted on (``scripts/war_odds_calibration.py fit``), with that result's uncertainty; at the deciding
-    turn's last half the model alone speaks."""
-    from ahd.odds.war import blend_weight, predict, game_features, scenario_adjustments
+    fitted on (``scripts/war_odds_calibration.py fit``), with that result's uncertainty; near the deciding turn
+    the position model's logit counts with the weight the fit gave it there."""
+    import math
+    from ahd.odds.war import RECAL_FORMS, predict, game_features, recalibrated, scenario_adjustments
     adjust = scenario_adjustments()[scenario]
     assert adjust["games"] >= 8
     start = war_odds(ahd.new_game(scenario, seed=1))
@@ -191,8 +192,8 @@ def test_scenario_start_odds_are_the_measured_result_of_the_scenario(scenario):
     assert late.model == "campaign"  # six cities held, the seventh in reach: not decided
     kind, x = game_features(game)
     fit = scenario_adjustments()["1861"]
-    expected = predict(kind, x, shift=fit["offset"], scale=fit.get("slope", 1.0))[0]
-    hold = fit.get("hold", 0.0)  # the share of the prior kept at the deciding turn
-    lean = blend_weight(1 / 79, hold, fit.get("shape", 1.0))  # one half-turn left of the 79 from turn 1's Union
-    # half to turn 40's, leaning on the prior by the time left to the fitted power (stop 53)
-    assert late.p_union == pytest.approx((1 - lean) * expected + lean * fit["prior"])
+    assert fit["form"] in RECAL_FORMS  # stop 55: the recalibration anchored at the prior, one half-turn left of the
+    # 79 from turn 1's Union half to turn 40's: the position model's logit with the weight the fit gave it late
+    p = predict(kind, x)[0]
+    assert late.p_union == pytest.approx(float(recalibrated(math.log(p / (1 - p)), 1 - 1 / 79, fit["prior"], fit["form"],
+                                                            fit["coef"])[0]))

@@ -223,9 +223,14 @@ def test_the_fit_writes_each_cell_it_has_games_for_and_drops_only_their_stale_he
     monkeypatch.setattr(script, "ROOT", tmp_path)
     monkeypatch.setattr(script, "games_of", lambda files: games)
     script.fit(argparse.Namespace(files=["g_944000_1861_hard-hard.jsonl"], slopes="0.2..2", prior_alone=[],
-                                  no_shape=False))
+                                  no_shape=False, form="shape"))
     cells = json.loads(path.read_text(encoding="utf-8"))["pairs"]["hard-hard"]["by_scenario"]
-    assert cells["1861"]["shape"] in script.SHAPES  # stop 53: the lean's shape is fitted too
+    assert cells["1861"]["shape"] in script.SHAPES and "coef" not in cells["1861"]  # stops 53-54: the lean's shape
+    script.fit(argparse.Namespace(files=["g_944000_1861_hard-hard.jsonl"], slopes="0.2..2", prior_alone=[],
+                                  no_shape=False, form="anchor"))
+    cells = json.loads(path.read_text(encoding="utf-8"))["pairs"]["hard-hard"]["by_scenario"]
+    assert cells["1861"]["form"] == "anchor" and len(cells["1861"]["coef"]) == 4  # stop 55: the app's form
+    assert not {"offset", "slope", "hold", "shape"} & set(cells["1861"])
     wins = sum(g["y"] for g in games)
     assert cells["1861"]["prior"] == round((wins + 1) / 22, 4) and cells["1861"]["games"] == 20
     assert cells["1861"]["seeds"] == "944000-944019" and "heldout" not in cells["1861"]

@@ -168,14 +168,19 @@ def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
+def model_logit(kind: str, x: np.ndarray, name: str = MODEL) -> tuple[float, float]:
+    """(z, its standard error) of the live model (or the model file ``name``) for a feature vector: the logit of
+    its odds before any pair's adjustment, and how well the fit pins it down (from the fit's covariance)."""
+    model = load_model(name)[kind]
+    return float(x @ model["coef"]), math.sqrt(max(float(x @ model["cov"] @ x), 0.0))
+
+
 def predict(kind: str, x: np.ndarray, name: str = MODEL, shift: float = 0.0,
             scale: float = 1.0) -> tuple[float, float, float, float]:
     """(p, stderr, low, high) of the live model (or the model file ``name``) for a feature vector; its logit
     is multiplied by ``scale`` (a pair's slope) and ``shift`` added (a pair's offset in a scenario)."""
-    model = load_model(name)[kind]
-    z = scale * float(x @ model["coef"]) + shift
-    var = float(x @ model["cov"] @ x)
-    sz = abs(scale) * math.sqrt(max(var, 0.0))
+    z, sz = model_logit(kind, x, name)
+    z, sz = scale * z + shift, abs(scale) * sz
     p = _sigmoid(z)
     return p, p * (1 - p) * sz, _sigmoid(z - 1.96 * sz), _sigmoid(z + 1.96 * sz)
 
@@ -194,13 +199,15 @@ def finished(game) -> WarOdds:
 
 
 @lru_cache(maxsize=16)
-def scenario_adjustments(name: str = MODEL, pair: str = DEFAULT_PAIR) -> dict[str, dict[str, float]]:
+def scenario_adjustments(name: str = MODEL, pair: str = DEFAULT_PAIR) -> dict[str, dict[str, Any]]:
     """Per built-in scenario, for the player pair ``pair`` (``scripts/war_odds_calibration.py fit``):
     ``offset``, added to the model's logit (what the hard v hard fit misses of the scenario's balance
     between these players), ``slope``, by which the logit is multiplied first (1 if absent: how far the
     position model's swings carry for these players; below 1 where they decide less than the model says),
-    and ``prior``, the pair's Union result in its fit games ((wins + 1) / (games + 2)), which the odds lean
-    on as the time left falls (all of it at the scenario's start, ``hold`` of it at its end: ``blend_weight``);
+    and ``prior``, the pair's Union result in its fit games ((wins + 1) / (games + 2)), the odds at the scenario's
+    start. Since stop 55 a fit is a recalibration anchored at the prior: ``form`` (of ``RECAL_FORMS``) and its
+    ``coef``, and nothing else (``recalibrated``; docs/bots/war_odds_blocks_stop55.txt). Before, the odds leaned
+    on the prior as the time left falls (all of it at the scenario's start, ``hold`` of it at its end: ``blend_weight``);
     ``hold``, the share of the prior kept to the end (0 if absent: the lean is then the time left alone; fitted
     with the offset where the position model tells these players' games apart less well); ``shape``, the power
     of the time left in that lean (1 if absent; below 1 the odds keep to the prior longer and turn to the
@@ -211,7 +218,15 @@ def scenario_adjustments(name: str = MODEL, pair: str = DEFAULT_PAIR) -> dict[st
     if by is None and pair == DEFAULT_PAIR:  # a model file from before pairs
         by = data.get("scenarios", {}).get("by_scenario", {})
     keys = ("offset", "slope", "prior", "hold", "shape", "games")
-    return {k: {key: float(v[key]) for key in keys if key in v} for k, v in (by or {}).items()}
+    out = {}
+    for k, v in (by or {}).items():
+        out[k] = {key: float(v[key]) for key in keys if key in v}
+        if "coef" in v:  # a recalibrated fit (RECAL_FORMS)
+            if v.get("form") not in RECAL_FORMS or len(v["coef"]) != len(RECAL_FORMS[v["form"]]):
+                raise WarOddsError(f"ahd/data/{name}: the {pair} fit of {k} has form {v.get('form')!r} with "
+                                   f"{len(v['coef'])} coefficients; this program knows {RECAL_FORMS}")
+            out[k] |= {"form": v["form"], "coef": tuple(float(c) for c in v["coef"])}
+    return out
 
 
 def fitted_pair(pair: str, scenario: str) -> str:
@@ -266,6 +281,47 @@ def adjusted(z, offset=0.0, slope=1.0):
     return 1 / (1 + np.exp(-(slope * z + offset)))
 
 
+#: The recalibrations a pair's fit may take (stop 55, docs/bots/war_odds_blocks_stop55.txt): the logit of the odds
+#: is the pair's prior's plus these terms times the fitted ``coef``, with ``t`` the share of the game played
+#: (1 - ``time_left``), ``s`` its square root and ``z`` the position model's logit, so at a scenario's start the odds
+#: are the prior and the position's weight grows with the game (``scripts/war_odds_calibration.py fit``).
+RECAL_FORMS = {"anchor": ("t", "zt", "t2", "zt2"), "anchor_sqrt": ("s", "zs", "t", "zt")}
+
+
+def recal_columns(z, t, terms):
+    """The columns ``terms`` of a recalibration (``RECAL_FORMS``; also a constant ``1`` and ``z`` for the scripts'
+    candidates) at positions of model logit ``z`` and share played ``t`` (numbers or numpy arrays): a matrix with a
+    row per position, and (numbers) its one row's columns' derivatives by ``z`` as a second matrix."""
+    z, t = np.atleast_1d(np.asarray(z, dtype=float)), np.atleast_1d(np.asarray(t, dtype=float))
+    s = np.sqrt(np.maximum(t, 0.0))
+    one = np.ones_like(z * t)
+    value = {"1": one, "z": z * one, "t": t * one, "zt": z * t, "t2": t * t * one, "zt2": z * t * t, "s": s * one,
+             "zs": z * s}
+    slope = {"1": 0 * one, "z": one, "t": 0 * one, "zt": t * one, "t2": 0 * one, "zt2": t * t * one, "s": 0 * one,
+             "zs": s * one}
+    return (np.column_stack([value[term] for term in terms]), np.column_stack([slope[term] for term in terms]))
+
+
+def recalibrated(z, t, prior, form: str, coef):
+    """The odds of a recalibrated fit (``RECAL_FORMS``) at model logit ``z`` and share played ``t`` (numbers or
+    numpy arrays): the logit of ``prior`` plus the form's terms times ``coef``."""
+    columns, _ = recal_columns(z, t, RECAL_FORMS[form])
+    return adjusted(columns @ np.asarray(coef, dtype=float), logit(prior))
+
+
+def _recal_odds(kind: str, x: np.ndarray, left: float, adjust: dict) -> tuple[float, float, float, float]:
+    """(p, stderr, low, high) of a pair's recalibrated fit: the uncertainty of the model's logit carried through
+    the form, and that of the prior (its games), on the logit scale."""
+    z, sz = model_logit(kind, x)
+    prior, games = adjust["prior"], adjust.get("games", 0)
+    columns, slopes = recal_columns(z, 1.0 - left, RECAL_FORMS[adjust["form"]])
+    coef = np.asarray(adjust["coef"], dtype=float)
+    eta = float(logit(prior)) + float(columns[0] @ coef)
+    se = math.sqrt((float(slopes[0] @ coef) * sz) ** 2 + 1.0 / max((games + 2) * prior * (1 - prior), 1e-9))
+    p = _sigmoid(eta)
+    return p, p * (1 - p) * se, _sigmoid(eta - 1.96 * se), _sigmoid(eta + 1.96 * se)
+
+
 def war_odds(game, mode: str = "live", offsets: bool = True, *, union: str | None = None,
              confederate: str | None = None) -> WarOdds:
     """The live model's chance that the Union wins ``game`` from its current position, if the Union plays
@@ -276,8 +332,9 @@ def war_odds(game, mode: str = "live", offsets: bool = True, *, union: str | Non
     Where the rules have already decided the game (``ahd.odds.decided``: turn 40 ending without the
     seven cities, cities out of reach in the turns left, a short game or scenario score the Union can no
     longer reach) the answer is exactly 0 (model ``decided``; never 1 before the end: see that module).
-    Otherwise the fitted model, with the pair's offset and prior in the scenario (``scenario_adjustments``;
-    ``offsets=False``: without them, as they are fitted).
+    Otherwise the fitted model, with the pair's fit in the scenario (``scenario_adjustments``: since stop 55 the
+    model's logit recalibrated from the pair's measured result, ``recalibrated``; ``offsets=False``: the model
+    alone, as the fits take it).
 
     The deep estimate (playouts between computer players) is ``ahd.war_odds(game, "deep", ...)``:
     it needs the computer players, a layer above the odds. A finished game gives its result
@@ -304,6 +361,9 @@ def war_odds(game, mode: str = "live", offsets: bool = True, *, union: str | Non
     if offsets and game.scenario.is_built_in:
         pair = fitted_pair(pair, game.scenario.id)
         adjust = scenario_adjustments(pair=pair).get(game.scenario.id, {})
+    if "coef" in adjust:  # a recalibrated fit (stop 55)
+        p, se, low, high = _recal_odds(kind, x, time_left(game.state, game.scenario, game.play_on), adjust)
+        return WarOdds(p, se, low, high, "live", kind, load_model()[kind]["games"], pair=pair)
     p, se, low, high = predict(kind, x, shift=adjust.get("offset", 0.0), scale=adjust.get("slope", 1.0))
     if "prior" in adjust:
         left, hold = time_left(game.state, game.scenario, game.play_on), adjust.get("hold", 0.0)
