@@ -551,6 +551,7 @@ def fit_recal(z, t, y, w, terms, ridge: float = RIDGE, rounds: int = 100, offset
             break
     return beta
 
+
 def fit_anchor(pts, prior: float, form: str = "anchor") -> tuple[float, ...]:
     """The coefficients of a recalibration anchored at the pair's prior (``ahd.odds.war.RECAL_FORMS``, stop 55) on
     a cell's undecided positions ``pts`` = [(model p without adjustments, result, weight, time left)]: the logit of
@@ -561,9 +562,10 @@ def fit_anchor(pts, prior: float, form: str = "anchor") -> tuple[float, ...]:
 
 
 def fit(args) -> None:
-    """Per pair and scenario: a logit offset and slope on top of the base model, the share of the prior held to the
-    end and the lean's shape (``fit_cell``), and the prior; merged into ``ahd/data/war_odds.json`` "pairs" (other pairs and
-    scenarios kept)."""
+    """Per pair and scenario: the prior and (``--form anchor``, stop 55) the recalibration anchored at it
+    (``fit_anchor``), or (``--form shape``) a logit offset and slope on top of the base model, the share of the prior
+    held to the end and the lean's shape (``fit_cell``); merged into ``ahd/data/war_odds.json`` "pairs" (other pairs
+    and scenarios kept)."""
     per, results, seeds = defaultdict(list), defaultdict(list), defaultdict(list)
     for g in games_of(args.files):  # the model's odds without offsets: the same for every pair
         key = (g["pair"].replace(" v ", "-"), g["scenario"])
@@ -580,7 +582,7 @@ def fit(args) -> None:
         ys = results[(pair, scenario)]
         prior = prior_of(ys)
         alone = f"{scenario}:{pair}" in args.prior_alone
-        form = vars(args).get("form", "anchor")
+        form = args.form
         if form in war.RECAL_FORMS and not alone:  # stop 55: a recalibration anchored at the prior
             coef = fit_anchor(pts, round(prior, 4), form)
             entry = {"prior": round(prior, 4), "form": form, "coef": [round(c, 6) for c in coef], "games": len(ys),
@@ -600,7 +602,7 @@ def fit(args) -> None:
         print(f"{pair:14} {scenario}: {said} on {len(pts)} positions; prior {prior:.3f} (Union {sum(ys):g}/{len(ys)})")
     for pair in {p for p, _ in per}:
         pairs[pair]["command"] = ("python scripts/war_odds_calibration.py fit " + files_said(args.files)
-                                  + (f" --form {args.form}" if vars(args).get("form", "anchor") != "anchor" else "")
+                                  + (f" --form {args.form}" if args.form != "anchor" else "")
                                   + (f" --slopes {args.slopes}" if args.slopes != "0.2..2" else "")
                                   + (" --no-shape" if args.no_shape else "")
                                   + (" --prior-alone " + " ".join(args.prior_alone) if args.prior_alone else ""))

@@ -115,6 +115,8 @@ RECAL = {"recal": ("1", "z", "zt", "t"), "recal2": ("1", "z", "zt", "t", "t2", "
          **war.RECAL_FORMS}
 #: the forms of RECAL whose logit starts from the pair's prior: the app's (``war.recalibrated``)
 ANCHORED = tuple(war.RECAL_FORMS)
+
+
 def recal_design(z: np.ndarray, t: np.ndarray, terms) -> np.ndarray:
     """The recalibration's columns ``terms`` at positions with model logit ``z`` and share played ``t``
     (``war.recal_columns``, which the app's odds use)."""
@@ -126,7 +128,8 @@ def prior_of(games) -> float:
 
 
 def fit(games, estimator: str) -> tuple[float, tuple[float, float, float, float, float]]:
-    """(prior, (offset, hold, slope, late, shape)) of an estimator fitted on a cell's games, as ``woc.fit`` does."""
+    """(prior, (offset, hold, slope, late, shape)) of an estimator fitted on a cell's games, as ``woc.fit`` does; for
+    the recalibrations (:data:`RECAL`), (prior, (name, coefficients))."""
     prior = prior_of(games)
     pts = [(p, g["y"], 1 / len(g["pts"]), left) for g in games for p, _, decided, left in g["pts"] if not decided]
     if estimator in RECAL:
@@ -338,8 +341,8 @@ def main() -> None:
     m.add_argument("--heldout", nargs="+", required=True)
     b = sub.add_parser("blocks")
     b.add_argument("files", nargs="+")
-    b.add_argument("--estimators", type=estimators, default=("shape16",),
-                   help="comma-separated, of: " + ", ".join(ESTIMATORS) + " (default: shape16, the app's)")
+    b.add_argument("--estimators", type=estimators, default=("anchor",),
+                   help="comma-separated, of: " + ", ".join(ESTIMATORS) + " (default: anchor, the app's since stop 55)")
     b.add_argument("--jobs", type=int, default=2, help="processes (one cell each at a time)")
     b.add_argument("--sizes", type=lambda t: [int(n) for n in t.split(",")], default=[40, 80, 120, 200],
                    help="block sizes to resample, games a cell (comma-separated)")
