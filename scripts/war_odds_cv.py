@@ -117,12 +117,6 @@ RECAL = {"recal": ("1", "z", "zt", "t"), "recal2": ("1", "z", "zt", "t", "t2", "
 ANCHORED = tuple(war.RECAL_FORMS)
 
 
-def recal_design(z: np.ndarray, t: np.ndarray, terms) -> np.ndarray:
-    """The recalibration's columns ``terms`` at positions with model logit ``z`` and share played ``t``
-    (``war.recal_columns``, which the app's odds use)."""
-    return war.recal_columns(z, t, terms)[0]
-
-
 def prior_of(games) -> float:
     return woc.prior_of([g["y"] for g in games])
 
@@ -132,10 +126,11 @@ def fit(games, estimator: str) -> tuple[float, tuple[float, float, float, float,
     the recalibrations (:data:`RECAL`), (prior, (name, coefficients))."""
     prior = prior_of(games)
     pts = [(p, g["y"], 1 / len(g["pts"]), left) for g in games for p, _, decided, left in g["pts"] if not decided]
+    if estimator in ANCHORED:  # as ``woc.fit`` fits the app's form
+        return prior, (estimator, woc.fit_anchor(pts, prior, estimator))
     if estimator in RECAL:
         p0, y, w, left = (np.array(column, dtype=float) for column in zip(*pts))
-        anchor = float(war.logit(prior)) if estimator in ANCHORED else None
-        return prior, (estimator, tuple(woc.fit_recal(war.logit(p0), 1 - left, y, w, RECAL[estimator], offset=anchor)))
+        return prior, (estimator, tuple(woc.fit_recal(war.logit(p0), 1 - left, y, w, RECAL[estimator])))
     return prior, woc.fit_cell(pts, prior, **ESTIMATORS[estimator])
 
 
@@ -153,7 +148,7 @@ def odds(games, prior: float, params) -> tuple[np.ndarray, np.ndarray, np.ndarra
         if params[0] in ANCHORED:  # as the app gives them
             p = war.recalibrated(war.logit(p0), 1 - left, prior, params[0], params[1])
         else:
-            p = war.adjusted(recal_design(war.logit(p0), 1 - left, RECAL[params[0]]) @ np.array(params[1]))
+            p = war.adjusted(war.recal_columns(war.logit(p0), 1 - left, RECAL[params[0]])[0] @ np.array(params[1]))
         return (np.where(decided > 0, p0, p), *results(games))
     offset, hold, slope, late, shape = params
     p = war.lean_on_prior(war.adjusted(war.logit(p0), offset, slope + late * (1 - left)), prior, left, hold, shape)
