@@ -522,9 +522,13 @@ def fit_cell(pts, prior: float, slopes=SLOPES, holds=HOLDS, lates=(0.0,),
 RIDGE = 1e-3
 
 
-def fit_recal(z, t, y, w, terms, ridge: float = RIDGE, rounds: int = 100, offset: float | None = None) -> np.ndarray:
-    """The recalibration's coefficients by weighted maximum likelihood (Newton's method; results 1, 0 or ½), with
+def fit_recal(z, t, y, w, terms, ridge: float = RIDGE, rounds: int = 100, offset: float | None = None,
+              loss: str = "log") -> np.ndarray:
+    """The recalibration's coefficients by weighted maximum likelihood (``loss="log"``: Newton's method; results 1,
+    0 or ½) or by weighted least squares on the odds (``loss="brier"``, the Brier score itself: Gauss-Newton), with
     the ridge on all but the constant; ``offset``: a fixed logit added to every position (the anchored forms')."""
+    if loss == "brier":
+        return _fit_brier(z, t, y, w, terms, ridge, rounds, offset)
     x = war.recal_columns(z, t, terms)[0]
     constant = terms[0] == "1"
     penalty = ridge * w.sum() * np.r_[0.0 if constant else 1.0, np.ones(x.shape[1] - 1)]
@@ -552,18 +556,44 @@ def fit_recal(z, t, y, w, terms, ridge: float = RIDGE, rounds: int = 100, offset
     return beta
 
 
-def fit_anchor(pts, prior: float, form: str = "anchor") -> tuple[float, ...]:
+def _fit_brier(z, t, y, w, terms, ridge: float, rounds: int, offset: float | None) -> np.ndarray:
+    """``fit_recal``'s least squares (stop 56): the weighted Brier score of the odds plus the ridge, minimized by
+    Gauss-Newton steps from 0 (the prior, for the anchored forms), each halved until the score does not grow."""
+    x = war.recal_columns(z, t, terms)[0]
+    penalty = ridge * w.sum() * np.r_[0.0 if terms[0] == "1" else 1.0, np.ones(x.shape[1] - 1)]
+    shift = 0.0 if offset is None else offset
+
+    def score(b):  # the penalized Brier score, to be minimized
+        return float(w @ (war.adjusted(x @ b, shift) - y) ** 2) + 0.5 * float(penalty @ (b * b))
+
+    beta = np.zeros(x.shape[1])
+    for _ in range(rounds):
+        p = war.adjusted(x @ beta, shift)
+        jacobian = x * (p * (1 - p))[:, None]
+        gradient = jacobian.T @ (w * (p - y)) + 0.5 * penalty * beta
+        hessian = (jacobian * w[:, None]).T @ jacobian + 0.5 * np.diag(penalty) + 1e-9 * np.eye(len(beta))
+        step = -np.linalg.solve(hessian, gradient)
+        now = score(beta)
+        while score(beta + step) > now + 1e-15 and np.max(np.abs(step)) > 1e-12:
+            step = step / 2
+        beta = beta + step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return beta
+
+
+def fit_anchor(pts, prior: float, form: str = "anchor", loss: str = "log") -> tuple[float, ...]:
     """The coefficients of a recalibration anchored at the pair's prior (``ahd.odds.war.RECAL_FORMS``, stop 55) on
     a cell's undecided positions ``pts`` = [(model p without adjustments, result, weight, time left)]: the logit of
     the prior a fixed offset, so at the scenario's start the odds are the prior."""
     p0, y, w, left = (np.array(column, dtype=float) for column in zip(*pts))
     return tuple(float(c) for c in fit_recal(war.logit(p0), 1 - left, y, w, war.RECAL_FORMS[form],
-                                             offset=float(war.logit(prior))))
+                                             offset=float(war.logit(prior)), loss=loss))
 
 
 def fit(args) -> None:
     """Per pair and scenario: the prior and (``--form anchor``, stop 55) the recalibration anchored at it
-    (``fit_anchor``), or (``--form shape``) a logit offset and slope on top of the base model, the share of the prior
+    (``fit_anchor``; by least squares on the odds since stop 56, ``--loss brier``), or (``--form shape``) a logit offset and slope on top of the base model, the share of the prior
     held to the end and the lean's shape (``fit_cell``); merged into ``ahd/data/war_odds.json`` "pairs" (other pairs
     and scenarios kept)."""
     per, results, seeds = defaultdict(list), defaultdict(list), defaultdict(list)
@@ -584,7 +614,7 @@ def fit(args) -> None:
         alone = f"{scenario}:{pair}" in args.prior_alone
         form = args.form
         if form in war.RECAL_FORMS and not alone:  # stop 55: a recalibration anchored at the prior
-            coef = fit_anchor(pts, round(prior, 4), form)
+            coef = fit_anchor(pts, round(prior, 4), form, loss=args.loss)
             entry = {"prior": round(prior, 4), "form": form, "coef": [round(c, 6) for c in coef], "games": len(ys),
                      "seeds": seed_ranges(seeds[(pair, scenario)])}
             said = f"{form} " + " ".join(f"{term} {c:+.3f}" for term, c in zip(war.RECAL_FORMS[form], coef))
@@ -603,6 +633,7 @@ def fit(args) -> None:
     for pair in {p for p, _ in per}:
         pairs[pair]["command"] = ("python scripts/war_odds_calibration.py fit " + files_said(args.files)
                                   + (f" --form {args.form}" if args.form != "anchor" else "")
+                                  + (f" --loss {args.loss}" if args.form in war.RECAL_FORMS else "")
                                   + (f" --slopes {args.slopes}" if args.slopes != "0.2..2" else "")
                                   + (" --no-shape" if args.no_shape else "")
                                   + (" --prior-alone " + " ".join(args.prior_alone) if args.prior_alone else ""))
@@ -657,6 +688,9 @@ def main() -> None:
     f.add_argument("--form", choices=(*war.RECAL_FORMS, "shape"), default="anchor",
                    help="anchor (stop 55, the app's): a recalibration anchored at the prior (ahd.odds.war.RECAL_FORMS); "
                         "shape: stops 40-54's offset, slope, hold and shape on grids (--slopes, --no-shape)")
+    f.add_argument("--loss", choices=("brier", "log"), default="brier",
+                   help="how a recalibration is fitted: brier (stop 56, the app's), least squares on the odds, the "
+                        "Brier score the measure takes; log, maximum likelihood (stop 55)")
     f.add_argument("--slopes", choices=tuple(GRIDS), default="0.2..2",
                    help="the slope grid (SLOPES, or SLOPES4: stop 46's cross-validation chooses)")
     f.add_argument("--prior-alone", nargs="*", default=[], metavar="SCENARIO:PAIR",

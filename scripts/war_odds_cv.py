@@ -33,6 +33,8 @@ logit times a slope plus an offset, blended with the pair's prior by ``hold + (1
 - ``anchor``, ``anchor_sqrt`` (stop 55): the same, anchored at the prior (its logit a fixed offset, so the start
   odds are the measured result); ``anchor`` adopted by its declared rule, the app's form since
   (``ahd.odds.war.RECAL_FORMS``; docs/bots/war_odds_blocks_stop55.txt).
+- ``anchor_brier`` (stop 56, a candidate): ``anchor``'s form fitted by least squares on the odds, the Brier score
+  the measure takes, instead of by likelihood (``woc.fit_recal(loss="brier")``), with the same weights and ridge.
 
 ``--estimators`` limits a run to some of them (the base rate is always scored).
 
@@ -99,7 +101,8 @@ ESTIMATORS = {"stop43": grids((1.0,), HOLDS_09), "slope": grids(SLOPES, HOLDS_09
               "slope+hold1": grids(SLOPES, HOLDS_1), "slope4": grids(*woc.GRIDS["0.2..4"]),
               "prior": grids(*woc.PRIOR_ALONE), "late": grids(SLOPES, HOLDS_09, lates=LATES),
               "shape": grids(SLOPES, HOLDS_09, shapes=SHAPES), "shape16": grids(SLOPES, HOLDS_09, shapes=SHAPES16),
-              "recal": {}, "recal2": {}, "anchor": {}, "anchor_sqrt": {}}  # stop 55's candidates: RECAL
+              "recal": {}, "recal2": {}, "anchor": {}, "anchor_sqrt": {},  # stop 55's candidates: RECAL
+              "anchor_brier": {}}  # stop 56's: LEAST_SQUARES
 #: stop 46's rule (docs/bots/issue34_seeds.txt, 10:31 UTC): of these, the one with the most cells below the
 #: base rate, then the lower mean Brier score, then the first; then the guard (``choose``)
 CANDIDATES = ("slope", "slope4")
@@ -115,6 +118,9 @@ RECAL = {"recal": ("1", "z", "zt", "t"), "recal2": ("1", "z", "zt", "t", "t2", "
          **war.RECAL_FORMS}
 #: the forms of RECAL whose logit starts from the pair's prior: the app's (``war.recalibrated``)
 ANCHORED = tuple(war.RECAL_FORMS)
+#: stop 56's candidate (docs/bots/issue34_seeds.txt, 18:19 UTC): an anchored form fitted by least squares on the
+#: odds (the Brier score the measure takes) instead of by likelihood; by name, the form it fits
+LEAST_SQUARES = {"anchor_brier": "anchor"}
 
 
 def prior_of(games) -> float:
@@ -128,6 +134,9 @@ def fit(games, estimator: str) -> tuple[float, tuple[float, float, float, float,
     pts = [(p, g["y"], 1 / len(g["pts"]), left) for g in games for p, _, decided, left in g["pts"] if not decided]
     if estimator in ANCHORED:  # as ``woc.fit`` fits the app's form
         return prior, (estimator, woc.fit_anchor(pts, prior, estimator))
+    if estimator in LEAST_SQUARES:
+        form = LEAST_SQUARES[estimator]
+        return prior, (form, woc.fit_anchor(pts, prior, form, loss="brier"))
     if estimator in RECAL:
         p0, y, w, left = (np.array(column, dtype=float) for column in zip(*pts))
         return prior, (estimator, tuple(woc.fit_recal(war.logit(p0), 1 - left, y, w, RECAL[estimator])))

@@ -206,7 +206,8 @@ def scenario_adjustments(name: str = MODEL, pair: str = DEFAULT_PAIR) -> dict[st
     position model's swings carry for these players; below 1 where they decide less than the model says),
     and ``prior``, the pair's Union result in its fit games ((wins + 1) / (games + 2)), the odds at the scenario's
     start. Since stop 55 a fit is a recalibration anchored at the prior: ``form`` (of ``RECAL_FORMS``) and its
-    ``coef``, and nothing else (``recalibrated``; docs/bots/war_odds_blocks_stop55.txt). Before, the odds leaned
+    ``coef``, and nothing else (``recalibrated``; docs/bots/war_odds_blocks_stop55.txt), fitted by least squares on
+    the odds since stop 56 (docs/bots/war_odds_blocks_stop56.txt). Before, the odds leaned
     on the prior as the time left falls (all of it at the scenario's start, ``hold`` of it at its end: ``blend_weight``);
     ``hold``, the share of the prior kept to the end (0 if absent: the lean is then the time left alone; fitted
     with the offset where the position model tells these players' games apart less well); ``shape``, the power
