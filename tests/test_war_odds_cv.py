@@ -190,6 +190,35 @@ def test_the_recalibration_fit_finds_the_coefficients_it_is_given_and_does_not_d
                                                                                      "zt2"))[0] @ steep).mean() < 0.01
 
 
+def test_the_least_squares_fit_minimizes_the_penalized_brier_score():
+    """Stop 56: ``fit_recal(loss="brier")`` (Gauss-Newton on the odds) recovers the coefficients positions were
+    drawn from, and where it stops no nearby coefficients give a lower penalized Brier score; with its ridge the
+    nearly certain results of a cell whose positions tell nothing leave the odds at the prior, where the
+    likelihood's fit moves them (stop 56's trade, docs/bots/war_odds_blocks_stop56.txt)."""
+    import numpy as np
+    woc = load_script("war_odds_calibration")
+    rng = np.random.default_rng(56)
+    n = 40000
+    z, t, w = rng.normal(0, 1.5, n), rng.uniform(0, 1, n), np.full(n, 0.01)
+    terms, offset = war.RECAL_FORMS["anchor"], float(war.logit(0.7))
+    true = np.array([0.6, 1.4, -0.5, -0.8])
+    y = (rng.uniform(0, 1, n) < war.recalibrated(z, t, 0.7, "anchor", true)).astype(float)
+    got = woc.fit_recal(z, t, y, w, terms, offset=offset, ridge=1e-6, loss="brier")
+    assert got == pytest.approx(true, abs=0.2)
+    x = war.recal_columns(z, t, terms)[0]
+    ridge = 1e-3
+
+    def score(b):
+        return float(w @ (war.adjusted(x @ b, offset) - y) ** 2) + 0.5 * ridge * w.sum() * float(b @ b)
+    best = woc.fit_recal(z, t, y, w, terms, offset=offset, ridge=ridge, loss="brier")
+    assert min(score(best + step) for step in rng.normal(0, 0.02, (100, 4))) > score(best)
+    assert not np.allclose(best, woc.fit_recal(z, t, y, w, terms, offset=offset, ridge=ridge))  # not the likelihood's
+    sure = (rng.uniform(0, 1, n) < 0.985).astype(float)  # the Union nearly always wins, whatever the position
+    flat = woc.fit_recal(z, t, sure, w, terms, offset=float(war.logit(0.985)), loss="brier")
+    assert np.all(np.abs(flat) < 0.1)
+    assert war.recalibrated(z, t, 0.985, "anchor", flat) == pytest.approx(0.985, abs=0.003)
+
+
 def test_leaving_one_block_out_scores_each_block_by_the_fit_on_the_others(monkeypatch):
     """``blocks`` (stop 55): a block's games are scored by the fit on the other blocks' games only; a cell's score
     is the mean of its games' own scores (the report's weighting); the resampled chance is of the mean below 0."""

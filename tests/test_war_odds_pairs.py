@@ -223,12 +223,19 @@ def test_the_fit_writes_each_cell_it_has_games_for_and_drops_only_their_stale_he
     monkeypatch.setattr(script, "ROOT", tmp_path)
     monkeypatch.setattr(script, "games_of", lambda files: games)
     script.fit(argparse.Namespace(files=["g_944000_1861_hard-hard.jsonl"], slopes="0.2..2", prior_alone=[],
-                                  no_shape=False, form="shape"))
+                                  no_shape=False, form="shape", loss="brier"))
     cells = json.loads(path.read_text(encoding="utf-8"))["pairs"]["hard-hard"]["by_scenario"]
     assert cells["1861"]["shape"] in script.SHAPES and "coef" not in cells["1861"]  # stops 53-54: the lean's shape
     script.fit(argparse.Namespace(files=["g_944000_1861_hard-hard.jsonl"], slopes="0.2..2", prior_alone=[],
-                                  no_shape=False, form="anchor"))
-    cells = json.loads(path.read_text(encoding="utf-8"))["pairs"]["hard-hard"]["by_scenario"]
+                                  no_shape=False, form="anchor", loss="log"))
+    by_likelihood = json.loads(path.read_text(encoding="utf-8"))["pairs"]["hard-hard"]
+    assert by_likelihood["command"].endswith("--loss log")
+    script.fit(argparse.Namespace(files=["g_944000_1861_hard-hard.jsonl"], slopes="0.2..2", prior_alone=[],
+                                  no_shape=False, form="anchor", loss="brier"))
+    written = json.loads(path.read_text(encoding="utf-8"))["pairs"]["hard-hard"]
+    assert written["command"].endswith("--loss brier")  # stop 56: least squares, the app's fit
+    assert written["by_scenario"]["1861"]["coef"] != by_likelihood["by_scenario"]["1861"]["coef"]
+    cells = written["by_scenario"]
     assert cells["1861"]["form"] == "anchor" and len(cells["1861"]["coef"]) == 4  # stop 55: the app's form
     assert not {"offset", "slope", "hold", "shape"} & set(cells["1861"])
     wins = sum(g["y"] for g in games)
