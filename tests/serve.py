@@ -197,12 +197,17 @@ def wait_for_kernels(server: "VoilaServer", count: int, seconds: float, gone: It
         time.sleep(0.25)
 
 
-def leave_page(page, server: "VoilaServer", timeout_s: float = 30.0) -> list[int]:
+def leave(page) -> None:
     """Leave the app as a person does: ``about:blank``, whose unload asks voila to shut the page's kernel
-    down (request interception is lifted first, or that request would be dropped). Returns the server's
-    kernels still running once none is left or ``timeout_s`` has passed."""
+    down (request interception is lifted first, or playwright would drop that request)."""
     page.unroute_all()
     page.goto("about:blank")
+
+
+def leave_page(page, server: "VoilaServer", timeout_s: float = 30.0) -> list[int]:
+    """``leave`` the app; returns the server's kernels still running once none is left or ``timeout_s`` has
+    passed."""
+    leave(page)
     return wait_for_kernels(server, 0, timeout_s)
 
 

@@ -38,13 +38,6 @@ def request(server, method: str, path: str, *, headers: dict | None = None, body
         connection.close()
 
 
-def leave(page) -> None:
-    """Leave the page properly: its unload asks the server to shut its kernel down (with interception
-    on, playwright would drop that request)."""
-    page.unroute_all()
-    page.goto("about:blank")
-
-
 @pytest.fixture(scope="module")
 def server():
     srv = serve.start(mode="classroom", students=STUDENTS, cull=CULL, connect=CONNECT)
@@ -197,12 +190,12 @@ def test_a_class_in_the_browser(server):
         # student 3 tries again and gets the freed place
         serve.open_app(page3, server.join_url)
         assert len(server.kernel_pids()) == 2
-        leave(page3)
+        serve.leave(page3)
         context3.close()
 
         # student 1 leaves properly: the unload beacon (with its _xsrf) shuts the kernel down at once
         left = time.monotonic()
-        leave(page1)
+        serve.leave(page1)
         assert wait_for_kernels(server, 0, 6) == []
         leave_s = time.monotonic() - left
         context1.close()
