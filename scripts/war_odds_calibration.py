@@ -527,6 +527,8 @@ def fit_recal(z, t, y, w, terms, ridge: float = RIDGE, rounds: int = 100, offset
     """The recalibration's coefficients by weighted maximum likelihood (``loss="log"``: Newton's method; results 1,
     0 or ½) or by weighted least squares on the odds (``loss="brier"``, the Brier score itself: Gauss-Newton), with
     the ridge on all but the constant; ``offset``: a fixed logit added to every position (the anchored forms')."""
+    if loss not in ("log", "brier"):
+        raise ValueError(f"fit_recal: loss {loss!r}; log or brier")
     if loss == "brier":
         return _fit_brier(z, t, y, w, terms, ridge, rounds, offset)
     x = war.recal_columns(z, t, terms)[0]
@@ -593,9 +595,9 @@ def fit_anchor(pts, prior: float, form: str = "anchor", loss: str = "log") -> tu
 
 def fit(args) -> None:
     """Per pair and scenario: the prior and (``--form anchor``, stop 55) the recalibration anchored at it
-    (``fit_anchor``; by least squares on the odds since stop 56, ``--loss brier``), or (``--form shape``) a logit offset and slope on top of the base model, the share of the prior
-    held to the end and the lean's shape (``fit_cell``); merged into ``ahd/data/war_odds.json`` "pairs" (other pairs
-    and scenarios kept)."""
+    (``fit_anchor``; by least squares on the odds since stop 56, ``--loss brier``), or (``--form shape``) a logit
+    offset and slope on top of the base model, the share of the prior held to the end and the lean's shape
+    (``fit_cell``); merged into ``ahd/data/war_odds.json`` "pairs" (other pairs and scenarios kept)."""
     per, results, seeds = defaultdict(list), defaultdict(list), defaultdict(list)
     for g in games_of(args.files):  # the model's odds without offsets: the same for every pair
         key = (g["pair"].replace(" v ", "-"), g["scenario"])

@@ -192,9 +192,9 @@ def test_the_recalibration_fit_finds_the_coefficients_it_is_given_and_does_not_d
 
 def test_the_least_squares_fit_minimizes_the_penalized_brier_score():
     """Stop 56: ``fit_recal(loss="brier")`` (Gauss-Newton on the odds) recovers the coefficients positions were
-    drawn from, and where it stops no nearby coefficients give a lower penalized Brier score; with its ridge the
-    nearly certain results of a cell whose positions tell nothing leave the odds at the prior, where the
-    likelihood's fit moves them (stop 56's trade, docs/bots/war_odds_blocks_stop56.txt)."""
+    drawn from, and where it stops no nearby coefficients give a lower penalized Brier score (a minimum the
+    likelihood's fit is not); a nearly certain result that the positions do not tell leaves the odds at the prior
+    (docs/bots/war_odds_blocks_stop56.txt). A loss it does not know is an error, not the likelihood."""
     import numpy as np
     woc = load_script("war_odds_calibration")
     rng = np.random.default_rng(56)
@@ -217,6 +217,8 @@ def test_the_least_squares_fit_minimizes_the_penalized_brier_score():
     flat = woc.fit_recal(z, t, sure, w, terms, offset=float(war.logit(0.985)), loss="brier")
     assert np.all(np.abs(flat) < 0.1)
     assert war.recalibrated(z, t, 0.985, "anchor", flat) == pytest.approx(0.985, abs=0.003)
+    with pytest.raises(ValueError, match="loss 'squared'"):
+        woc.fit_recal(z, t, y, w, terms, loss="squared")
 
 
 def test_leaving_one_block_out_scores_each_block_by_the_fit_on_the_others(monkeypatch):
