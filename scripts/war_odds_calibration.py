@@ -525,12 +525,11 @@ RIDGE = 1e-3
 def fit_recal(z, t, y, w, terms, ridge: float = RIDGE, rounds: int = 100, offset: float | None = None,
               loss: str = "log") -> np.ndarray:
     """The recalibration's coefficients by weighted maximum likelihood (``loss="log"``: Newton's method; results 1,
-    0 or ½) or by weighted least squares on the odds (``loss="brier"``, the Brier score itself: Gauss-Newton), with
-    the ridge on all but the constant; ``offset``: a fixed logit added to every position (the anchored forms')."""
+    0 or ½) or by weighted least squares on the odds (``loss="brier"``, the Brier score itself, stop 56:
+    Gauss-Newton), with the ridge on all but the constant; ``offset``: a fixed logit added to every position (the
+    anchored forms'). Each step is halved until the penalized loss does not grow (recal2 diverged without)."""
     if loss not in ("log", "brier"):
         raise ValueError(f"fit_recal: loss {loss!r}; log or brier")
-    if loss == "brier":
-        return _fit_brier(z, t, y, w, terms, ridge, rounds, offset)
     x = war.recal_columns(z, t, terms)[0]
     constant = terms[0] == "1"
     penalty = ridge * w.sum() * np.r_[0.0 if constant else 1.0, np.ones(x.shape[1] - 1)]
@@ -540,43 +539,28 @@ def fit_recal(z, t, y, w, terms, ridge: float = RIDGE, rounds: int = 100, offset
         beta[0] = np.log(mean / (1 - mean))
     shift = 0.0 if offset is None else offset
 
-    def objective(b):  # the penalized log-likelihood, to be maximized
+    def cost(b):  # the penalized loss, to be minimized
         eta = x @ b + shift
-        return float(w @ (y * eta - np.logaddexp(0.0, eta))) - 0.5 * float(penalty @ (b * b))
+        fit = (-float(w @ (y * eta - np.logaddexp(0.0, eta))) if loss == "log"
+               else float(w @ (war.adjusted(eta) - y) ** 2))
+        return fit + 0.5 * float(penalty @ (b * b))
 
+    def step_from(b):  # Newton's step (log) or Gauss-Newton's (brier)
+        p = war.adjusted(x @ b, shift)
+        if loss == "log":
+            descent = x.T @ (w * (y - p)) - penalty * b
+            hessian = (x * (w * p * (1 - p))[:, None]).T @ x + np.diag(penalty)
+        else:
+            jacobian = x * (p * (1 - p))[:, None]
+            descent = -(jacobian.T @ (w * (p - y)) + 0.5 * penalty * b)
+            hessian = (jacobian * w[:, None]).T @ jacobian + 0.5 * np.diag(penalty)
+        return np.linalg.solve(hessian + 1e-9 * np.eye(len(b)), descent)
+
+    slack = 1e-12 if loss == "log" else 1e-15  # a growth of the loss let pass (stops 55 and 56: their fits kept)
     for _ in range(rounds):
-        p = war.adjusted(x @ beta, shift)
-        gradient = x.T @ (w * (y - p)) - penalty * beta
-        hessian = (x * (w * p * (1 - p))[:, None]).T @ x + np.diag(penalty) + 1e-9 * np.eye(len(beta))
-        step = np.linalg.solve(hessian, gradient)
-        now = objective(beta)
-        while objective(beta + step) < now - 1e-12 and np.max(np.abs(step)) > 1e-12:
-            step = step / 2  # Newton's step halved until it does not go downhill (recal2 diverged without)
-        beta = beta + step
-        if np.max(np.abs(step)) < 1e-10:
-            break
-    return beta
-
-
-def _fit_brier(z, t, y, w, terms, ridge: float, rounds: int, offset: float | None) -> np.ndarray:
-    """``fit_recal``'s least squares (stop 56): the weighted Brier score of the odds plus the ridge, minimized by
-    Gauss-Newton steps from 0 (the prior, for the anchored forms), each halved until the score does not grow."""
-    x = war.recal_columns(z, t, terms)[0]
-    penalty = ridge * w.sum() * np.r_[0.0 if terms[0] == "1" else 1.0, np.ones(x.shape[1] - 1)]
-    shift = 0.0 if offset is None else offset
-
-    def score(b):  # the penalized Brier score, to be minimized
-        return float(w @ (war.adjusted(x @ b, shift) - y) ** 2) + 0.5 * float(penalty @ (b * b))
-
-    beta = np.zeros(x.shape[1])
-    for _ in range(rounds):
-        p = war.adjusted(x @ beta, shift)
-        jacobian = x * (p * (1 - p))[:, None]
-        gradient = jacobian.T @ (w * (p - y)) + 0.5 * penalty * beta
-        hessian = (jacobian * w[:, None]).T @ jacobian + 0.5 * np.diag(penalty) + 1e-9 * np.eye(len(beta))
-        step = -np.linalg.solve(hessian, gradient)
-        now = score(beta)
-        while score(beta + step) > now + 1e-15 and np.max(np.abs(step)) > 1e-12:
+        step = step_from(beta)
+        now = cost(beta)
+        while cost(beta + step) > now + slack and np.max(np.abs(step)) > 1e-12:
             step = step / 2
         beta = beta + step
         if np.max(np.abs(step)) < 1e-10:
