@@ -557,12 +557,12 @@ def fit_recal(z, t, y, w, terms, ridge: float = RIDGE, rounds: int = 100, offset
         return np.linalg.solve(hessian + 1e-9 * np.eye(len(b)), descent)
 
     slack = 1e-12 if loss == "log" else 1e-15  # a growth of the loss let pass (stops 55 and 56: their fits kept)
+    now = cost(beta)
     for _ in range(rounds):
         step = step_from(beta)
-        now = cost(beta)
-        while cost(beta + step) > now + slack and np.max(np.abs(step)) > 1e-12:
+        while (trial := cost(beta + step)) > now + slack and np.max(np.abs(step)) > 1e-12:
             step = step / 2
-        beta = beta + step
+        beta, now = beta + step, trial  # the loss of the step taken: not computed again next round
         if np.max(np.abs(step)) < 1e-10:
             break
     return beta
