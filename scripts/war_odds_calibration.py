@@ -10,8 +10,11 @@ for those players), and write it to a file.
 
 ``play``: for each scenario (``--scenarios``, default 1861, short, 1862, 1863, 1864) and each pair
 ``UNION-CONFEDERATE`` of ``ahd.bots.make_bot`` names, ``--games`` games, game ``i`` with dice seed
-``seed + i`` and the bots seeded ``seed + i`` (Union) and ``seed + i + 1`` (Confederacy); one JSON
-line per game (scenario, pair, result, the game's record) appended to ``--save``. Seeds are fixed in
+``s = seed + i`` and the bots seeded apart from every dice seed (``bot_seeds``, ``--bot-seeds apart``,
+the default from stop 60): ``2**32 + 2 s`` (Union) and ``2**32 + 2 s + 1`` (Confederacy). Blocks before
+1090000 were played with ``--bot-seeds same``: ``s`` and ``s + 1``, so that the Union's bot drew from the
+very stream the dice did, and the Confederacy's from the next game's dice. One JSON line per game
+(scenario, pair, result, the bots' seeds, the game's record) appended to ``--save``. Seeds are fixed in
 advance (docs/bots/issue34_seeds.txt): the model is fitted (``fit``) on one range and reported on another.
 ``--cell-step N`` gives every cell seeds of its own (cell ``k``, scenarios outer and pairs inner: ``seed + N k
 + i``); ``--by-round`` plays game ``i`` of every cell before game ``i + 1`` of any, ``--part J/M`` only the
@@ -84,6 +87,25 @@ def result_of(game) -> float:
     return 1.0 if winner is Side.UNION else 0.0 if winner is Side.CONFEDERATE else 0.5
 
 
+#: how ``play`` seeds the bots of the game with dice seed ``s`` (``bot_seeds``)
+BOT_SEEDS = ("apart", "same")
+
+
+def bot_seeds(seed: int, how: str = "apart") -> tuple[int, int]:
+    """The seeds of the Union's and the Confederacy's bots in the game with dice seed ``seed``. ``apart``
+    (stop 60 on): ``2**32 + 2 seed`` and ``2**32 + 2 seed + 1``, never a dice seed of any block (those are
+    below 2**32) nor the other bot's, so the three generators of a game (``default_rng`` of each seed) are
+    independent. ``same`` (the blocks before 1090000): ``seed`` and ``seed + 1``, the Union's bot on the dice's
+    own stream and the Confederacy's on the next game's dice."""
+    if how == "same":
+        return seed, seed + 1
+    if how != "apart":
+        raise ValueError(f"bot seeds: {how!r} is not one of {', '.join(BOT_SEEDS)}")
+    if not 0 <= seed < 2 ** 32:
+        raise ValueError(f"bot seeds: dice seed {seed} is outside 0 <= seed < 2**32")
+    return 2 ** 32 + 2 * seed, 2 ** 32 + 2 * seed + 1
+
+
 def play_jobs(scenarios, pairs, games: int, seed: int, *, cell_step: int = 0, by_round: bool = False,
               part: tuple[int, int] = (0, 1)) -> list[tuple[str, str, int]]:
     """The games ``play`` plays, in order: (scenario, pair, seed). Cell ``k`` (scenarios outer, pairs
@@ -114,14 +136,15 @@ def play(args) -> None:
         out.parent.mkdir(parents=True, exist_ok=True)
         union, confederate = pair.split("-")
         game = new_game(scenario, seed=seed)
-        bots = {Side.UNION: make_bot(union, seed), Side.CONFEDERATE: make_bot(confederate, seed + 1)}
+        seeds = bot_seeds(seed, opts.get("bot_seeds", "apart"))
+        bots = {Side.UNION: make_bot(union, seeds[0]), Side.CONFEDERATE: make_bot(confederate, seeds[1])}
         while not game.is_over:
             if game.current_player == CHANCE:
                 game.roll()
                 continue
             game.apply(bots[game.current_player].choose(game))
         row = {"scenario": scenario, "union": union, "confederate": confederate, "seed": seed,
-               "y": result_of(game), "turn": game.state.turn, "record": game.to_dict()}
+               "bot_seeds": list(seeds), "y": result_of(game), "turn": game.state.turn, "record": game.to_dict()}
         with out.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(row) + "\n")
         print(f"{scenario:6} {pair:22} seed {seed}: {row['y']} at turn {row['turn']} "
@@ -654,6 +677,9 @@ def main() -> None:
     p.add_argument("--by-round", action="store_true", help="game i of every cell before game i + 1 of any")
     p.add_argument("--part", type=part_of, default=(0, 1), metavar="J/M", help="only the games i with i %% M == J")
     p.add_argument("--stop-at", type=float, metavar="EPOCH", help="with --by-round: no round starts after this time")
+    p.add_argument("--bot-seeds", choices=BOT_SEEDS, default="apart",
+                   help="apart (stop 60 on): the bots' generators apart from the dice's; same: the blocks before "
+                        "1090000 (Union bot seed = dice seed, Confederate = dice seed + 1)")
     g = sub.add_parser("gather", help="the parts of a play --by-round block, one file a cell, whole rounds only")
     g.add_argument("files", nargs="+")
     g.add_argument("--scenarios", default=",".join(SCENARIOS))

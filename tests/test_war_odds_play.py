@@ -83,3 +83,40 @@ def test_stop_at_ends_play_between_rounds(tmp_path, capsys):
         rows = [json.loads(line) for line in (tmp_path / f"g_short_{pair}.jsonl").open()]
         assert [row["seed"] for row in rows] == [seed]
         assert rows[0]["y"] in (0.0, 0.5, 1.0) and rows[0]["record"]["seed"] == seed
+
+
+def test_the_bots_seeds_are_apart_from_every_dice_seed_and_same_is_the_old_blocks():
+    script = load_script("war_odds_calibration")
+    dice = [seed for _, _, seed in script.play_jobs(SCENARIOS, PAIRS, 150, 1090000, cell_step=200)]
+    bots = [s for seed in dice for s in script.bot_seeds(seed)]
+    assert len(set(bots)) == 2 * len(dice)  # no bot shares a seed with another
+    assert max(dice) < 2 ** 32 <= min(bots)  # nor with any dice (every block's dice seeds are below 2**32)
+    assert script.bot_seeds(1090000) == (2 ** 32 + 2180000, 2 ** 32 + 2180001)
+    assert script.bot_seeds(1090000, "same") == (1090000, 1090001)  # the blocks before 1090000
+    with pytest.raises(ValueError, match="'apart2' is not one of apart, same"):
+        script.bot_seeds(5, "apart2")
+    with pytest.raises(ValueError, match="dice seed -1 is outside"):
+        script.bot_seeds(-1)
+
+
+def test_play_gives_each_bot_its_seed_and_records_it(tmp_path, monkeypatch):
+    script = load_script("war_odds_calibration")
+    given, original = [], script.make_bot
+
+    def make_bot(name, seed):
+        given.append((name, seed))
+        return original(name, seed)
+    monkeypatch.setattr(script, "make_bot", make_bot)
+    for how in script.BOT_SEEDS:
+        args = argparse.Namespace(scenarios="short", pairs="normal-hard", games=1, seed=1082000, cell_step=0,
+                                  by_round=False, part=(0, 1), stop_at=None, bot_seeds=how,
+                                  save=str(tmp_path / f"{how}.jsonl"))
+        script.play(args)
+        row = json.loads((tmp_path / f"{how}.jsonl").read_text())
+        union, confederate = script.bot_seeds(1082000, how)
+        assert given[-2:] == [("normal", union), ("hard", confederate)] and row["bot_seeds"] == [union, confederate]
+    # stop 59's block was played with the old seeds: its stored game comes back move for move
+    with lzma.open(ROOT / "docs/bots/games/stop44/g_1080000_short_normal-hard.jsonl.xz", "rt", encoding="utf-8") as fh:
+        stored = json.loads(fh.readline())
+    assert stored["seed"] == 1082000
+    assert json.loads((tmp_path / "same.jsonl").read_text())["record"] == stored["record"]
