@@ -10,10 +10,8 @@ for those players), and write it to a file.
 
 ``play``: for each scenario (``--scenarios``, default 1861, short, 1862, 1863, 1864) and each pair
 ``UNION-CONFEDERATE`` of ``ahd.bots.make_bot`` names, ``--games`` games, game ``i`` with dice seed
-``s = seed + i`` and the bots seeded apart from every dice seed (``bot_seeds``, ``--bot-seeds apart``,
-the default from stop 60): ``2**32 + 2 s`` (Union) and ``2**32 + 2 s + 1`` (Confederacy). Blocks before
-1090000 were played with ``--bot-seeds same``: ``s`` and ``s + 1``, so that the Union's bot drew from the
-very stream the dice did, and the Confederacy's from the next game's dice. One JSON line per game
+``s = seed + i`` and the bots seeded as ``bot_seeds`` says (``--bot-seeds``: ``apart`` from the dice, the
+default from stop 60; ``same``, the blocks before 1090000). One JSON line per game
 (scenario, pair, result, the bots' seeds, the game's record) appended to ``--save``. Seeds are fixed in
 advance (docs/bots/issue34_seeds.txt): the model is fitted (``fit``) on one range and reported on another.
 ``--cell-step N`` gives every cell seeds of its own (cell ``k``, scenarios outer and pairs inner: ``seed + N k
@@ -678,8 +676,8 @@ def main() -> None:
     p.add_argument("--part", type=part_of, default=(0, 1), metavar="J/M", help="only the games i with i %% M == J")
     p.add_argument("--stop-at", type=float, metavar="EPOCH", help="with --by-round: no round starts after this time")
     p.add_argument("--bot-seeds", choices=BOT_SEEDS, default="apart",
-                   help="apart (stop 60 on): the bots' generators apart from the dice's; same: the blocks before "
-                        "1090000 (Union bot seed = dice seed, Confederate = dice seed + 1)")
+                   help="how the bots are seeded (see bot_seeds): apart from the dice (stop 60 on) or the same "
+                        "as the blocks before 1090000")
     g = sub.add_parser("gather", help="the parts of a play --by-round block, one file a cell, whole rounds only")
     g.add_argument("files", nargs="+")
     g.add_argument("--scenarios", default=",".join(SCENARIOS))
